@@ -1,0 +1,29 @@
+// One jest configuration for every workspace: TypeScript sources are transformed by SWC (type checking is
+// done once by `tsc --build`), and workspace imports (@dss/<name>) resolve to their sources, not to dist/.
+const path = require('node:path');
+const fs = require('node:fs');
+
+const workspaceDirs = ['packages', 'services'].flatMap((group) => {
+  const dir = path.join(__dirname, group);
+  return fs.existsSync(dir) ? fs.readdirSync(dir).map((name) => ({ name, dir: path.join(dir, name) })) : [];
+});
+const moduleNameMapper = {};
+for (const { name, dir } of workspaceDirs)
+  moduleNameMapper[`^@dss/${name}$`] = path.join(dir, 'src/index.ts');
+
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/e2e'],
+  testMatch: ['**/test/**/*.test.ts', '**/e2e/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  transform: {
+    '^.+\\.(t|j|mj)s$': [
+      '@swc/jest',
+      { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(@dagrejs)/)'],
+  moduleNameMapper,
+  testTimeout: 30000,
+};

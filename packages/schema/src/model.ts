@@ -1,0 +1,134 @@
+// The schema model: what the schema endpoint returns (inside `data`) and the full, re-importable diagram
+// document (the schema plus canvas). Field names are the wire names of the API, so a model object can be
+// serialised as it is.
+
+export const DRIVERS = ['mysql', 'pgsql', 'sqlsrv'] as const;
+export type Driver = (typeof DRIVERS)[number];
+
+/** Version of the schema format carried as `schema_version` in schema responses. */
+export const SCHEMA_VERSION = 1;
+
+/** Parameters of a column's data type, as resolved against the driver's catalog. */
+export interface DataTypeParams {
+  /** Length of character, binary and bit types; `'max'` for SQL Server's `(max)`. */
+  length?: number | 'max';
+  /** Precision of exact numerics, or fractional-second precision of time types. */
+  precision?: number;
+  /** Scale of exact numerics. */
+  scale?: number;
+  /** Allowed values of `enum` and `set` columns. */
+  values?: string[];
+  /** True for PostgreSQL array columns (`text[]`). */
+  array?: boolean;
+}
+
+export interface Column {
+  uuid: string;
+  name: string;
+  driver_data_type_name: string;
+  driver_data_type_params: DataTypeParams | null;
+  default: string | null;
+  is_nullable: boolean;
+  is_primary_key: boolean;
+  is_unique_key: boolean;
+  is_index: boolean;
+  is_auto_increment: boolean;
+  is_unsigned: boolean;
+  comment: string | null;
+}
+
+export const INDEX_TYPES = ['primary', 'unique', 'index'] as const;
+export type IndexType = (typeof INDEX_TYPES)[number];
+
+export interface Index {
+  uuid: string;
+  name: string;
+  type: IndexType;
+  /** Column names, in index order. */
+  columns: string[];
+}
+
+export const RELATIONSHIP_TYPES = ['one-to-one', 'one-to-many', 'many-to-one'] as const;
+export type RelationshipType = (typeof RELATIONSHIP_TYPES)[number];
+
+/**
+ * A link between two columns. Stored in one canonical direction: the source is the side that holds the
+ * foreign key, so a stored relationship is `many-to-one` or `one-to-one`, never `one-to-many`.
+ * Tables and columns are referenced by name; renames are carried through by the patch engine.
+ */
+export interface Relationship {
+  uuid: string;
+  name: string | null;
+  type: 'many-to-one' | 'one-to-one';
+  source_table: string;
+  source_column: string;
+  target_table: string;
+  target_column: string;
+  on_delete: string | null;
+  on_update: string | null;
+}
+
+export interface Table {
+  uuid: string;
+  name: string;
+  comment: string | null;
+  columns: Column[];
+  indexes: Index[];
+}
+
+/** `data` of GET /diagrams/{uuid}/schema: tables sorted by name, columns and indexes in schema order. */
+export interface Schema {
+  driver: Driver;
+  schema_version: number;
+  tables: Table[];
+  relationships: Relationship[];
+}
+
+/** Position and size on the canvas, in pixels. */
+export interface Frame {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+export interface DocumentTable extends Table, Frame {
+  color: string | null;
+  /** UUID of the group the table belongs to, or null. */
+  parent_uuid: string | null;
+}
+
+export interface Group extends Frame {
+  uuid: string;
+  name: string;
+  color: string | null;
+  parent_uuid: string | null;
+}
+
+export interface StickyNote extends Frame {
+  uuid: string;
+  content: string;
+  color: string | null;
+  parent_uuid: string | null;
+}
+
+/** The full diagram document: the schema plus canvas layout, groups and sticky notes. Re-importable. */
+export interface DiagramDocument {
+  driver: Driver;
+  schema_version: number;
+  tables: DocumentTable[];
+  relationships: Relationship[];
+  groups: Group[];
+  sticky_notes: StickyNote[];
+}
+
+export function emptyDocument(driver: Driver): DiagramDocument {
+  return {
+    driver,
+    schema_version: SCHEMA_VERSION,
+    tables: [],
+    relationships: [],
+    groups: [],
+    sticky_notes: [],
+  };
+}
