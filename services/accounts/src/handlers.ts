@@ -1,0 +1,270 @@
+// The gRPC surface of accounts. Each handler validates its request, does its work in one transaction
+// when it writes, and answers in the proto's shape. Events leave through the outbox, written in the
+// same transaction as the change they announce.
+import { randomUUID } from 'node:crypto';
+import {
+  enqueueEvent,
+  hashAccessToken,
+  ServiceError,
+  signAccessToken,
+  verifyAccessTokenSignature,
+  withTransaction,
+} from '@dss/platform';
+import type { Pool } from 'pg';
+import { hashPassword, verifyPassword } from './passwords';
+import { type PlanTable, planCaps, requirePlan } from './plans';
+import * as repo from './repository';
+import type { SigningKeys } from './signing-keys';
+import { resolveExpiry } from './token-expiry';
+import { toMembership, toTeam, toTokenRecord, toUser } from './wire';
+
+export const TOKEN_REVOKED_SUBJECT = 'accounts.token.revoked';
+export const TEAM_CHANGED_SUBJECT = 'accounts.team.changed';
+const ROLES = ['owner', 'editor', 'viewer'];
+const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
+
+export interface AccountsDeps {
+  pool: Pool;
+  plans: PlanTable;
+  keys: SigningKeys;
+  now?: () => Date;
+}
+
+export function createAccountsHandlers(deps: AccountsDeps) {
+  const { pool, plans, keys } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  async function liveTeam(slug: string) {
+    const team = await repo.findLiveTeamBySlug(pool, required('team_slug', slug));
+    if (!team) throw new ServiceError('not_found', `no team with slug "${slug}"`);
+    return team;
+  }
+
+  async function existingUser(email: string) {
+    const user = await repo.findUserByEmail(pool, required('user_email', email));
+    if (!user) throw new ServiceError('not_found', `no user with email "${email}"`);
+    return user;
+  }
+
+  return {
+    async Authenticate(request: { token: string }) {
+      const check = verifyAccessTokenSignature(request.token, keys.verification, now());
+      if (!check.ok) throw unauthenticated(check.reason);
+      const subject = await repo.findTokenSubject(pool, check.claims.tokenId);
+      if (!subject || subject.token_hash !== hashAccessToken(request.token)) throw unauthenticated('unknown');
+      if (subject.revoked_at) throw unauthenticated('revoked');
+      if (subject.expires_at.getTime() <= now().getTime()) throw unauthenticated('expired');
+      if (subject.team_deleted_at) throw new ServiceError('invalid_token', 'the token’s team no longer exists');
+      if (!subject.role) throw new ServiceError('invalid_token', 'the token’s user is no longer a member of the team');
+      const plan = plans.get(subject.team_plan);
+      if (!plan?.api_access) {
+        throw new ServiceError('plan_required', 'the team must be on a paid plan to use the API');
+      }
+      await repo.touchTokenLastUsed(pool, subject.id);
+      return {
+        token_id: subject.id,
+        user_id: subject.user_id,
+        user_email: subject.user_email,
+        user_name: subject.user_name,
+        team_id: subject.team_id,
+        team_slug: subject.team_slug,
+        team_name: subject.team_name,
+        role: subject.role,
+        write: subject.write,
+        plan: plan.name,
+        caps: planCaps(plan),
+        expires_at: subject.expires_at.toISOString(),
+      };
+    },
+
+    async GetSigningKeys() {
+      return {
+        keys: keys.verification.map((key) => ({ kid: key.kid, public_key_pem: key.publicKeyPem, algorithm: 'ES256' })),
+      };
+    },
+
+    async IssueToken(request: {
+      team_slug: string;
+      user_email: string;
+      name: string;
+      write: boolean;
+      expires_in: string;
+      expires_at: string;
+    }) {
+      const team = await liveTeam(request.team_slug);
+      const user = await existingUser(request.user_email);
+      if (!(await repo.findMembership(pool, team.id, user.id))) {
+        throw new ServiceError('forbidden', `${user.email} is not a member of team "${team.slug}"`);
+      }
+      const expiresAt = resolveExpiry(request.expires_in, request.expires_at, now());
+      const id = randomUUID();
+      const token = signAccessToken(
+        { tokenId: id, userId: user.id, teamId: team.id, expiresAt },
+        keys.signing.privateKeyPem,
+        keys.signing.kid,
+      );
+      const name = (request.name || 'API token').slice(0, 100);
+      await repo.insertToken(pool, {
+        id,
+        team_id: team.id,
+        user_id: user.id,
+        name,
+        token_hash: hashAccessToken(token),
+        write: request.write,
+        expires_at: expiresAt,
+      });
+      const record = await repo.findToken(pool, id);
+      return { record: toTokenRecord(record!), token };
+    },
+
+    async RevokeToken(request: { id: string; user_id: string }) {
+      const token = isUuid(request.id) ? await repo.findToken(pool, request.id) : null;
+      if (!token || (request.user_id && token.user_id !== request.user_id)) {
+        throw new ServiceError('not_found', `no token with id "${request.id}"`);
+      }
+      await withTransaction(pool, async (client) => {
+        await repo.markTokenRevoked(client, token.id);
+        await enqueueEvent(client, repo.SCHEMA, TOKEN_REVOKED_SUBJECT, { token_id: token.id });
+      });
+      return toTokenRecord((await repo.findToken(pool, token.id))!);
+    },
+
+    async ListTokens(request: { team_slug: string; user_email: string }) {
+      const team = await liveTeam(request.team_slug);
+      const user = await existingUser(request.user_email);
+      return { tokens: (await repo.listTokens(pool, team.id, user.id)).map(toTokenRecord) };
+    },
+
+    async CreateTeam(request: { slug: string; name: string; plan: string }) {
+      const slug = required('slug', request.slug);
+      if (!SLUG_PATTERN.test(slug)) {
+        throw new ServiceError('invalid_request', 'slug must be 1-64 lowercase letters, digits and inner hyphens');
+      }
+      const plan = requirePlan(plans, request.plan || 'free');
+      if (await repo.findLiveTeamBySlug(pool, slug)) {
+        throw new ServiceError('conflict', `a team with slug "${slug}" already exists`);
+      }
+      const team = await repo.insertTeam(pool, { id: randomUUID(), slug, name: request.name || slug, plan: plan.name });
+      return toTeam(team, plan);
+    },
+
+    async GetTeam(request: { slug: string; id: string }) {
+      const team = request.id
+        ? isUuid(request.id)
+          ? await repo.findLiveTeamById(pool, request.id)
+          : null
+        : await repo.findLiveTeamBySlug(pool, request.slug);
+      if (!team) throw new ServiceError('not_found', 'no such team');
+      return toTeam(team, requirePlan(plans, team.plan));
+    },
+
+    async SetPlan(request: { team_slug: string; plan: string }) {
+      const team = await liveTeam(request.team_slug);
+      const plan = requirePlan(plans, request.plan);
+      const updated = await withTransaction(pool, async (client) => {
+        const row = await repo.updateTeamPlan(client, team.id, plan.name);
+        await enqueueEvent(client, repo.SCHEMA, TEAM_CHANGED_SUBJECT, { team_id: team.id, user_id: null });
+        return row;
+      });
+      return toTeam(updated, plan);
+    },
+
+    async DeleteTeam(request: { slug: string }) {
+      const team = await liveTeam(request.slug);
+      const deleted = await withTransaction(pool, async (client) => {
+        const row = await repo.markTeamDeleted(client, team.id);
+        await enqueueEvent(client, repo.SCHEMA, TEAM_CHANGED_SUBJECT, { team_id: team.id, user_id: null });
+        return row;
+      });
+      return toTeam(deleted, requirePlan(plans, deleted.plan));
+    },
+
+    async CreateUser(request: { email: string; name: string; password: string }) {
+      const email = required('email', request.email).toLowerCase();
+      if (!EMAIL_PATTERN.test(email)) throw new ServiceError('invalid_request', `"${email}" is not an email address`);
+      if (request.password && request.password.length < 8) {
+        throw new ServiceError('invalid_request', 'password must have at least 8 characters');
+      }
+      if (await repo.findUserByEmail(pool, email)) {
+        throw new ServiceError('conflict', `a user with email "${email}" already exists`);
+      }
+      const user = await repo.insertUser(pool, {
+        id: randomUUID(),
+        email,
+        name: request.name || email,
+        password_hash: request.password ? await hashPassword(request.password) : null,
+      });
+      return toUser(user);
+    },
+
+    async VerifyPassword(request: { email: string; password: string }) {
+      const user = await repo.findUserByEmail(pool, request.email ?? '');
+      const matches = user?.password_hash ? await verifyPassword(request.password ?? '', user.password_hash) : false;
+      if (!user || !matches) throw new ServiceError('unauthenticated', 'wrong email or password');
+      return toUser(user);
+    },
+
+    async AddMember(request: { team_slug: string; user_email: string; role: string }) {
+      const team = await liveTeam(request.team_slug);
+      const user = await existingUser(request.user_email);
+      if (!ROLES.includes(request.role)) {
+        throw new ServiceError('invalid_request', `role must be one of ${ROLES.join(', ')}, got "${request.role}"`);
+      }
+      await withTransaction(pool, async (client) => {
+        await repo.upsertMembership(client, team.id, user.id, request.role);
+        await enqueueEvent(client, repo.SCHEMA, TEAM_CHANGED_SUBJECT, { team_id: team.id, user_id: user.id });
+      });
+      return toMembership((await repo.findMembership(pool, team.id, user.id))!);
+    },
+
+    async RemoveMember(request: { team_slug: string; user_email: string }) {
+      const team = await liveTeam(request.team_slug);
+      const user = await existingUser(request.user_email);
+      const membership = await repo.findMembership(pool, team.id, user.id);
+      if (!membership) throw new ServiceError('not_found', `${user.email} is not a member of team "${team.slug}"`);
+      await withTransaction(pool, async (client) => {
+        await repo.deleteMembership(client, team.id, user.id);
+        await enqueueEvent(client, repo.SCHEMA, TEAM_CHANGED_SUBJECT, { team_id: team.id, user_id: user.id });
+      });
+      return toMembership(membership);
+    },
+
+    async GetMembership(request: { team_id: string; user_id: string }) {
+      const membership =
+        isUuid(request.team_id) && isUuid(request.user_id)
+          ? await repo.findMembership(pool, request.team_id, request.user_id)
+          : null;
+      if (!membership) throw new ServiceError('not_found', 'no such membership');
+      return toMembership(membership);
+    },
+
+    async ListMemberships(request: { user_id: string }) {
+      if (!isUuid(request.user_id)) return { memberships: [] };
+      return { memberships: (await repo.listMembershipsOfUser(pool, request.user_id)).map(toMembership) };
+    },
+  };
+}
+
+export type AccountsHandlers = ReturnType<typeof createAccountsHandlers>;
+
+const UNAUTHENTICATED_MESSAGES: Record<string, string> = {
+  missing: 'an access token is required: send Authorization: Bearer <token>',
+  expired: 'the access token has expired',
+  revoked: 'the access token has been revoked',
+};
+
+function unauthenticated(reason: string): ServiceError {
+  return new ServiceError('unauthenticated', UNAUTHENTICATED_MESSAGES[reason] ?? 'the access token is not valid');
+}
+
+function required(field: string, value: string | undefined): string {
+  const trimmed = (value ?? '').trim();
+  if (!trimmed) throw new ServiceError('invalid_request', `${field} is required`);
+  return trimmed;
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export function isUuid(value: string): boolean {
+  return UUID_PATTERN.test(value);
+}

@@ -1,0 +1,184 @@
+// The gateway's HTTP application: request ids, the per-IP limit before anything else, bearer
+// authentication, the per-token limit of each route's operation class, the write-scope check, JSON
+// bodies, and one error handler that writes the spec's error shape for every failure.
+import { randomUUID } from 'node:crypto';
+import { isServiceError, ServiceError } from '@dss/platform';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { Authenticator, Principal } from './authenticator';
+import { HttpError, internalError, sendError } from './http-errors';
+import { type OperationClass, type RateLimits, rateLimited } from './rate-limits';
+
+/** Bodies are read up to this size so that oversized `ddl`/`schema` fields get the spec's 413, not the framework's. */
+export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+
+export interface RouteSpec {
+  method: 'get' | 'post';
+  path: string;
+  operation: OperationClass;
+  /** The route needs a token with write access. */
+  write: boolean;
+  handler: (req: Request, res: Response, principal: Principal) => Promise<void>;
+}
+
+export interface GatewayLogger {
+  info(object: object, message?: string): void;
+  warn(object: object, message?: string): void;
+  error(object: object, message?: string): void;
+}
+
+export interface GatewayAppOptions {
+  authenticator: Authenticator;
+  rateLimits: RateLimits;
+  routes: RouteSpec[];
+  logger: GatewayLogger;
+  /** Express's `trust proxy` setting; false by default so X-Forwarded-For cannot spoof the client IP. */
+  trustProxy: boolean | number | string;
+  /** Runs each request inside a context carrying its request id (for logs and outgoing calls). */
+  runWithRequestId?: (requestId: string, work: () => void) => void;
+  onRequestFinished?: (details: { method: string; route: string; status: number; seconds: number }) => void;
+}
+
+const principalOf = new WeakMap<Request, Principal>();
+
+export function createGatewayApp(options: GatewayAppOptions): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('trust proxy', options.trustProxy);
+
+  app.use(assignRequestId(options));
+  app.use(observe(options));
+  app.use(limitByIp(options.rateLimits));
+
+  const v1 = express.Router({ caseSensitive: true, strict: false });
+  v1.use(authenticate(options.authenticator));
+  v1.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: () => true }));
+  for (const route of options.routes) v1[route.method](route.path, routeHandler(route, options.rateLimits));
+  for (const path of new Set(options.routes.map((route) => route.path))) {
+    const allowed = options.routes.filter((route) => route.path === path).map((route) => route.method.toUpperCase());
+    v1.all(path, methodNotAllowed(allowed));
+  }
+  app.use('/v1', v1);
+  app.use((_req, _res, next) => next(new HttpError(404, 'request_failed', 'no such endpoint')));
+  app.use(errorHandler(options.logger));
+  return app;
+}
+
+function assignRequestId(options: GatewayAppOptions): RequestHandler {
+  return (req, res, next) => {
+    const incoming = req.get('x-request-id');
+    const requestId = incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    res.setHeader('X-Request-Id', requestId);
+    if (options.runWithRequestId) options.runWithRequestId(requestId, () => next());
+    else next();
+  };
+}
+
+function observe(options: GatewayAppOptions): RequestHandler {
+  return (req, res, next) => {
+    if (!options.onRequestFinished) return next();
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      // The route template, never the raw path, keeps metric labels low-cardinality.
+      const template = req.route?.path ? `${req.baseUrl}${req.route.path}` : 'unmatched';
+      options.onRequestFinished!({
+        method: req.method,
+        route: template,
+        status: res.statusCode,
+        seconds: Number(process.hrtime.bigint() - started) / 1e9,
+      });
+    });
+    next();
+  };
+}
+
+function limitByIp(rateLimits: RateLimits): RequestHandler {
+  return async (req, _res, next) => {
+    try {
+      const consumption = await rateLimits.consumeIp(req.ip ?? 'unknown');
+      next(consumption.allowed ? undefined : rateLimited(consumption, 'per IP address'));
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+function authenticate(authenticator: Authenticator): RequestHandler {
+  return async (req, _res, next) => {
+    try {
+      const header = req.get('authorization') ?? '';
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      principalOf.set(req, await authenticator.authenticate(match?.[1] ?? ''));
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+function routeHandler(route: RouteSpec, rateLimits: RateLimits): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const principal = principalOf.get(req)!;
+      const consumption = await rateLimits.consumeToken(principal.token_id, route.operation);
+      res.setHeader('X-RateLimit-Limit', String(consumption.limit));
+      res.setHeader('X-RateLimit-Remaining', String(consumption.remaining));
+      if (!consumption.allowed) throw rateLimited(consumption, 'per token for this kind of request');
+      if (route.write && !principal.write) {
+        throw new ServiceError('insufficient_scope', 'this token has no write access; create a token that allows writes');
+      }
+      await route.handler(req, res, principal);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+function methodNotAllowed(allowed: string[]): RequestHandler {
+  return (req, res, next) => {
+    res.setHeader('Allow', allowed.join(', '));
+    next(new HttpError(405, 'request_failed', `method ${req.method} is not supported here; use ${allowed.join(' or ')}`));
+  };
+}
+
+interface BodyParserError extends Error {
+  type?: string;
+  status?: number;
+}
+
+function errorHandler(logger: GatewayLogger) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) return;
+    sendError(res, toServiceError(error, req, logger));
+  };
+}
+
+function toServiceError(error: unknown, req: Request, logger: GatewayLogger): ServiceError {
+  if (isServiceError(error)) {
+    if (error.code === 'internal') logger.error({ err: error, path: req.path }, 'service reported an internal error');
+    return error;
+  }
+  const bodyError = error as BodyParserError;
+  switch (bodyError?.type) {
+    case 'entity.parse.failed':
+      return new HttpError(400, 'invalid_request', 'the request body is not valid JSON');
+    case 'entity.too.large':
+      return new ServiceError('payload_too_large', 'the request body is too large');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new HttpError(415, 'request_failed', 'the request body must be UTF-8 JSON');
+    case 'request.aborted':
+      return new HttpError(400, 'request_failed', 'the request was aborted');
+  }
+  logger.error({ err: error, path: req.path }, 'unhandled error in the gateway');
+  return internalError();
+}
+
+/** The body of a POST, which the spec requires to be a JSON object. */
+export function objectBody(req: Request): Record<string, unknown> {
+  const body: unknown = req.body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new HttpError(400, 'invalid_request', 'the request body must be a JSON object');
+  }
+  return body as Record<string, unknown>;
+}
