@@ -20,6 +20,8 @@ export interface DataTypeParams {
   values?: string[];
   /** True for PostgreSQL array columns (`text[]`). */
   array?: boolean;
+  /** Field restriction of a PostgreSQL `interval` (`year to month`, `day to second`…). */
+  fields?: string;
 }
 
 export interface Column {
