@@ -5,3 +5,4 @@ export * from './grpc';
 export * from './logging';
 export * from './metrics';
 export * from './request-context';
+export * from './bus';

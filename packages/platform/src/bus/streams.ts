@@ -1,0 +1,48 @@
+// Which subjects are events and which are jobs. Both implementations read this table, so a subject
+// behaves the same in embedded mode and on JetStream.
+import { intersectFilters, subjectMatches } from './subjects';
+
+export interface StreamSpec {
+  /** Stream name on JetStream (prefixed by the bus namespace, if any). */
+  name: string;
+  subjects: string[];
+  /**
+   * `limits`: events kept for maxAgeMs whatever is consumed; new queues start at the next message.
+   * `workqueue`: jobs kept until a queue acks them; a queue created later still gets the waiting ones.
+   */
+  retention: 'limits' | 'workqueue';
+  maxAgeMs: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const DEFAULT_STREAMS: readonly StreamSpec[] = [
+  {
+    name: 'EVENTS',
+    subjects: ['accounts.>', 'diagrams.>', 'proposals.>'],
+    retention: 'limits',
+    maxAgeMs: DAY_MS,
+  },
+  { name: 'JOBS', subjects: ['importer.>'], retention: 'workqueue', maxAgeMs: 7 * DAY_MS },
+];
+
+/** Publishes deduplicate on messageId within this window (JetStream's duplicate_window). */
+export const DEDUPE_WINDOW_MS = 2 * 60 * 1000;
+
+export function streamForSubject(streams: readonly StreamSpec[], subject: string): StreamSpec | undefined {
+  return streams.find((stream) => stream.subjects.some((filter) => subjectMatches(filter, subject)));
+}
+
+/** Each stream that holds part of `filter`, with `filter` narrowed to that part. */
+export function streamsForFilter(
+  streams: readonly StreamSpec[],
+  filter: string,
+): { stream: StreamSpec; filter: string }[] {
+  const parts: { stream: StreamSpec; filter: string }[] = [];
+  for (const stream of streams)
+    for (const streamSubject of stream.subjects) {
+      const narrowed = intersectFilters(filter, streamSubject);
+      if (narrowed) parts.push({ stream, filter: narrowed });
+    }
+  return parts;
+}
