@@ -21,6 +21,7 @@ import { toMembership, toTeam, toTokenRecord, toUser } from './wire';
 export const TOKEN_REVOKED_SUBJECT = 'accounts.token.revoked';
 export const TEAM_CHANGED_SUBJECT = 'accounts.team.changed';
 const ROLES = ['owner', 'editor', 'viewer'];
+const DECOY_PASSWORD_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
 
@@ -198,9 +199,21 @@ export function createAccountsHandlers(deps: AccountsDeps) {
       return toUser(user);
     },
 
+    async GetUser(request: { email: string; id: string }) {
+      const user = request.id
+        ? isUuid(request.id)
+          ? await repo.findUserById(pool, request.id)
+          : null
+        : await repo.findUserByEmail(pool, request.email ?? '');
+      if (!user) throw new ServiceError('not_found', 'no such user');
+      return toUser(user);
+    },
+
     async VerifyPassword(request: { email: string; password: string }) {
       const user = await repo.findUserByEmail(pool, request.email ?? '');
-      const matches = user?.password_hash ? await verifyPassword(request.password ?? '', user.password_hash) : false;
+      // An unknown email costs one scrypt too, so response time does not reveal which emails exist.
+      const stored = user?.password_hash ?? DECOY_PASSWORD_HASH;
+      const matches = (await verifyPassword(request.password ?? '', stored)) && Boolean(user?.password_hash);
       if (!user || !matches) throw new ServiceError('unauthenticated', 'wrong email or password');
       return toUser(user);
     },

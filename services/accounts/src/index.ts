@@ -1,1 +1,3 @@
-export {};
+export { type AccountsConfig, readAccountsConfig } from './config';
+export { TEAM_CHANGED_SUBJECT, TOKEN_REVOKED_SUBJECT } from './handlers';
+export { type AccountsService, startAccountsService } from './server';

@@ -114,6 +114,11 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
   return rows[0] ?? null;
 }
 
+export async function findUserById(db: Queryable, id: string): Promise<UserRow | null> {
+  const { rows } = await db.query<UserRow>(`SELECT * FROM accounts.users WHERE id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
 export async function upsertMembership(db: Queryable, teamId: string, userId: string, role: string) {
   await db.query(
     `INSERT INTO accounts.memberships (team_id, user_id, role) VALUES ($1, $2, $3)

@@ -1,0 +1,17 @@
+// gRPC clients of the services the CLI talks to, at the addresses `npm start` uses.
+import { createServiceClient, grpcAddress } from '@dss/platform';
+
+export function connectClients(env: NodeJS.ProcessEnv) {
+  const accounts = createServiceClient('Accounts', grpcAddress('accounts', env), { deadlineMs: 15_000 });
+  const proposals = createServiceClient('Proposals', grpcAddress('proposals', env), { deadlineMs: 30_000 });
+  return {
+    accounts,
+    proposals,
+    close() {
+      accounts.close();
+      proposals.close();
+    },
+  };
+}
+
+export type Clients = ReturnType<typeof connectClients>;

@@ -1,0 +1,39 @@
+// Configuration of the gateway, read from the environment and validated at start. The variable names
+// and defaults are fixed by ARCHITECTURE.md.
+import { DEFAULT_GRPC_ADDRESSES, env } from '@dss/platform';
+
+export type GatewayConfig = ReturnType<typeof readGatewayConfig>;
+
+export function readGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
+  const perMinute = (name: string, fallback: number) => env.int(name, { default: fallback, min: 1 }, source);
+  return {
+    httpPort: env.int('DSS_HTTP_PORT', { default: 8080, min: 0, max: 65535 }, source),
+    httpHost: env.string('DSS_HTTP_HOST', { default: '0.0.0.0' }, source),
+    appUrl: env.url('DSS_APP_URL', { default: 'http://localhost:8081', protocols: ['http:', 'https:'] }, source),
+    rateLimits: {
+      ipPerMinute: perMinute('DSS_RATE_LIMIT_IP_PER_MIN', 60),
+      readPerMinute: perMinute('DSS_RATE_LIMIT_READ_PER_MIN', 60),
+      schemaPerMinute: perMinute('DSS_RATE_LIMIT_SCHEMA_PER_MIN', 30),
+      writePerMinute: perMinute('DSS_RATE_LIMIT_WRITE_PER_MIN', 10),
+    },
+    /** Express `trust proxy`: false (default) ignores X-Forwarded-For; set hops, CIDRs or `loopback` behind a proxy. */
+    trustProxy: parseTrustProxy(env.string('DSS_TRUST_PROXY', { default: 'false' }, source)),
+    /** Prefix of the rate-limit keys in Redis, for sharing one Redis between deployments. */
+    rateLimitKeyPrefix: env.string('DSS_RATE_LIMIT_KEY_PREFIX', { default: 'dss:rl' }, source),
+    authCacheMs: env.int('DSS_AUTH_CACHE_MS', { default: 5000, min: 0, max: 60_000 }, source),
+    redisUrl: env.optionalUrl('REDIS_URL', { protocols: ['redis:', 'rediss:'] }, source),
+    natsUrl: env.optionalUrl('NATS_URL', { protocols: ['nats:', 'tls:'] }, source),
+    accountsAddress: env.address('DSS_ACCOUNTS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.accounts, source),
+    diagramsAddress: env.address('DSS_DIAGRAMS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.diagrams, source),
+    proposalsAddress: env.address('DSS_PROPOSALS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.proposals, source),
+    catalogAddress: env.address('DSS_CATALOG_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.catalog, source),
+    adminPort: env.int('DSS_ADMIN_PORT', { default: 9090, min: 0, max: 65535 }, source),
+  };
+}
+
+function parseTrustProxy(raw: string): boolean | number | string {
+  if (raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
+}

@@ -1,0 +1,83 @@
+// Wiring of the gateway: gRPC clients, the authenticator and its cache invalidation from account events,
+// rate-limit storage (Redis or memory), and the HTTP server. Used by main.ts and by `npm start`.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createServiceClient,
+  type EventBus,
+  type Logger,
+  type Metrics,
+  runWithRequestContext,
+} from '@dss/platform';
+import { Redis } from 'ioredis';
+import { createGatewayApp, type RouteSpec } from './app';
+import { type AccountsAuthApi, Authenticator } from './authenticator';
+import type { GatewayConfig } from './config';
+import { createRateLimits } from './rate-limits';
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  logger: Logger;
+  metrics: Metrics;
+  bus: EventBus;
+  /** The /v1 routes; later services add theirs. */
+  routes?: RouteSpec[];
+}
+
+export async function startGateway({ config, logger, metrics, bus, routes = [] }: GatewayDeps) {
+  const accounts = createServiceClient('Accounts', config.accountsAddress);
+  const authenticator = new Authenticator(accounts as unknown as AccountsAuthApi, {
+    cacheTtlMs: config.authCacheMs,
+    // Without the bus a revocation could go unnoticed for the cache's lifetime, so don't cache then.
+    cachingEnabled: () => bus.isHealthy(),
+  });
+  const subscription = await bus.subscribe('accounts.>', (message) => {
+    const data = message.data as { token_id?: string; team_id?: string; user_id?: string | null };
+    if (message.subject === 'accounts.token.revoked' && data.token_id) authenticator.dropToken(data.token_id);
+    else if (data.team_id) authenticator.dropTeam(data.team_id, data.user_id ?? null);
+  });
+
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
+  redis?.on('error', (error) => logger.warn({ err: error }, 'redis unavailable; rate limits fall back to memory'));
+  const rateLimits = createRateLimits(config.rateLimits, { redis, keyPrefix: config.rateLimitKeyPrefix });
+
+  const requests = metrics.counter('http_requests_total', 'HTTP requests by route template', ['method', 'route', 'status']);
+  const durations = metrics.histogram('http_request_duration_seconds', 'HTTP request latency', ['method', 'route']);
+  const app = createGatewayApp({
+    authenticator,
+    rateLimits,
+    routes,
+    logger,
+    trustProxy: config.trustProxy,
+    runWithRequestId: (requestId, work) => runWithRequestContext({ requestId }, work),
+    onRequestFinished: ({ method, route, status, seconds }) => {
+      requests.inc({ method, route, status: String(status) });
+      durations.observe({ method, route }, seconds);
+    },
+  });
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const listening = app.listen(config.httpPort, config.httpHost, (error?: Error) =>
+      error ? reject(error) : resolve(listening),
+    );
+  });
+  const port = (server.address() as AddressInfo).port;
+  logger.info({ port }, 'gateway listening');
+
+  return {
+    port,
+    authenticator,
+    async readiness() {
+      return { accounts: true, redis: redis ? redis.status === 'ready' : true };
+    },
+    async stop() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await subscription.unsubscribe();
+      accounts.close();
+      redis?.disconnect();
+    },
+  };
+}
+
+export type Gateway = Awaited<ReturnType<typeof startGateway>>;

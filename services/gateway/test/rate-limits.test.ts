@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { testRedisUrl } from '@dss/platform/testing';
+import { echoRoutes, startGatewayHarness } from './gateway-harness';
+
+type Harness = Awaited<ReturnType<typeof startGatewayHarness>>;
+
+describe.each([
+  ['memory', {}],
+  ['redis', { REDIS_URL: testRedisUrl() }],
+])('Gateway rate limits (%s store)', (_store, storeEnv: Record<string, string>) => {
+  let harness: Harness;
+  beforeAll(async () => {
+    harness = await startGatewayHarness({
+      routes: echoRoutes,
+      env: {
+        ...storeEnv,
+        DSS_RATE_LIMIT_KEY_PREFIX: `test:${randomUUID()}`,
+        DSS_RATE_LIMIT_IP_PER_MIN: '12',
+        DSS_RATE_LIMIT_READ_PER_MIN: '3',
+        DSS_RATE_LIMIT_WRITE_PER_MIN: '2',
+      },
+    });
+  });
+  afterAll(async () => {
+    await harness.stop();
+  });
+
+  const call = (token: string | undefined, method = 'GET', headers: Record<string, string> = {}) =>
+    fetch(`${harness.baseUrl}/v1/echo`, {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: method === 'POST' ? '{}' : undefined,
+    });
+
+  it('carries X-RateLimit-Limit and X-RateLimit-Remaining, then answers 429 rate_limited with Retry-After', async () => {
+    const { token } = await harness.token({ team: 'reader', email: 'r@reader.test' });
+    const remaining: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await call(token);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-ratelimit-limit')).toBe('3');
+      remaining.push(response.headers.get('x-ratelimit-remaining')!);
+    }
+    expect(remaining).toEqual(['2', '1', '0']);
+    const limited = await call(token);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect((await limited.json()).error.code).toBe('rate_limited');
+  });
+
+  it('keeps a separate limit for writes, shared by every write route, per token', async () => {
+    const { token } = await harness.token({ team: 'writer', email: 'w@writer.test', write: true });
+    expect((await call(token, 'POST')).headers.get('x-ratelimit-limit')).toBe('2');
+    expect((await call(token, 'POST')).status).toBe(201);
+    expect((await call(token, 'POST')).status).toBe(429);
+    const other = await harness.token({ team: 'writer', email: 'w2@writer.test', write: true });
+    expect((await call(other.token, 'POST')).status).toBe(201);
+  });
+
+  it('applies the per-IP limit before authentication, and X-Forwarded-For does not get around it', async () => {
+    let status = 0;
+    let attempts = 0;
+    while (status !== 429 && attempts < 20) {
+      attempts++;
+      status = (await call(undefined, 'GET', { 'x-forwarded-for': `10.0.0.${attempts}` })).status;
+    }
+    expect(status).toBe(429);
+    expect(attempts).toBeLessThanOrEqual(12 + 1);
+    const limited = await call(undefined);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await limited.json()).error.code).toBe('rate_limited');
+  });
+});
