@@ -14,8 +14,8 @@ for (const { name, dir } of workspaceDirs)
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/e2e'],
-  testMatch: ['**/test/**/*.test.ts', '**/e2e/**/*.test.ts'],
+  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/e2e', '<rootDir>/scripts'],
+  testMatch: ['**/test/**/*.test.ts', '**/e2e/**/*.test.ts', '**/scripts/test/**/*.test.js'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: {
     '^.+\\.(t|j|mj)s$': [
