@@ -69,6 +69,9 @@ export class NatsEventBus implements EventBus {
     assertValidSubject(subject, false);
     if (!streamForSubject(this.streams, subject))
       throw new Error(`no stream holds subject "${subject}"; add it to the stream table`);
+    // Fail at once while reconnecting rather than after the publish timeout: the caller (the outbox
+    // relay, holding row locks) retries later anyway.
+    if (!this.connected) throw new Error('event bus is disconnected from NATS');
     const payload = textEncoder.encode(encodeData(data));
     const publishOptions = { msgID: options.messageId, timeout: this.publishTimeoutMs };
     try {
