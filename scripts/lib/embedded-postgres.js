@@ -121,13 +121,13 @@ async function startEmbeddedPostgres({
       logger(`initialising a new PostgreSQL cluster in ${pgdata}`);
       await withWideUmask(() => pg.initialise());
     }
-    await startWithin(pg, startTimeoutMs, log);
+    await startWithin(pg, () => serverProcess(pg), startTimeoutMs, log);
   } catch (err) {
     log.close();
     throw new Error(`embedded PostgreSQL did not start: ${err instanceof Error ? err.message : err}`);
   }
 
-  const stop = makeStop(pg, log);
+  const stop = makeStop(pg, serverProcess(pg), log);
   const urls = makeUrls(chosenPort, password, database);
   try {
     await createDatabaseIfMissing(urls.adminUrl, database);
@@ -283,11 +283,12 @@ async function withWideUmask(work) {
 /**
  * The package's start() waits for the "ready to accept connections" message with no time limit and rejects
  * with nothing when the server exits; this bounds it and explains failures with the server's last words.
- * @param {{ start: () => Promise<void>, process?: import('node:child_process').ChildProcess }} pg
+ * @param {{ start: () => Promise<void> }} pg
+ * @param {() => import('node:child_process').ChildProcess | undefined} server
  * @param {number} timeoutMs
  * @param {ReturnType<typeof openLog>} log
  */
-async function startWithin(pg, timeoutMs, log) {
+async function startWithin(pg, server, timeoutMs, log) {
   /** @type {NodeJS.Timeout | undefined} */
   let timer;
   const timeout = new Promise((_, reject) => {
@@ -296,7 +297,7 @@ async function startWithin(pg, timeoutMs, log) {
   try {
     await Promise.race([pg.start(), timeout]);
   } catch (err) {
-    pg.process?.kill('SIGKILL');
+    server()?.kill('SIGKILL');
     const reason = err instanceof Error ? err.message : 'the server exited';
     throw new Error(`${reason}: ${log.tail() || '(no output)'} (log: ${log.file})`);
   } finally {
@@ -306,12 +307,12 @@ async function startWithin(pg, timeoutMs, log) {
 
 /**
  * A graceful, bounded, idempotent stop, also registered to run when the process ends.
- * @param {{ stop: () => Promise<void>, process?: import('node:child_process').ChildProcess }} pg
+ * @param {{ stop: () => Promise<void> }} pg
+ * @param {import('node:child_process').ChildProcess | undefined} child
  * @param {ReturnType<typeof openLog>} log
  * @returns {() => Promise<void>}
  */
-function makeStop(pg, log) {
-  const child = pg.process;
+function makeStop(pg, child, log) {
   /** @type {Promise<void> | null} */
   let stopping = null;
   const stop = () => {
@@ -336,6 +337,15 @@ function makeStop(pg, log) {
     killSync: () => child?.kill('SIGINT'),
   });
   return stop;
+}
+
+/**
+ * The package keeps the server's ChildProcess in a private field; bounding start and stop needs it.
+ * @param {object} pg
+ * @returns {import('node:child_process').ChildProcess | undefined}
+ */
+function serverProcess(pg) {
+  return /** @type {{ process?: import('node:child_process').ChildProcess }} */ (pg).process;
 }
 
 /**
