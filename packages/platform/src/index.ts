@@ -6,3 +6,4 @@ export * from './logging';
 export * from './metrics';
 export * from './request-context';
 export * from './bus';
+export * from './outbox';

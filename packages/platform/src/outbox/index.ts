@@ -1,0 +1,3 @@
+export { enqueueEvent } from './enqueue';
+export { OutboxRelay, type OutboxRelayOptions } from './relay';
+export { outboxTableSql } from './table';
