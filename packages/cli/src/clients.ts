@@ -1,7 +1,13 @@
 // gRPC clients of the services the CLI talks to, at the addresses `npm start` uses.
-import { createServiceClient, grpcAddress } from '@dss/platform';
+import { createServiceClient, grpcAddress, type ServiceClient } from '@dss/platform';
 
-export function connectClients(env: NodeJS.ProcessEnv) {
+export interface Clients {
+  accounts: ServiceClient<'Accounts'>;
+  proposals: ServiceClient<'Proposals'>;
+  close(): void;
+}
+
+export function connectClients(env: NodeJS.ProcessEnv): Clients {
   const accounts = createServiceClient('Accounts', grpcAddress('accounts', env), { deadlineMs: 15_000 });
   const proposals = createServiceClient('Proposals', grpcAddress('proposals', env), { deadlineMs: 30_000 });
   return {
@@ -13,5 +19,3 @@ export function connectClients(env: NodeJS.ProcessEnv) {
     },
   };
 }
-
-export type Clients = ReturnType<typeof connectClients>;

@@ -9,7 +9,7 @@ interface Context {
   io: CliIo;
 }
 
-type Printable = Record<string, unknown>;
+type Printable = object;
 
 export function registerCommands(program: Command, context: Context): void {
   const leaf = (parent: Command, name: string, description: string) =>
@@ -26,7 +26,11 @@ export function registerCommands(program: Command, context: Context): void {
     .requiredOption('--name <name>', 'display name')
     .requiredOption('--plan <plan>', 'free, starter, team or enterprise')
     .action(async (options) => {
-      const created = await accounts().CreateTeam({ slug: options.slug, name: options.name, plan: options.plan });
+      const created = await accounts().CreateTeam({
+        slug: options.slug,
+        name: options.name,
+        plan: options.plan,
+      });
       print(options, created, `created team ${created.slug} (${created.name}) on plan ${created.plan}`);
     });
   leaf(team, 'delete', 'delete a team; its tokens stop working')
@@ -63,9 +67,15 @@ export function registerCommands(program: Command, context: Context): void {
   leaf(member, 'add', 'add a user to a team, or change their role')
     .requiredOption('--team <slug>', 'the team')
     .requiredOption('--email <email>', 'the user')
-    .addOption(new Option('--role <role>', 'the role').choices(['owner', 'editor', 'viewer']).makeOptionMandatory())
+    .addOption(
+      new Option('--role <role>', 'the role').choices(['owner', 'editor', 'viewer']).makeOptionMandatory(),
+    )
     .action(async (options) => {
-      const added = await accounts().AddMember({ team_slug: options.team, user_email: options.email, role: options.role });
+      const added = await accounts().AddMember({
+        team_slug: options.team,
+        user_email: options.email,
+        role: options.role,
+      });
       print(options, added, `${added.user_email} is ${added.role} of team ${added.team_slug}`);
     });
   leaf(member, 'remove', 'remove a user from a team; their tokens for it stop working')
@@ -85,7 +95,8 @@ export function registerCommands(program: Command, context: Context): void {
     .option('--expires-at <iso>', 'explicit expiry (ISO 8601 timestamp)')
     .option('--name <name>', 'a label for the token', 'CLI token')
     .action(async (options) => {
-      if (options.expires && options.expiresAt) throw new UsageError('use either --expires or --expires-at, not both');
+      if (options.expires && options.expiresAt)
+        throw new UsageError('use either --expires or --expires-at, not both');
       const issued = await accounts().IssueToken({
         team_slug: options.team,
         user_email: options.email,
@@ -109,7 +120,8 @@ export function registerCommands(program: Command, context: Context): void {
     .action(async (options) => {
       const { tokens } = await accounts().ListTokens({ team_slug: options.team, user_email: options.email });
       const lines = tokens.map(
-        (t) => `${t.id}  ${t.write ? 'write' : 'read '}  expires ${t.expires_at}${t.revoked_at ? '  revoked' : ''}  ${t.name}`,
+        (t) =>
+          `${t.id}  ${t.write ? 'write' : 'read '}  expires ${t.expires_at}${t.revoked_at ? '  revoked' : ''}  ${t.name}`,
       );
       print(options, { tokens }, lines.join('\n') || 'no tokens');
     });

@@ -1,9 +1,16 @@
 export * from './errors';
 export * from './access-token';
+export * from './service-addresses';
 export * from './config';
 export * from './grpc';
 export * from './logging';
 export * from './metrics';
 export * from './request-context';
 export * from './bus';
+export * from './db';
+export * from './admin';
+export * from './lifecycle';
+export * from './service-process';
+export { INSTRUMENTED_LIBRARIES, shutdownTracing, startTracing, tracingConfigured } from './tracing';
+export * from './etag';
 export * from './outbox';

@@ -21,7 +21,8 @@ import { toMembership, toTeam, toTokenRecord, toUser } from './wire';
 export const TOKEN_REVOKED_SUBJECT = 'accounts.token.revoked';
 export const TEAM_CHANGED_SUBJECT = 'accounts.team.changed';
 const ROLES = ['owner', 'editor', 'viewer'];
-const DECOY_PASSWORD_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+const DECOY_PASSWORD_HASH =
+  'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
 
@@ -56,8 +57,10 @@ export function createAccountsHandlers(deps: AccountsDeps) {
       if (!subject || subject.token_hash !== hashAccessToken(request.token)) throw unauthenticated('unknown');
       if (subject.revoked_at) throw unauthenticated('revoked');
       if (subject.expires_at.getTime() <= now().getTime()) throw unauthenticated('expired');
-      if (subject.team_deleted_at) throw new ServiceError('invalid_token', 'the token’s team no longer exists');
-      if (!subject.role) throw new ServiceError('invalid_token', 'the token’s user is no longer a member of the team');
+      if (subject.team_deleted_at)
+        throw new ServiceError('invalid_token', 'the token’s team no longer exists');
+      if (!subject.role)
+        throw new ServiceError('invalid_token', 'the token’s user is no longer a member of the team');
       const plan = plans.get(subject.team_plan);
       if (!plan?.api_access) {
         throw new ServiceError('plan_required', 'the team must be on a paid plan to use the API');
@@ -81,7 +84,11 @@ export function createAccountsHandlers(deps: AccountsDeps) {
 
     async GetSigningKeys() {
       return {
-        keys: keys.verification.map((key) => ({ kid: key.kid, public_key_pem: key.publicKeyPem, algorithm: 'ES256' })),
+        keys: keys.verification.map((key) => ({
+          kid: key.kid,
+          public_key_pem: key.publicKeyPem,
+          algorithm: 'ES256',
+        })),
       };
     },
 
@@ -140,13 +147,21 @@ export function createAccountsHandlers(deps: AccountsDeps) {
     async CreateTeam(request: { slug: string; name: string; plan: string }) {
       const slug = required('slug', request.slug);
       if (!SLUG_PATTERN.test(slug)) {
-        throw new ServiceError('invalid_request', 'slug must be 1-64 lowercase letters, digits and inner hyphens');
+        throw new ServiceError(
+          'invalid_request',
+          'slug must be 1-64 lowercase letters, digits and inner hyphens',
+        );
       }
       const plan = requirePlan(plans, request.plan || 'free');
       if (await repo.findLiveTeamBySlug(pool, slug)) {
         throw new ServiceError('conflict', `a team with slug "${slug}" already exists`);
       }
-      const team = await repo.insertTeam(pool, { id: randomUUID(), slug, name: request.name || slug, plan: plan.name });
+      const team = await repo.insertTeam(pool, {
+        id: randomUUID(),
+        slug,
+        name: request.name || slug,
+        plan: plan.name,
+      });
       return toTeam(team, plan);
     },
 
@@ -183,7 +198,8 @@ export function createAccountsHandlers(deps: AccountsDeps) {
 
     async CreateUser(request: { email: string; name: string; password: string }) {
       const email = required('email', request.email).toLowerCase();
-      if (!EMAIL_PATTERN.test(email)) throw new ServiceError('invalid_request', `"${email}" is not an email address`);
+      if (!EMAIL_PATTERN.test(email))
+        throw new ServiceError('invalid_request', `"${email}" is not an email address`);
       if (request.password && request.password.length < 8) {
         throw new ServiceError('invalid_request', 'password must have at least 8 characters');
       }
@@ -222,7 +238,10 @@ export function createAccountsHandlers(deps: AccountsDeps) {
       const team = await liveTeam(request.team_slug);
       const user = await existingUser(request.user_email);
       if (!ROLES.includes(request.role)) {
-        throw new ServiceError('invalid_request', `role must be one of ${ROLES.join(', ')}, got "${request.role}"`);
+        throw new ServiceError(
+          'invalid_request',
+          `role must be one of ${ROLES.join(', ')}, got "${request.role}"`,
+        );
       }
       await withTransaction(pool, async (client) => {
         await repo.upsertMembership(client, team.id, user.id, request.role);
@@ -235,7 +254,8 @@ export function createAccountsHandlers(deps: AccountsDeps) {
       const team = await liveTeam(request.team_slug);
       const user = await existingUser(request.user_email);
       const membership = await repo.findMembership(pool, team.id, user.id);
-      if (!membership) throw new ServiceError('not_found', `${user.email} is not a member of team "${team.slug}"`);
+      if (!membership)
+        throw new ServiceError('not_found', `${user.email} is not a member of team "${team.slug}"`);
       await withTransaction(pool, async (client) => {
         await repo.deleteMembership(client, team.id, user.id);
         await enqueueEvent(client, repo.SCHEMA, TEAM_CHANGED_SUBJECT, { team_id: team.id, user_id: user.id });
@@ -268,7 +288,10 @@ const UNAUTHENTICATED_MESSAGES: Record<string, string> = {
 };
 
 function unauthenticated(reason: string): ServiceError {
-  return new ServiceError('unauthenticated', UNAUTHENTICATED_MESSAGES[reason] ?? 'the access token is not valid');
+  return new ServiceError(
+    'unauthenticated',
+    UNAUTHENTICATED_MESSAGES[reason] ?? 'the access token is not valid',
+  );
 }
 
 function required(field: string, value: string | undefined): string {

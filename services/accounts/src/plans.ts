@@ -17,7 +17,8 @@ export const DEFAULT_PLANS_FILE = path.resolve(__dirname, '../plans.json');
 
 export function loadPlans(file: string = DEFAULT_PLANS_FILE): PlanTable {
   const raw: unknown = JSON.parse(readFileSync(file, 'utf8'));
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error(`${file}: plans must be an object`);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new Error(`${file}: plans must be an object`);
   const plans = new Map<string, Plan>();
   for (const [name, value] of Object.entries(raw)) plans.set(name, parsePlan(file, name, value));
   if (plans.size === 0) throw new Error(`${file}: no plans defined`);
@@ -44,7 +45,10 @@ function parsePlan(file: string, name: string, value: unknown): Plan {
 export function requirePlan(plans: PlanTable, name: string): Plan {
   const plan = plans.get(name);
   if (!plan) {
-    throw new ServiceError('invalid_request', `unknown plan "${name}"; one of: ${[...plans.keys()].join(', ')}`);
+    throw new ServiceError(
+      'invalid_request',
+      `unknown plan "${name}"; one of: ${[...plans.keys()].join(', ')}`,
+    );
   }
   return plan;
 }

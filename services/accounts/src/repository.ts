@@ -79,9 +79,10 @@ export async function findLiveTeamBySlug(db: Queryable, slug: string): Promise<T
 }
 
 export async function findLiveTeamById(db: Queryable, id: string): Promise<TeamRow | null> {
-  const { rows } = await db.query<TeamRow>(`SELECT * FROM accounts.teams WHERE id = $1 AND deleted_at IS NULL`, [
-    id,
-  ]);
+  const { rows } = await db.query<TeamRow>(
+    `SELECT * FROM accounts.teams WHERE id = $1 AND deleted_at IS NULL`,
+    [id],
+  );
   return rows[0] ?? null;
 }
 
@@ -110,7 +111,9 @@ export async function insertUser(db: Queryable, user: Omit<UserRow, 'created_at'
 }
 
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | null> {
-  const { rows } = await db.query<UserRow>(`SELECT * FROM accounts.users WHERE lower(email) = lower($1)`, [email]);
+  const { rows } = await db.query<UserRow>(`SELECT * FROM accounts.users WHERE lower(email) = lower($1)`, [
+    email,
+  ]);
   return rows[0] ?? null;
 }
 
@@ -128,14 +131,18 @@ export async function upsertMembership(db: Queryable, teamId: string, userId: st
 }
 
 export async function deleteMembership(db: Queryable, teamId: string, userId: string): Promise<boolean> {
-  const { rowCount } = await db.query(`DELETE FROM accounts.memberships WHERE team_id = $1 AND user_id = $2`, [
-    teamId,
-    userId,
-  ]);
+  const { rowCount } = await db.query(
+    `DELETE FROM accounts.memberships WHERE team_id = $1 AND user_id = $2`,
+    [teamId, userId],
+  );
   return (rowCount ?? 0) > 0;
 }
 
-export async function findMembership(db: Queryable, teamId: string, userId: string): Promise<MembershipRow | null> {
+export async function findMembership(
+  db: Queryable,
+  teamId: string,
+  userId: string,
+): Promise<MembershipRow | null> {
   const { rows } = await db.query<MembershipRow>(
     `SELECT ${MEMBERSHIP_COLUMNS} FROM accounts.memberships m
        JOIN accounts.teams t ON t.id = m.team_id AND t.deleted_at IS NULL

@@ -15,7 +15,10 @@ export function resolveExpiry(expiresIn: string, expiresAt: string, now: Date): 
   if (expiresAt) {
     const at = new Date(expiresAt);
     if (Number.isNaN(at.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(expiresAt)) {
-      throw new ServiceError('invalid_request', `expires_at must be an ISO 8601 timestamp, got "${expiresAt}"`);
+      throw new ServiceError(
+        'invalid_request',
+        `expires_at must be an ISO 8601 timestamp, got "${expiresAt}"`,
+      );
     }
     return at;
   }

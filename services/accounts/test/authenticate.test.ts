@@ -24,7 +24,12 @@ describe('Accounts.Authenticate (real PostgreSQL, real gRPC)', () => {
   };
 
   it('returns the principal of a valid token with role, write flag, plan and caps', async () => {
-    const issued = await seedMember(harness.client, { team: 'acme', email: 'ana@acme.test', role: 'editor', write: true });
+    const issued = await seedMember(harness.client, {
+      team: 'acme',
+      email: 'ana@acme.test',
+      role: 'editor',
+      write: true,
+    });
     const principal = await authenticate(issued.token);
     expect(principal).toMatchObject({
       token_id: issued.record!.id,
@@ -39,7 +44,9 @@ describe('Accounts.Authenticate (real PostgreSQL, real gRPC)', () => {
 
   it('stores only a hash of the token, never the token itself', async () => {
     const issued = await seedMember(harness.client, { team: 'hash', email: 'h@hash.test' });
-    const { rows } = await harness.service.pool.query('SELECT * FROM accounts.tokens WHERE id = $1', [issued.record!.id]);
+    const { rows } = await harness.service.pool.query('SELECT * FROM accounts.tokens WHERE id = $1', [
+      issued.record!.id,
+    ]);
     expect(JSON.stringify(rows)).not.toContain(issued.token);
     expect(rows[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -77,9 +84,9 @@ describe('Accounts.Authenticate (real PostgreSQL, real gRPC)', () => {
     const issued = await seedMember(harness.client, { team: 'forge', email: 'f@forge.test' });
     const [header, payload, signature] = issued.token.split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
-    const forgedPayload = Buffer.from(JSON.stringify({ ...claims, tid: '00000000-0000-0000-0000-000000000000' })).toString(
-      'base64url',
-    );
+    const forgedPayload = Buffer.from(
+      JSON.stringify({ ...claims, tid: '00000000-0000-0000-0000-000000000000' }),
+    ).toString('base64url');
     await expectRefusal(`${header}.${forgedPayload}.${signature}`, 'unauthenticated');
   });
 

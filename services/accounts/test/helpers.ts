@@ -2,7 +2,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createEventBus, createLogger, createMetrics, createServiceClient, type EventBus } from '@dss/platform';
+import {
+  createEventBus,
+  createLogger,
+  createMetrics,
+  createServiceClient,
+  type EventBus,
+} from '@dss/platform';
 import { createTestDatabase, type TestDatabase } from '@dss/platform/testing';
 import { readAccountsConfig } from '../src/config';
 import { type AccountsService, startAccountsService } from '../src/server';
@@ -51,9 +57,15 @@ export async function seedMember(
   client: AccountsHarness['client'],
   options: { team: string; email: string; role?: string; plan?: string; write?: boolean; expiresAt?: string },
 ) {
-  await client.CreateTeam({ slug: options.team, name: options.team, plan: options.plan ?? 'team' }).catch(ignoreConflict);
+  await client
+    .CreateTeam({ slug: options.team, name: options.team, plan: options.plan ?? 'team' })
+    .catch(ignoreConflict);
   await client.CreateUser({ email: options.email, name: options.email }).catch(ignoreConflict);
-  await client.AddMember({ team_slug: options.team, user_email: options.email, role: options.role ?? 'editor' });
+  await client.AddMember({
+    team_slug: options.team,
+    user_email: options.email,
+    role: options.role ?? 'editor',
+  });
   return client.IssueToken({
     team_slug: options.team,
     user_email: options.email,

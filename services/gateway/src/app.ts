@@ -55,7 +55,9 @@ export function createGatewayApp(options: GatewayAppOptions): express.Express {
   v1.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: () => true }));
   for (const route of options.routes) v1[route.method](route.path, routeHandler(route, options.rateLimits));
   for (const path of new Set(options.routes.map((route) => route.path))) {
-    const allowed = options.routes.filter((route) => route.path === path).map((route) => route.method.toUpperCase());
+    const allowed = options.routes
+      .filter((route) => route.path === path)
+      .map((route) => route.method.toUpperCase());
     v1.all(path, methodNotAllowed(allowed));
   }
   app.use('/v1', v1);
@@ -125,7 +127,10 @@ function routeHandler(route: RouteSpec, rateLimits: RateLimits): RequestHandler 
       res.setHeader('X-RateLimit-Remaining', String(consumption.remaining));
       if (!consumption.allowed) throw rateLimited(consumption, 'per token for this kind of request');
       if (route.write && !principal.write) {
-        throw new ServiceError('insufficient_scope', 'this token has no write access; create a token that allows writes');
+        throw new ServiceError(
+          'insufficient_scope',
+          'this token has no write access; create a token that allows writes',
+        );
       }
       await route.handler(req, res, principal);
     } catch (error) {
@@ -137,7 +142,13 @@ function routeHandler(route: RouteSpec, rateLimits: RateLimits): RequestHandler 
 function methodNotAllowed(allowed: string[]): RequestHandler {
   return (req, res, next) => {
     res.setHeader('Allow', allowed.join(', '));
-    next(new HttpError(405, 'request_failed', `method ${req.method} is not supported here; use ${allowed.join(' or ')}`));
+    next(
+      new HttpError(
+        405,
+        'request_failed',
+        `method ${req.method} is not supported here; use ${allowed.join(' or ')}`,
+      ),
+    );
   };
 }
 
@@ -155,7 +166,8 @@ function errorHandler(logger: GatewayLogger) {
 
 function toServiceError(error: unknown, req: Request, logger: GatewayLogger): ServiceError {
   if (isServiceError(error)) {
-    if (error.code === 'internal') logger.error({ err: error, path: req.path }, 'service reported an internal error');
+    if (error.code === 'internal')
+      logger.error({ err: error, path: req.path }, 'service reported an internal error');
     return error;
   }
   const bodyError = error as BodyParserError;

@@ -22,7 +22,9 @@ export interface Principal {
 
 export interface AccountsAuthApi {
   Authenticate(request: { token: string }): Promise<Principal>;
-  GetSigningKeys(request: Record<string, never>): Promise<{ keys: { kid: string; public_key_pem: string }[] }>;
+  GetSigningKeys(
+    request: Record<string, never>,
+  ): Promise<{ keys: { kid: string; public_key_pem: string }[] }>;
 }
 
 interface CacheEntry {
@@ -55,13 +57,17 @@ export class Authenticator {
     if (this.cachingEnabled() && this.options.cacheTtlMs > 0) {
       if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
       const tokenExpiryMs = Date.parse(principal.expires_at);
-      this.cache.set(token, { principal, expiresAtMs: Math.min(now + this.options.cacheTtlMs, tokenExpiryMs) });
+      this.cache.set(token, {
+        principal,
+        expiresAtMs: Math.min(now + this.options.cacheTtlMs, tokenExpiryMs),
+      });
     }
     return principal;
   }
 
   dropToken(tokenId: string): void {
-    for (const [token, entry] of this.cache) if (entry.principal.token_id === tokenId) this.cache.delete(token);
+    for (const [token, entry] of this.cache)
+      if (entry.principal.token_id === tokenId) this.cache.delete(token);
   }
 
   dropTeam(teamId: string, userId: string | null): void {

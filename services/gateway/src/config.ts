@@ -9,7 +9,11 @@ export function readGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
   return {
     httpPort: env.int('DSS_HTTP_PORT', { default: 8080, min: 0, max: 65535 }, source),
     httpHost: env.string('DSS_HTTP_HOST', { default: '0.0.0.0' }, source),
-    appUrl: env.url('DSS_APP_URL', { default: 'http://localhost:8081', protocols: ['http:', 'https:'] }, source),
+    appUrl: env.url(
+      'DSS_APP_URL',
+      { default: 'http://localhost:8081', protocols: ['http:', 'https:'] },
+      source,
+    ),
     rateLimits: {
       ipPerMinute: perMinute('DSS_RATE_LIMIT_IP_PER_MIN', 60),
       readPerMinute: perMinute('DSS_RATE_LIMIT_READ_PER_MIN', 60),

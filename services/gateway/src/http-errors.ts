@@ -46,8 +46,10 @@ export function statusOf(error: ServiceError): number {
 
 export function sendError(res: Response, error: ServiceError): void {
   const status = statusOf(error);
-  if (error.extra.retry_after_seconds !== undefined) res.setHeader('Retry-After', String(error.extra.retry_after_seconds));
+  if (error.extra.retry_after_seconds !== undefined)
+    res.setHeader('Retry-After', String(error.extra.retry_after_seconds));
   res.status(status).json(error.toJSON());
 }
 
-export const internalError = () => new ServiceError('internal', 'the server failed to handle the request; try again');
+export const internalError = () =>
+  new ServiceError('internal', 'the server failed to handle the request; try again');

@@ -4,7 +4,12 @@
 // of failing requests.
 import { ServiceError } from '@dss/platform';
 import type { Redis } from 'ioredis';
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
 
 export const OPERATION_CLASSES = ['read', 'schema', 'write'] as const;
 export type OperationClass = (typeof OPERATION_CLASSES)[number];
@@ -29,7 +34,10 @@ export interface RateLimits {
   consumeToken(tokenId: string, operation: OperationClass): Promise<Consumption>;
 }
 
-export function createRateLimits(settings: RateLimitSettings, options: { redis?: Redis; keyPrefix?: string } = {}) {
+export function createRateLimits(
+  settings: RateLimitSettings,
+  options: { redis?: Redis; keyPrefix?: string } = {},
+) {
   const prefix = options.keyPrefix ?? 'dss:rl';
   const make = (name: string, points: number): RateLimiterAbstract => {
     const common = { keyPrefix: `${prefix}:${name}`, points, duration: 60 };
@@ -64,7 +72,11 @@ async function consume(limiter: RateLimiterAbstract, key: string): Promise<Consu
 }
 
 export function rateLimited(consumption: Consumption, scope: string): ServiceError {
-  return new ServiceError('rate_limited', `too many requests: at most ${consumption.limit} per minute ${scope}`, {
-    retry_after_seconds: consumption.retryAfterSeconds ?? 1,
-  });
+  return new ServiceError(
+    'rate_limited',
+    `too many requests: at most ${consumption.limit} per minute ${scope}`,
+    {
+      retry_after_seconds: consumption.retryAfterSeconds ?? 1,
+    },
+  );
 }

@@ -14,17 +14,19 @@ import { createGatewayApp, type RouteSpec } from './app';
 import { type AccountsAuthApi, Authenticator } from './authenticator';
 import type { GatewayConfig } from './config';
 import { createRateLimits } from './rate-limits';
+import { connectRouteClients, v1Routes } from './routes';
 
 export interface GatewayDeps {
   config: GatewayConfig;
   logger: Logger;
   metrics: Metrics;
   bus: EventBus;
-  /** The /v1 routes; later services add theirs. */
+  /** Replaces the real /v1 routes (tests of the gateway's own middleware use this). */
   routes?: RouteSpec[];
 }
 
-export async function startGateway({ config, logger, metrics, bus, routes = [] }: GatewayDeps) {
+export async function startGateway({ config, logger, metrics, bus, routes }: GatewayDeps) {
+  const routeClients = routes ? undefined : connectRouteClients(config);
   const accounts = createServiceClient('Accounts', config.accountsAddress);
   const authenticator = new Authenticator(accounts as unknown as AccountsAuthApi, {
     cacheTtlMs: config.authCacheMs,
@@ -37,16 +39,27 @@ export async function startGateway({ config, logger, metrics, bus, routes = [] }
     else if (data.team_id) authenticator.dropTeam(data.team_id, data.user_id ?? null);
   });
 
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
-  redis?.on('error', (error) => logger.warn({ err: error }, 'redis unavailable; rate limits fall back to memory'));
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    : undefined;
+  redis?.on('error', (error) =>
+    logger.warn({ err: error }, 'redis unavailable; rate limits fall back to memory'),
+  );
   const rateLimits = createRateLimits(config.rateLimits, { redis, keyPrefix: config.rateLimitKeyPrefix });
 
-  const requests = metrics.counter('http_requests_total', 'HTTP requests by route template', ['method', 'route', 'status']);
-  const durations = metrics.histogram('http_request_duration_seconds', 'HTTP request latency', ['method', 'route']);
+  const requests = metrics.counter('http_requests_total', 'HTTP requests by route template', [
+    'method',
+    'route',
+    'status',
+  ]);
+  const durations = metrics.histogram('http_request_duration_seconds', 'HTTP request latency', [
+    'method',
+    'route',
+  ]);
   const app = createGatewayApp({
     authenticator,
     rateLimits,
-    routes,
+    routes: routes ?? v1Routes(routeClients!),
     logger,
     trustProxy: config.trustProxy,
     runWithRequestId: (requestId, work) => runWithRequestContext({ requestId }, work),
@@ -75,6 +88,7 @@ export async function startGateway({ config, logger, metrics, bus, routes = [] }
       server.closeAllConnections();
       await subscription.unsubscribe();
       accounts.close();
+      routeClients?.close();
       redis?.disconnect();
     },
   };

@@ -12,7 +12,9 @@ describe('Gateway authentication (spec: Authentication, through real gRPC to acc
   });
 
   const get = (token?: string, headers: Record<string, string> = {}) =>
-    fetch(`${harness.baseUrl}/v1/echo`, { headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } });
+    fetch(`${harness.baseUrl}/v1/echo`, {
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    });
 
   async function expectError(response: Response, status: number, code: string) {
     expect(response.status).toBe(status);
@@ -43,7 +45,11 @@ describe('Gateway authentication (spec: Authentication, through real gRPC to acc
 
   it('ignores session cookies: a cookie alone gives 401 unauthenticated', async () => {
     const { token } = await harness.token({ team: 'cookie', email: 'c@cookie.test' });
-    await expectError(await get(undefined, { cookie: `session=${token}; token=${token}` }), 401, 'unauthenticated');
+    await expectError(
+      await get(undefined, { cookie: `session=${token}; token=${token}` }),
+      401,
+      'unauthenticated',
+    );
   });
 
   it('gives 401 unauthenticated for an expired token', async () => {

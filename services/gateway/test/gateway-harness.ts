@@ -44,9 +44,15 @@ export async function startGatewayHarness(options: { routes: RouteSpec[]; env?: 
     admin,
     gateway,
     async token(options: { team: string; email: string; role?: string; plan?: string; write?: boolean }) {
-      await admin.CreateTeam({ slug: options.team, name: options.team, plan: options.plan ?? 'team' }).catch(conflictOk);
+      await admin
+        .CreateTeam({ slug: options.team, name: options.team, plan: options.plan ?? 'team' })
+        .catch(conflictOk);
       await admin.CreateUser({ email: options.email, name: options.email }).catch(conflictOk);
-      await admin.AddMember({ team_slug: options.team, user_email: options.email, role: options.role ?? 'editor' });
+      await admin.AddMember({
+        team_slug: options.team,
+        user_email: options.email,
+        role: options.role ?? 'editor',
+      });
       const issued = await admin.IssueToken({
         team_slug: options.team,
         user_email: options.email,

@@ -1,0 +1,56 @@
+// The process shell every service shares in cluster mode: read and validate the configuration, create
+// the logger, metrics and event bus, start the service, serve health/readiness/metrics on the admin
+// port, and shut down in order on SIGTERM.
+import { createLifecycle, SHUTDOWN_ORDER } from './lifecycle';
+import { startAdminServer } from './admin';
+import { createEventBus, type EventBus } from './bus';
+import { loadConfig } from './config';
+import { createLogger, type Logger } from './logging';
+import { createMetrics, type Metrics } from './metrics';
+
+export interface RunnableService {
+  readiness(): Promise<Record<string, boolean>>;
+  stop(): Promise<void>;
+}
+
+export interface ServiceProcessOptions<Config, Service extends RunnableService> {
+  name: string;
+  readConfig: () => Config;
+  start: (deps: { config: Config; logger: Logger; metrics: Metrics; bus: EventBus }) => Promise<Service>;
+}
+
+interface ProcessConfig {
+  natsUrl?: string;
+  adminPort: number;
+}
+
+export async function runServiceProcess<Config extends ProcessConfig, Service extends RunnableService>(
+  options: ServiceProcessOptions<Config, Service>,
+): Promise<void> {
+  const config = loadConfig(options.readConfig);
+  const logger = createLogger(options.name);
+  try {
+    const metrics = createMetrics(options.name);
+    const bus = await createEventBus({ natsUrl: config.natsUrl, logger, name: `dss-${options.name}` });
+    const service = await options.start({ config, logger, metrics, bus });
+    const lifecycle = createLifecycle(logger);
+    const admin = await startAdminServer({
+      port: config.adminPort,
+      metrics: [metrics.registry],
+      logger,
+      readiness: async () => {
+        const checks = { ...(await service.readiness()), bus: bus.isHealthy() };
+        const ok = !lifecycle.isShuttingDown() && Object.values(checks).every(Boolean);
+        return { ok, checks };
+      },
+    });
+    lifecycle.onShutdown(options.name, () => service.stop(), SHUTDOWN_ORDER.grpc);
+    lifecycle.onShutdown('bus', () => bus.close(), SHUTDOWN_ORDER.bus);
+    lifecycle.onShutdown('admin', () => admin.stop(), SHUTDOWN_ORDER.tracing);
+    lifecycle.handleSignals();
+    logger.info({ adminPort: admin.port }, `${options.name} started`);
+  } catch (error) {
+    logger.fatal({ err: error }, `${options.name} failed to start`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,25 @@
+// Answers with bytes a service prepared, honouring conditional requests: the ETag always, and 304 with
+// no body when If-None-Match matches.
+import { ifNoneMatchMatches } from '@dss/platform';
+import type { Request, Response } from 'express';
+
+export interface Representation {
+  body: string;
+  etag: string;
+  content_type: string;
+}
+
+export function sendRepresentation(
+  req: Request,
+  res: Response,
+  representation: Representation,
+  options: { vary?: string } = {},
+): void {
+  if (options.vary) res.setHeader('Vary', options.vary);
+  res.setHeader('ETag', representation.etag);
+  if (ifNoneMatchMatches(req.get('if-none-match'), representation.etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.status(200).type(representation.content_type).send(representation.body);
+}

@@ -1,0 +1,47 @@
+// The /v1 routes of the REST API. Each route names its operation class (for the per-token rate limit)
+// and whether it needs write access; the handlers call the gRPC services.
+import { createServiceClient, type ServiceClient } from '@dss/platform';
+import { DRIVERS } from '@dss/schema';
+import type { RouteSpec } from './app';
+import type { GatewayConfig } from './config';
+import { optionalQueryEnum } from './query';
+import { sendRepresentation } from './representation';
+
+export interface RouteClients {
+  catalog: ServiceClient<'Catalog'>;
+  close(): void;
+}
+
+export function connectRouteClients(config: GatewayConfig): RouteClients {
+  const catalog = createServiceClient('Catalog', config.catalogAddress);
+  return {
+    catalog,
+    close() {
+      catalog.close();
+    },
+  };
+}
+
+export function v1Routes(clients: RouteClients): RouteSpec[] {
+  return [
+    {
+      method: 'get',
+      path: '/data-types',
+      operation: 'read',
+      write: false,
+      handler: async (req, res) => {
+        const driver = optionalQueryEnum(req, 'driver', DRIVERS) ?? '';
+        sendRepresentation(req, res, await clients.catalog.ListDataTypes({ driver }));
+      },
+    },
+    {
+      method: 'get',
+      path: '/schema-patch-contract',
+      operation: 'read',
+      write: false,
+      handler: async (req, res) => {
+        sendRepresentation(req, res, await clients.catalog.GetContract({}));
+      },
+    },
+  ];
+}
