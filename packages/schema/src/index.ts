@@ -2,7 +2,5 @@ export * from './model';
 export * from './patch-types';
 export * from './catalog';
 export * from './contract';
-export * from './catalog';
-export * from './contract';
 export * from './normalize';
 export * from './validate';

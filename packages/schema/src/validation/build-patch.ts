@@ -1,0 +1,106 @@
+// The typed Patch of a valid patch: sections always present, types resolved, deletions in array form.
+// Only called when validation found no problems, so every entry has conformed to the contract.
+import type {
+  Patch,
+  PatchColumn,
+  PatchDeletions,
+  PatchFrame,
+  PatchGroup,
+  PatchIndex,
+  PatchStickyNote,
+  PatchTable,
+  Strategy,
+} from '../patch-types';
+import type { ResolvedColumn } from './column-checks';
+import type { ShapedFrame, ShapedPatch } from './shaped-types';
+import type { TablePlan } from './table-plan';
+
+const FRAME_KEYS = ['left', 'top', 'width', 'height'] as const;
+
+function copyFrame(from: ShapedFrame, to: PatchFrame): void {
+  for (const key of FRAME_KEYS) if (from[key] !== undefined) to[key] = from[key];
+}
+
+/** Copies the fields that were sent; absent optional fields stay absent (a merge leaves them unchanged). */
+function copyDefined<T extends object, K extends keyof T>(from: T, to: Partial<T>, keys: readonly K[]): void {
+  for (const key of keys) if (from[key] !== undefined) to[key] = from[key];
+}
+
+const COLUMN_FIELDS = [
+  'old_name',
+  'length',
+  'is_primary_key',
+  'is_auto_increment',
+  'is_nullable',
+  'is_unique_key',
+  'is_index',
+  'default',
+  'comment',
+] as const;
+
+function buildColumn({ located, dataType, isUnsigned }: ResolvedColumn): PatchColumn {
+  const entry = located.entry;
+  const column: PatchColumn = { name: entry.name, type: entry.type, data_type: dataType };
+  copyDefined(entry, column, COLUMN_FIELDS);
+  if (isUnsigned !== undefined) column.is_unsigned = isUnsigned;
+  if (entry.enum_values !== undefined) column.enum_values = [...entry.enum_values];
+  return column;
+}
+
+function buildTable(plan: TablePlan): PatchTable {
+  const entry = plan.located.entry;
+  const indexes: PatchIndex[] = (entry.indexes ?? []).map((index) => ({
+    name: index.name,
+    type: index.type,
+    columns: [...index.columns],
+  }));
+  const table: PatchTable = { name: entry.name, columns: (plan.columns ?? []).map(buildColumn), indexes };
+  copyDefined(entry, table, ['old_name', 'comment', 'parent_name', 'parent_uuid'] as const);
+  copyFrame(entry, table);
+  return table;
+}
+
+function buildDeletions(deletions: ShapedPatch['deletions']): PatchDeletions {
+  return {
+    tables: deletions.tables.map(({ entry }) => entry),
+    columns: deletions.columns.map(({ entry }) => ({ table: entry.table, columns: [...entry.columns] })),
+    indexes: deletions.indexes.map(({ entry }) => ({ table: entry.table, indexes: [...entry.indexes] })),
+    relationships: deletions.relationships.map(({ entry }) => ({
+      source_table: entry.source_table,
+      source_column: entry.source_column,
+      target_table: entry.target_table,
+      target_column: entry.target_column,
+    })),
+    groups: deletions.groups.map(({ entry }) => ({
+      name: entry.name,
+      delete_children: entry.delete_children ?? false,
+    })),
+    sticky_notes: deletions.sticky_notes.map(({ entry }) => entry),
+  };
+}
+
+export function buildPatch(shaped: ShapedPatch, strategy: Strategy, plans: readonly TablePlan[]): Patch {
+  return {
+    strategy,
+    tables: plans.map(buildTable),
+    groups: shaped.groups.map(({ entry }) => {
+      const group: PatchGroup = { name: entry.name };
+      copyFrame(entry, group);
+      return group;
+    }),
+    relationships: shaped.relationships.map(({ entry }) => ({
+      type: entry.type,
+      source_table: entry.source_table,
+      source_column: entry.source_column,
+      target_table: entry.target_table,
+      target_column: entry.target_column,
+    })),
+    sticky_notes: shaped.sticky_notes.map(({ entry }) => {
+      const note: PatchStickyNote = { content: entry.content };
+      copyDefined(entry, note, ['parent_name', 'parent_uuid'] as const);
+      copyFrame(entry, note);
+      return note;
+    }),
+    deletions: buildDeletions(shaped.deletions),
+  };
+}

@@ -1,0 +1,64 @@
+// The diagram being changed, indexed by name and UUID so every check is a Map lookup and validation stays
+// linear in the size of the patch plus the document.
+import type { DiagramDocument, DocumentTable, Group } from '../model';
+import type { RelationshipEndpoints } from '../patch-types';
+
+/** The same key for a relationship written either way round. */
+export function relationshipKey(endpoints: RelationshipEndpoints): string {
+  const source = `${endpoints.source_table}\u0000${endpoints.source_column}`;
+  const target = `${endpoints.target_table}\u0000${endpoints.target_column}`;
+  return source < target ? `${source}\u0001${target}` : `${target}\u0001${source}`;
+}
+
+function byKey<T>(items: readonly T[], key: (item: T) => string): Map<string, T> {
+  const map = new Map<string, T>();
+  for (const item of items) if (!map.has(key(item))) map.set(key(item), item);
+  return map;
+}
+
+export class DocumentIndex {
+  readonly tableByName: ReadonlyMap<string, DocumentTable>;
+  readonly tableByUuid: ReadonlyMap<string, DocumentTable>;
+  readonly groupByName: ReadonlyMap<string, Group>;
+  readonly groupByUuid: ReadonlyMap<string, Group>;
+  readonly stickyNoteUuids: ReadonlySet<string>;
+  readonly relationshipKeys: ReadonlySet<string>;
+  readonly tables: readonly DocumentTable[];
+  readonly groups: readonly Group[];
+  private readonly columnNameSets = new Map<DocumentTable, ReadonlySet<string>>();
+  private readonly indexNameSets = new Map<DocumentTable, ReadonlySet<string>>();
+
+  constructor(document: DiagramDocument | null) {
+    this.tables = document?.tables ?? [];
+    this.groups = document?.groups ?? [];
+    this.tableByName = byKey(this.tables, (table) => table.name);
+    this.tableByUuid = byKey(this.tables, (table) => table.uuid);
+    this.groupByName = byKey(this.groups, (group) => group.name);
+    this.groupByUuid = byKey(this.groups, (group) => group.uuid);
+    this.stickyNoteUuids = new Set((document?.sticky_notes ?? []).map((note) => note.uuid));
+    this.relationshipKeys = new Set((document?.relationships ?? []).map(relationshipKey));
+  }
+
+  /** A table named by name first, then by UUID (deletions accept either). */
+  tableByNameOrUuid(reference: string): DocumentTable | undefined {
+    return this.tableByName.get(reference) ?? this.tableByUuid.get(reference);
+  }
+
+  columnNames(table: DocumentTable): ReadonlySet<string> {
+    let names = this.columnNameSets.get(table);
+    if (names === undefined) {
+      names = new Set(table.columns.map((column) => column.name));
+      this.columnNameSets.set(table, names);
+    }
+    return names;
+  }
+
+  indexNames(table: DocumentTable): ReadonlySet<string> {
+    let names = this.indexNameSets.get(table);
+    if (names === undefined) {
+      names = new Set(table.indexes.map((index) => index.name));
+      this.indexNameSets.set(table, names);
+    }
+    return names;
+  }
+}

@@ -1,0 +1,65 @@
+// Rename rules shared by tables and columns: an old name must exist, a new name must not collide with an
+// existing one or another entry's, and no entity may be renamed twice or renamed while another entry
+// still uses its old name. Existing names count even when that entity is itself renamed away, so a
+// patch never depends on the order renames are applied in.
+import type { Strategy } from '../patch-types';
+import { type ProblemList, pathOf, quoteName } from './problem-list';
+import type { Located } from './shaped-types';
+
+interface Renameable {
+  name: string;
+  old_name?: string;
+}
+
+export interface RenameScope {
+  /** `table` or `column`, for messages. */
+  kind: string;
+  /** Where the entities live, for messages: `the diagram`, `table "users"`. */
+  container: string;
+  existingNames: { has(name: string): boolean };
+  strategy: Strategy | null;
+}
+
+/** Reports every rename problem among the entries of one scope (the tables, or one table's columns). */
+export function checkRenames<T extends Renameable>(
+  entries: readonly Located<T>[],
+  scope: RenameScope,
+  problems: ProblemList,
+): void {
+  const pathByName = new Map<string, string>();
+  const pathByOldName = new Map<string, string>();
+  for (const { entry, path } of entries) {
+    if (pathByName.has(entry.name))
+      problems.add(
+        pathOf(path, 'name'),
+        `two ${scope.kind} entries are named ${quoteName(entry.name)} but rename different ${scope.kind}s`,
+      );
+    else pathByName.set(entry.name, path);
+    const oldName = entry.old_name;
+    if (oldName === undefined || oldName === entry.name) continue;
+    const oldPath = pathOf(path, 'old_name');
+    if (scope.strategy === 'additive')
+      problems.add(
+        oldPath,
+        `renaming ${scope.kind} ${quoteName(oldName)} needs strategy merge (additive only adds)`,
+      );
+    if (pathByOldName.has(oldName))
+      problems.add(oldPath, `${scope.kind} ${quoteName(oldName)} is renamed twice`);
+    pathByOldName.set(oldName, path);
+    if (!scope.existingNames.has(oldName))
+      problems.add(oldPath, `${scope.kind} ${quoteName(oldName)} does not exist in ${scope.container}`);
+    if (scope.existingNames.has(entry.name))
+      problems.add(
+        pathOf(path, 'name'),
+        `cannot rename ${scope.kind} ${quoteName(oldName)} to ${quoteName(entry.name)}: ${scope.container} already has a ${scope.kind} with that name`,
+      );
+  }
+  for (const [oldName, path] of pathByOldName) {
+    const user = pathByName.get(oldName);
+    if (user !== undefined)
+      problems.add(
+        pathOf(user, 'name'),
+        `${scope.kind} ${quoteName(oldName)} is renamed by ${path}, so another entry cannot also use that name`,
+      );
+  }
+}
