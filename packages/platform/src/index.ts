@@ -14,7 +14,3 @@ export * from './service-process';
 export { INSTRUMENTED_LIBRARIES, shutdownTracing, startTracing, tracingConfigured } from './tracing';
 export * from './etag';
 export * from './outbox';
-export * from './db';
-export * from './admin';
-export * from './lifecycle';
-export { INSTRUMENTED_LIBRARIES, shutdownTracing, startTracing, tracingConfigured } from './tracing';
