@@ -1,1 +1,2 @@
 export { type RunningSystem, type SystemOptions, startSystem } from './system';
+export { startTestSystem, type TestSystem } from './testing';

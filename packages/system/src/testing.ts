@@ -1,0 +1,40 @@
+// Starts the whole embedded system on free ports with a fresh test database, for tests of the CLI, the
+// system itself and the e2e suite.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createLogger } from '@dss/platform';
+import { createTestDatabase } from '@dss/platform/testing';
+import { startSystem } from './system';
+
+export async function startTestSystem(extraEnv: Record<string, string> = {}) {
+  const database = await createTestDatabase();
+  const env: NodeJS.ProcessEnv = {
+    DATABASE_URL: database.url,
+    DSS_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'dss-data-')),
+    DSS_HTTP_HOST: '127.0.0.1',
+    DSS_HTTP_PORT: '0',
+    DSS_ADMIN_PORT: '0',
+    DSS_ACCOUNTS_GRPC_ADDR: '127.0.0.1:0',
+    DSS_CATALOG_GRPC_ADDR: '127.0.0.1:0',
+    DSS_DIAGRAMS_GRPC_ADDR: '127.0.0.1:0',
+    DSS_PROPOSALS_GRPC_ADDR: '127.0.0.1:0',
+    DSS_IMPORTER_GRPC_ADDR: '127.0.0.1:0',
+    DSS_RATE_LIMIT_IP_PER_MIN: '100000',
+    DSS_RATE_LIMIT_READ_PER_MIN: '100000',
+    DSS_RATE_LIMIT_SCHEMA_PER_MIN: '100000',
+    DSS_RATE_LIMIT_WRITE_PER_MIN: '100000',
+    ...extraEnv,
+  };
+  const system = await startSystem({ env, logger: createLogger('dss', { level: 'silent' }) });
+  return {
+    ...system,
+    env,
+    async stop() {
+      await system.stop();
+      await database.drop();
+    },
+  };
+}
+
+export type TestSystem = Awaited<ReturnType<typeof startTestSystem>>;
