@@ -6,8 +6,11 @@ import { type DocumentIndex, relationshipKey } from './document-index';
 import { describeEndpoints, type ProblemList, pathOf, quoteName } from './problem-list';
 import type { ShapedPatch } from './shaped-types';
 
+/** The reason recorded for a table named in deletions.tables. */
+export const EXPLICIT_TABLE_DELETION = 'in deletions.tables';
+
 export interface DeletionPlan {
-  /** Tables removed, by deletions.tables or with a group deleted with `delete_children`. */
+  /** Tables removed, with why: in deletions.tables, or with a group deleted with `delete_children`. */
   tables: Map<DocumentTable, string>;
   columns: Map<DocumentTable, Set<string>>;
   indexes: Map<DocumentTable, Set<string>>;
@@ -38,7 +41,7 @@ function deleteGroupChildren(group: Group, index: DocumentIndex, plan: DeletionP
         grew = true;
       }
   }
-  const reason = `group ${quoteName(group.name)} is deleted with its children`;
+  const reason = `with group ${quoteName(group.name)} (delete_children)`;
   for (const table of index.tables)
     if (table.parent_uuid !== null && groupUuids.has(table.parent_uuid) && !plan.tables.has(table))
       plan.tables.set(table, reason);
@@ -89,7 +92,7 @@ export function planDeletions(
   for (const { entry: name, path } of deletions.tables) {
     const table = index.tableByName.get(name);
     if (table === undefined) problems.add(path, `table ${quoteName(name)} does not exist in the diagram`);
-    else plan.tables.set(table, `table ${quoteName(name)} is deleted by deletions.tables`);
+    else plan.tables.set(table, EXPLICIT_TABLE_DELETION);
   }
   for (const { entry, path } of deletions.groups) {
     const group = index.groupByName.get(entry.name);

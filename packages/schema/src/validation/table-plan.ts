@@ -3,7 +3,7 @@
 import type { Driver, DocumentTable } from '../model';
 import type { Strategy } from '../patch-types';
 import { type ResolvedColumn, resolveColumn } from './column-checks';
-import type { DeletionPlan } from './deletion-plan';
+import { type DeletionPlan, EXPLICIT_TABLE_DELETION } from './deletion-plan';
 import type { DocumentIndex } from './document-index';
 import { type ProblemList, pathOf, quoteName } from './problem-list';
 import { checkRenames } from './renames';
@@ -60,11 +60,14 @@ function planTable(located: Located<ShapedTable>, context: Context): TablePlan {
   const target = context.index.tableByName.get(entry.old_name ?? entry.name) ?? null;
   const plan: TablePlan = { located, target, columns: null };
   const deletedBecause = target === null ? undefined : context.deletions.tables.get(target);
-  if (deletedBecause !== undefined)
-    context.problems.add(
-      pathOf(path, 'name'),
-      `table ${quoteName(target!.name)} is in tables but is also deleted: ${deletedBecause}`,
-    );
+  if (deletedBecause !== undefined) {
+    const name = quoteName(target!.name);
+    const message =
+      deletedBecause === EXPLICIT_TABLE_DELETION
+        ? `table ${name} is both in tables and in deletions.tables`
+        : `table ${name} is in tables but is also deleted ${deletedBecause}`;
+    context.problems.add(pathOf(path, 'name'), message);
+  }
   const columns = locatedColumns(located);
   const existingColumns = target === null ? new Set<string>() : context.index.columnNames(target);
   const container =
