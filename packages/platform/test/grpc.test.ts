@@ -26,7 +26,7 @@ const planLimit = new ServiceError('plan_limit', 'Tables über dem Limit: 12 > 1
   limit_type: 'tables',
   limit: 10,
   requested: 12,
-  errors: [{ path: 'tables[0].name', message: 'too long' }],
+  errors: [{ path: 'tables[0].name', message: 'Name „ünïcödé“ 表 is too long' }],
   paths: ['tables.users.position'],
   retry_after_seconds: 3,
 });
@@ -109,7 +109,7 @@ describe('gRPC server and client', () => {
       expect(status.code).toBe(grpc.status.FAILED_PRECONDITION);
       expect(status.details).toBe(planLimit.message);
       expect(status.metadata.get('dss-error-code')).toEqual(['plan_limit']);
-      const extra = JSON.parse(String(status.metadata.get('dss-error-extra-bin')[0]));
+      const extra = JSON.parse(String(status.metadata.get('dss-error-extra')[0]));
       expect(extra).toEqual(planLimit.extra);
       expect(JSON.stringify(status.metadata.getMap())).not.toMatch(/\b422\b/);
     });

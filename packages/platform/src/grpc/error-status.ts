@@ -6,8 +6,7 @@ import { Metadata, status } from '@grpc/grpc-js';
 import { ERROR_CODES, type ErrorCode, type ErrorExtra, ServiceError } from '../errors';
 
 export const ERROR_CODE_TRAILER = 'dss-error-code';
-// `-bin` trailers carry raw bytes, so messages and paths in any language survive unmangled.
-export const ERROR_EXTRA_TRAILER = 'dss-error-extra-bin';
+export const ERROR_EXTRA_TRAILER = 'dss-error-extra';
 
 export const GRPC_STATUS_BY_ERROR_CODE: Readonly<Record<ErrorCode, status>> = {
   invalid_request: status.INVALID_ARGUMENT,
@@ -48,7 +47,7 @@ export function toGrpcStatus(error: unknown): GrpcErrorStatus {
   const metadata = new Metadata();
   metadata.set(ERROR_CODE_TRAILER, serviceError.code);
   if (Object.keys(serviceError.extra).length > 0)
-    metadata.set(ERROR_EXTRA_TRAILER, Buffer.from(JSON.stringify(serviceError.extra), 'utf8'));
+    metadata.set(ERROR_EXTRA_TRAILER, asciiJson(serviceError.extra));
   return { code: GRPC_STATUS_BY_ERROR_CODE[serviceError.code], details: serviceError.message, metadata };
 }
 
@@ -70,11 +69,19 @@ export function fromGrpcError(error: FailedCall, method: string): ServiceError {
   return new ServiceError('internal', `${method} failed: ${name} ${error.details ?? ''}`.trim());
 }
 
+// Text trailers must be printable ASCII; \u-escaping keeps the JSON valid and lossless for any language.
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[^\x20-\x7e]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 function readExtra(metadata: Metadata | undefined): ErrorExtra {
   const raw = metadata?.get(ERROR_EXTRA_TRAILER)[0];
   if (raw === undefined) return {};
   try {
-    const parsed: unknown = JSON.parse(Buffer.isBuffer(raw) ? raw.toString('utf8') : raw);
+    const parsed: unknown = JSON.parse(String(raw));
     return parsed && typeof parsed === 'object' ? (parsed as ErrorExtra) : {};
   } catch {
     return {};
