@@ -36,13 +36,25 @@ function readDeletions(value: unknown, problems: ProblemList): ShapedPatch['dele
   };
 }
 
+function namesOf(rejected: readonly unknown[]): Set<string> {
+  const names = new Set<string>();
+  for (const entry of rejected)
+    if (isPlainObject(entry))
+      for (const key of ['name', 'old_name']) if (typeof entry[key] === 'string') names.add(entry[key]);
+  return names;
+}
+
 export function readShapedPatch(patch: NormalizedPatchObject, problems: ProblemList): ShapedPatch {
-  const section = <T>(key: keyof NormalizedPatchObject) =>
-    conformingEntries<T>(contractNodeAt(key), patch[key], key, problems);
+  const section = <T>(key: keyof NormalizedPatchObject, rejected?: unknown[]) =>
+    conformingEntries<T>(contractNodeAt(key), patch[key], key, problems, rejected);
+  const rejectedTables: unknown[] = [];
+  const rejectedGroups: unknown[] = [];
   return {
     strategy: readStrategy(patch.strategy, problems),
-    tables: section('tables'),
-    groups: section('groups'),
+    tables: section('tables', rejectedTables),
+    groups: section('groups', rejectedGroups),
+    rejectedTableNames: namesOf(rejectedTables),
+    rejectedGroupNames: namesOf(rejectedGroups),
     relationships: section('relationships'),
     sticky_notes: section('sticky_notes'),
     deletions: readDeletions(patch.deletions, problems),

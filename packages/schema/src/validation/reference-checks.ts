@@ -26,13 +26,16 @@ export function checkIndexColumns(
   }
 }
 
-function checkEndpoint(
-  table: string,
-  column: string,
-  path: string,
-  final: FinalSchema,
-  problems: ProblemList,
-): void {
+interface EndpointContext {
+  final: FinalSchema;
+  /** Tables whose entries failed the contract: their columns are unknown, so references go unchecked. */
+  unchecked: ReadonlySet<string>;
+  problems: ProblemList;
+}
+
+function checkEndpoint(table: string, column: string, path: string, context: EndpointContext): void {
+  const { final, problems } = context;
+  if (context.unchecked.has(table)) return;
   if (!final.hasTable(table)) problems.add(path, final.missingTableReason(table));
   else if (!final.columnsOf(table).has(column)) problems.add(path, final.missingColumnReason(table, column));
 }
@@ -45,8 +48,9 @@ export function checkRelationships(
 ): void {
   const seen = new Set<string>();
   for (const { entry, path } of shaped.relationships) {
-    checkEndpoint(entry.source_table, entry.source_column, pathOf(path, 'source_column'), final, problems);
-    checkEndpoint(entry.target_table, entry.target_column, pathOf(path, 'target_column'), final, problems);
+    const context = { final, unchecked: shaped.rejectedTableNames, problems };
+    checkEndpoint(entry.source_table, entry.source_column, pathOf(path, 'source_column'), context);
+    checkEndpoint(entry.target_table, entry.target_column, pathOf(path, 'target_column'), context);
     const key = relationshipKey(entry);
     if (deletions.relationshipKeys.has(key))
       problems.add(
@@ -84,7 +88,8 @@ export function checkGroups(
     let named: Group | string | undefined;
     if (entry.parent_name !== undefined) {
       const name = entry.parent_name;
-      named = patchGroups.has(name) ? name : index.groupByName.get(name);
+      const known = patchGroups.has(name) || shaped.rejectedGroupNames.has(name);
+      named = known ? name : index.groupByName.get(name);
       if (named === undefined)
         problems.add(
           pathOf(path, 'parent_name'),

@@ -102,13 +102,14 @@ export function checkShape(node: ContractNode, value: unknown, path: string, pro
 
 /**
  * The entries of an array section that conform to `items`, with their paths. Problems are reported for
- * the rest; an absent section yields no entries.
+ * the rest, which are collected in `rejected`; an absent section yields no entries.
  */
 export function conformingEntries<T>(
   node: ContractNode,
   value: unknown,
   path: string,
   problems: ProblemList,
+  rejected: unknown[] = [],
 ): { entry: T; path: string }[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
@@ -116,10 +117,11 @@ export function conformingEntries<T>(
     return [];
   }
   const entries: { entry: T; path: string }[] = [];
-  for (let index = 0; index < value.length && !problems.isFull; index++) {
+  for (let index = 0; index < value.length; index++) {
     const entryPath = `${path}[${index}]`;
-    if (checkShape(node.items!, value[index], entryPath, problems))
+    if (!problems.isFull && checkShape(node.items!, value[index], entryPath, problems))
       entries.push({ entry: value[index] as T, path: entryPath });
+    else rejected.push(value[index]);
   }
   const minItems = node.spec.min_items;
   if (minItems !== undefined && value.length < minItems) problems.add(path, `${path} must not be empty`);

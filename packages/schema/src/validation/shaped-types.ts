@@ -78,6 +78,12 @@ export interface Located<T> {
 
 export interface ShapedPatch {
   strategy: Strategy | null;
+  /**
+   * Names (and old names) of table and group entries that failed the contract. What refers to them is not
+   * checked, so one mistake is reported once and not again by every reference to the entry.
+   */
+  rejectedTableNames: Set<string>;
+  rejectedGroupNames: Set<string>;
   tables: Located<ShapedTable>[];
   groups: Located<ShapedGroup>[];
   relationships: Located<ShapedRelationship>[];
