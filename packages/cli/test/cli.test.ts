@@ -81,7 +81,7 @@ describe('operator CLI against the running system', () => {
 
     const response = await readDataTypes(issued.token);
     expect(response.status).toBe(200);
-    expect(Object.keys((await response.json()).data)).toEqual(['pgsql']);
+    expect(Object.keys(((await response.json()) as { data: object }).data)).toEqual(['pgsql']);
   });
 
   it('prints only the token without --json, and lists tokens without their secrets', async () => {

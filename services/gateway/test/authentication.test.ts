@@ -19,7 +19,7 @@ describe('Gateway authentication (spec: Authentication, through real gRPC to acc
   async function expectError(response: Response, status: number, code: string) {
     expect(response.status).toBe(status);
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
-    const body = await response.json();
+    const body = (await response.json()) as { error: { code: string; message: string } };
     expect(Object.keys(body)).toEqual(['error']);
     expect(Object.keys(body.error).sort()).toEqual(['code', 'message']);
     expect(body.error.code).toBe(code);
@@ -123,7 +123,7 @@ describe('Gateway authentication (spec: Authentication, through real gRPC to acc
     it('passes a JSON object body through to the route', async () => {
       const response = await post('{"name":"x"}');
       expect(response.status).toBe(201);
-      expect((await response.json()).data.body).toEqual({ name: 'x' });
+      expect(((await response.json()) as { data: { body: unknown } }).data.body).toEqual({ name: 'x' });
     });
 
     it('gives 404 request_failed for an unknown endpoint', async () => {

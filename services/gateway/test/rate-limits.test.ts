@@ -51,7 +51,7 @@ describe.each([
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(60);
     expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
-    expect((await limited.json()).error.code).toBe('rate_limited');
+    expect(((await limited.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
   });
 
   it('keeps a separate limit for writes, shared by every write route, per token', async () => {
@@ -75,6 +75,6 @@ describe.each([
     const limited = await call(undefined);
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect((await limited.json()).error.code).toBe('rate_limited');
+    expect(((await limited.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
   });
 });
