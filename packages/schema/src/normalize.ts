@@ -89,26 +89,28 @@ function normalizeObject(
   warnings: PatchWarning[],
 ): unknown {
   if (!isPlainObject(value)) return value;
-  const out: Fields = Object.create(null);
-  // Contract order, so the output does not depend on the order keys were sent in.
-  for (const [key, child] of node.properties) {
-    if (Object.hasOwn(value, key) && value[key] !== undefined)
-      out[key] = normalizeValue(child, value[key], childPath(path, key), warnings);
-  }
+  // Keys are read in the order they were sent (so warnings follow the input) and written in contract
+  // order (so the output does not depend on that order).
+  const normalized = new Map<string, unknown>();
   for (const key of Object.keys(value)) {
-    if (node.properties.has(key) || value[key] === undefined) continue;
-    const alias = node.aliases.get(key);
-    if (alias === undefined) {
+    if (value[key] === undefined) continue;
+    const field = node.properties.get(key);
+    const alias = field === undefined ? node.aliases.get(key) : undefined;
+    if (field !== undefined) {
+      normalized.set(key, normalizeValue(field, value[key], childPath(path, key), warnings));
+    } else if (alias === undefined) {
       warn(warnings, path, key, `Unknown key ${quoteKey(key)} ${where(path)} was ignored`);
-    } else if (Object.hasOwn(out, alias.becomes)) {
+    } else if (Object.hasOwn(value, alias.becomes) && value[alias.becomes] !== undefined) {
       const message = `${quoteKey(key)} ${where(path)} was ignored: ${quoteKey(alias.becomes)} is also given and wins`;
       warn(warnings, path, key, message);
-    } else {
+    } else if (!normalized.has(alias.becomes)) {
       const target = node.properties.get(alias.becomes)!;
       const coerced = normalizeValue(target, value[key], childPath(path, alias.becomes), warnings);
-      out[alias.becomes] = alias.inverted && typeof coerced === 'boolean' ? !coerced : coerced;
+      normalized.set(alias.becomes, alias.inverted && typeof coerced === 'boolean' ? !coerced : coerced);
     }
   }
+  const out: Fields = Object.create(null);
+  for (const key of node.properties.keys()) if (normalized.has(key)) out[key] = normalized.get(key);
   return out;
 }
 
