@@ -1,0 +1,80 @@
+// Applying a stored patch to a diagram as it is now (proposal review): under the diagram's row lock the
+// patch is validated again against the current document (it was validated against the document of its
+// time, which may have changed since), applied, and stored as a new version with fresh representations
+// and a `diagrams.changed` event, all in one transaction.
+import { randomUUID } from 'node:crypto';
+import { enqueueEvent, ServiceError, withTransaction } from '@dss/platform';
+import { apply, type Driver, normalize, validate } from '@dss/schema';
+import type { Pool } from 'pg';
+import { DIAGRAMS_CHANGED_SUBJECT, validationError } from './create-diagram';
+import { lockTeamListClockShared } from './locks';
+import { buildRepresentations } from './representations';
+import * as repo from './repository';
+import { diagramNotFound, invalidField, isUuid } from './requests';
+import { toDiagram } from './wire';
+
+export interface ApplyPatchInput {
+  diagram_uuid: string;
+  team_id: string;
+  user_id: string;
+  patch_json: string;
+  source: string;
+  source_id: string;
+}
+
+const SOURCE_KIND = /^[a-z][a-z_]{0,31}$/;
+
+export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, input: ApplyPatchInput) {
+  if (!isUuid(input.team_id)) throw invalidField('team_id', 'must be a UUID');
+  if (!isUuid(input.user_id)) throw invalidField('user_id', 'must be a UUID');
+  const sourceKind = input.source === '' ? 'api' : input.source;
+  if (!SOURCE_KIND.test(sourceKind)) throw invalidField('source', 'must be a short lowercase word');
+  if (input.source_id.length > 200) throw invalidField('source_id', 'must be at most 200 characters');
+  if (!isUuid(input.diagram_uuid)) throw diagramNotFound();
+  const patchInput = parsePatch(input.patch_json);
+  const teamId = input.team_id.toLowerCase();
+
+  return withTransaction(context.pool, async (client) => {
+    const current = await repo.findDiagramForUpdate(client, teamId, input.diagram_uuid.toLowerCase());
+    if (!current) throw diagramNotFound();
+    if (current.status !== 'ready' || current.document === null)
+      throw new ServiceError('diagram_not_ready', 'the diagram has no schema yet (it is importing or failed)');
+    const normalized = normalize(patchInput);
+    const result = validate(normalized.patch, current.document, current.driver as Driver, 'propose');
+    if (!result.ok) throw validationError(result);
+    const document = apply(current.document, result.patch).document;
+
+    const versionUuid = randomUUID();
+    await lockTeamListClockShared(client, teamId);
+    const diagram = await repo.touchDiagram(client, current.uuid, {
+      table_count: document.tables.length,
+      current_version_uuid: versionUuid,
+    });
+    await repo.saveContents(client, current.uuid, document, buildRepresentations(document));
+    await repo.insertVersion(client, {
+      uuid: versionUuid,
+      diagram_uuid: current.uuid,
+      author_user_id: input.user_id.toLowerCase(),
+      source: 'apply',
+      source_kind: sourceKind,
+      source_id: input.source_id,
+      document,
+    });
+    await enqueueEvent(client, repo.SCHEMA, DIAGRAMS_CHANGED_SUBJECT, {
+      diagram_uuid: current.uuid,
+      team_id: teamId,
+      version_uuid: versionUuid,
+      source: 'apply',
+      updated_at: diagram.updated_at.toISOString(),
+    });
+    return { version_uuid: versionUuid, diagram: toDiagram(diagram, context.appUrl) };
+  });
+}
+
+function parsePatch(patchJson: string): unknown {
+  try {
+    return JSON.parse(patchJson);
+  } catch {
+    throw invalidField('patch_json', 'must be the JSON text of a patch');
+  }
+}

@@ -1,0 +1,19 @@
+// Configuration of the diagrams service, read from the environment and validated at start.
+import { DEFAULT_GRPC_ADDRESSES, env } from '@dss/platform';
+
+export type DiagramsConfig = ReturnType<typeof readDiagramsConfig>;
+
+export function readDiagramsConfig(source: NodeJS.ProcessEnv = process.env) {
+  return {
+    databaseUrl: env.url('DATABASE_URL', { protocols: ['postgres:', 'postgresql:'] }, source),
+    grpcAddress: env.address('DSS_DIAGRAMS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.diagrams, source),
+    /** `{app_url}` of the spec: diagram links are `{appUrl}/diagrams/{uuid}` and `{appUrl}/embed/{uuid}`. */
+    appUrl: env
+      .url('DSS_APP_URL', { default: 'http://localhost:8081', protocols: ['http:', 'https:'] }, source)
+      .replace(/\/+$/, ''),
+    natsUrl: env.optionalUrl('NATS_URL', { protocols: ['nats:', 'tls:'] }, source),
+    adminPort: env.int('DSS_ADMIN_PORT', { default: 9090, min: 0, max: 65535 }, source),
+    /** How long an identical create returns the first diagram (spec: 120 s); shorter in tests. */
+    replayWindowSeconds: env.int('DSS_REPLAY_WINDOW_SECONDS', { default: 120, min: 0, max: 86_400 }, source),
+  };
+}

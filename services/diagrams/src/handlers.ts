@@ -1,0 +1,108 @@
+// The gRPC surface of diagrams (dss.v1.Diagrams). Every call that starts from a REST client carries the
+// caller's principal and sees only the caller's team: another team's diagram answers exactly like an
+// unknown one.
+import { ServiceError, type ServiceHandlers } from '@dss/platform';
+import type { Pool } from 'pg';
+import { applyStoredPatch } from './apply-patch';
+import { createDiagram } from './create-diagram';
+import { decodeCursor, encodeCursor } from './list-cursor';
+import { JSON_CONTENT_TYPE, MARKDOWN_CONTENT_TYPE } from './representations';
+import * as repo from './repository';
+import { type Caller, callerOf, diagramNotFound, invalidField, isUuid, listLimit } from './requests';
+import { toDiagram, toVersion } from './wire';
+
+export interface DiagramsHandlerDeps {
+  pool: Pool;
+  appUrl: string;
+  replayWindowSeconds: number;
+}
+
+export function createDiagramsHandlers(deps: DiagramsHandlerDeps): ServiceHandlers<'Diagrams'> {
+  const { pool, appUrl } = deps;
+  const teamNames = (caller: Caller) => ({ team_slug: caller.teamSlug, team_name: caller.teamName });
+
+  async function visibleDiagram(caller: Caller, uuid: string): Promise<repo.DiagramRow> {
+    if (!isUuid(uuid)) throw diagramNotFound();
+    const row = await repo.findDiagram(pool, caller.teamId, uuid.toLowerCase());
+    if (!row) throw diagramNotFound();
+    return row;
+  }
+
+  async function representation(caller: Caller, uuid: string, name: repo.RepresentationName) {
+    if (!isUuid(uuid)) throw diagramNotFound();
+    const found = await repo.findRepresentation(pool, caller.teamId, uuid.toLowerCase(), name);
+    if (!found) throw diagramNotFound();
+    if (found.status === 'importing')
+      throw new ServiceError(
+        'diagram_not_ready',
+        'the diagram is still importing; poll GET /diagrams/{uuid} until its status is ready',
+      );
+    if (found.status === 'failed' || found.body === null || found.etag === null)
+      throw new ServiceError('diagram_not_ready', 'the diagram’s import failed, so it has no schema');
+    const contentType = name.startsWith('markdown') ? MARKDOWN_CONTENT_TYPE : JSON_CONTENT_TYPE;
+    return { body: found.body, etag: found.etag, content_type: contentType };
+  }
+
+  return {
+    async ListDiagrams(request) {
+      const caller = callerOf(request.principal);
+      const limit = listLimit(request.limit);
+      const after = request.cursor === '' ? null : decodeCursor(caller.teamId, request.cursor);
+      const snapshot = after?.snapshot ?? (await repo.takeListSnapshot(pool, caller.teamId));
+      const rows = await repo.listDiagramPage(pool, caller.teamId, snapshot, after, limit + 1);
+      const page = rows.slice(0, limit);
+      const hasMore = rows.length > limit;
+      const last = page[page.length - 1];
+      return {
+        diagrams: page.map((row) => toDiagram(row, appUrl, teamNames(caller))),
+        has_more: hasMore,
+        ...(hasMore && last
+          ? { next_cursor: encodeCursor(caller.teamId, { snapshot, updatedAt: last.as_of, uuid: last.uuid }) }
+          : {}),
+      };
+    },
+
+    async GetDiagram(request) {
+      const caller = callerOf(request.principal);
+      return toDiagram(await visibleDiagram(caller, request.uuid), appUrl, teamNames(caller));
+    },
+
+    async CreateDiagram(request) {
+      const caller = callerOf(request.principal);
+      return createDiagram(
+        { pool, appUrl, replayWindowSeconds: deps.replayWindowSeconds },
+        caller,
+        request,
+      );
+    },
+
+    async GetSchema(request) {
+      const caller = callerOf(request.principal);
+      const format = request.format || 'json';
+      const level = request.level || 'detailed';
+      if (format !== 'json' && format !== 'markdown') throw invalidField('format', 'must be json or markdown');
+      if (level !== 'detailed' && level !== 'simple') throw invalidField('level', 'must be detailed or simple');
+      const name = format === 'json' ? 'schema_json' : level === 'simple' ? 'markdown_simple' : 'markdown_detailed';
+      return representation(caller, request.uuid, name);
+    },
+
+    async GetFullDocument(request) {
+      const caller = callerOf(request.principal);
+      return representation(caller, request.uuid, 'full_document_json');
+    },
+
+    async ApplyPatch(request) {
+      return applyStoredPatch({ pool, appUrl }, request);
+    },
+
+    async CompleteImport() {
+      throw new ServiceError('unavailable', 'DDL import is not available yet');
+    },
+
+    async ListVersions(request) {
+      const caller = callerOf(request.principal);
+      const diagram = await visibleDiagram(caller, request.uuid);
+      return { versions: (await repo.listVersions(pool, diagram.uuid)).map(toVersion) };
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export { type DiagramsConfig, readDiagramsConfig } from './config';
+export { DIAGRAMS_CHANGED_SUBJECT, POLL_AFTER_SECONDS } from './create-diagram';
+export { type DiagramsService, startDiagramsService } from './server';

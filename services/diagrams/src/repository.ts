@@ -1,0 +1,377 @@
+// Data access of the diagrams context. Parameterised SQL only; every table lives in the `diagrams` schema,
+// no other service reads it, and every query that starts from a caller names the caller's team.
+import type { DiagramDocument } from '@dss/schema';
+import type { Pool, PoolClient } from 'pg';
+import { lockTeamListClockExclusive } from './locks';
+import type { ListPosition } from './list-cursor';
+import type { StoredRepresentations } from './representations';
+
+export const SCHEMA = 'diagrams';
+
+export type Queryable = Pool | PoolClient;
+
+export type DiagramStatus = 'ready' | 'importing' | 'failed';
+
+export interface DiagramRow {
+  uuid: string;
+  team_id: string;
+  team_slug: string;
+  team_name: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  driver: string;
+  status: DiagramStatus;
+  error_code: string | null;
+  error_message: string | null;
+  table_count: number | null;
+  created_by: string;
+  created_at: Date;
+  updated_at: Date;
+  current_version_uuid: string | null;
+}
+
+export interface VersionRow {
+  uuid: string;
+  author_user_id: string;
+  source: string;
+  source_kind: string | null;
+  source_id: string;
+  created_at: Date;
+}
+
+const DIAGRAM_COLUMNS = `d.uuid, d.team_id, d.team_slug, d.team_name, d.name, d.slug, d.description, d.driver,
+  d.status, d.error_code, d.error_message, d.table_count, d.created_by, d.created_at, d.updated_at,
+  d.current_version_uuid`;
+
+/** A timestamptz as UTC text with all six fractional digits, the form cursors carry. */
+const MICROSECOND_TEXT = (expression: string) =>
+  `to_char(${expression} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US')`;
+
+// ---- reads ----------------------------------------------------------------------------------------
+
+export async function findDiagram(db: Queryable, teamId: string, uuid: string): Promise<DiagramRow | null> {
+  const { rows } = await db.query<DiagramRow>(
+    `SELECT ${DIAGRAM_COLUMNS} FROM diagrams.diagrams d WHERE d.uuid = $1 AND d.team_id = $2`,
+    [uuid, teamId],
+  );
+  return rows[0] ?? null;
+}
+
+/** The diagram and its current document, row-locked until the transaction ends. */
+export async function findDiagramForUpdate(
+  client: PoolClient,
+  teamId: string,
+  uuid: string,
+): Promise<(DiagramRow & { document: DiagramDocument | null }) | null> {
+  const { rows } = await client.query<DiagramRow & { document: DiagramDocument | null }>(
+    `SELECT ${DIAGRAM_COLUMNS}, c.document
+       FROM diagrams.diagrams d LEFT JOIN diagrams.diagram_contents c ON c.diagram_uuid = d.uuid
+      WHERE d.uuid = $1 AND d.team_id = $2
+      FOR UPDATE OF d`,
+    [uuid, teamId],
+  );
+  return rows[0] ?? null;
+}
+
+export type RepresentationName = 'schema_json' | 'markdown_detailed' | 'markdown_simple' | 'full_document_json';
+
+const ETAG_COLUMN: Record<RepresentationName, string> = {
+  schema_json: 'schema_json_etag',
+  markdown_detailed: 'markdown_detailed_etag',
+  markdown_simple: 'markdown_simple_etag',
+  full_document_json: 'full_document_etag',
+};
+
+/** One stored representation of a diagram of the team; body null when the diagram has no document. */
+export async function findRepresentation(
+  db: Queryable,
+  teamId: string,
+  uuid: string,
+  name: RepresentationName,
+): Promise<{ status: DiagramStatus; body: string | null; etag: string | null } | null> {
+  // `name` is one of four fixed identifiers (checked by the type and the map), never client text.
+  const { rows } = await db.query(
+    `SELECT d.status, c.${name} AS body, c.${ETAG_COLUMN[name]} AS etag
+       FROM diagrams.diagrams d LEFT JOIN diagrams.diagram_contents c ON c.diagram_uuid = d.uuid
+      WHERE d.uuid = $1 AND d.team_id = $2`,
+    [uuid, teamId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function countTeamDiagrams(db: Queryable, teamId: string): Promise<number> {
+  const { rows } = await db.query<{ count: string }>(
+    'SELECT count(*) AS count FROM diagrams.diagrams WHERE team_id = $1',
+    [teamId],
+  );
+  return Number(rows[0]!.count);
+}
+
+export async function listVersions(db: Queryable, diagramUuid: string): Promise<VersionRow[]> {
+  const { rows } = await db.query<VersionRow>(
+    `SELECT uuid, author_user_id, source, source_kind, source_id, created_at
+       FROM diagrams.diagram_versions WHERE diagram_uuid = $1
+      ORDER BY created_at DESC, uuid DESC`,
+    [diagramUuid],
+  );
+  return rows;
+}
+
+// ---- the list -------------------------------------------------------------------------------------
+
+/**
+ * The snapshot time of a new list. Taken under the team's list-clock lock (exclusive), so every writer
+ * that read the clock before this moment has committed, and every later writer reads a later time.
+ */
+export async function takeListSnapshot(pool: Pool, teamId: string): Promise<string> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await lockTeamListClockExclusive(client, teamId);
+    const { rows } = await client.query<{ snapshot: string }>(
+      `SELECT ${MICROSECOND_TEXT('clock_timestamp()')} AS snapshot`,
+    );
+    await client.query('COMMIT');
+    return rows[0]!.snapshot;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export interface ListedDiagram extends DiagramRow {
+  /** updated_at as of the snapshot (microsecond UTC text): the ordering key of the list. */
+  as_of: string;
+}
+
+/**
+ * One page of the team's diagrams as of `snapshot`: diagrams created after it are left out and each
+ * diagram sorts by the updated_at it had at that time, newest first, ties by uuid. Diagrams unchanged
+ * since the snapshot come straight from the (team_id, updated_at, uuid) index; only those changed since
+ * look up their earlier time in the append-only diagram_update_times.
+ */
+export async function listDiagramPage(
+  db: Queryable,
+  teamId: string,
+  snapshot: string,
+  after: ListPosition | null,
+  limit: number,
+): Promise<ListedDiagram[]> {
+  const snapshotAt = `($2::text::timestamp AT TIME ZONE 'UTC')`;
+  const afterKey = `(($3::text)::timestamp AT TIME ZONE 'UTC', $4::uuid)`;
+  const { rows } = await db.query<ListedDiagram>(
+    `WITH page AS (
+       (SELECT d.uuid, d.updated_at AS as_of
+          FROM diagrams.diagrams d
+         WHERE d.team_id = $1 AND d.updated_at <= ${snapshotAt}
+           AND ($3::text IS NULL OR (d.updated_at, d.uuid) < ${afterKey})
+         ORDER BY d.updated_at DESC, d.uuid DESC
+         LIMIT $5)
+       UNION ALL
+       (SELECT d.uuid, earlier.as_of
+          FROM diagrams.diagrams d
+          CROSS JOIN LATERAL (
+            SELECT max(t.updated_at) AS as_of FROM diagrams.diagram_update_times t
+             WHERE t.diagram_uuid = d.uuid AND t.updated_at <= ${snapshotAt}) earlier
+         WHERE d.team_id = $1 AND d.updated_at > ${snapshotAt} AND earlier.as_of IS NOT NULL
+           AND ($3::text IS NULL OR (earlier.as_of, d.uuid) < ${afterKey}))
+     )
+     SELECT ${DIAGRAM_COLUMNS}, ${MICROSECOND_TEXT('p.as_of')} AS as_of
+       FROM page p JOIN diagrams.diagrams d ON d.uuid = p.uuid
+      ORDER BY p.as_of DESC, p.uuid DESC
+      LIMIT $5`,
+    [teamId, snapshot, after?.updatedAt ?? null, after?.uuid ?? null, limit],
+  );
+  return rows;
+}
+
+// ---- writes (inside the caller's transaction) -----------------------------------------------------
+
+export interface NewDiagram {
+  uuid: string;
+  team_id: string;
+  team_slug: string;
+  team_name: string;
+  name: string;
+  slug: string;
+  driver: string;
+  status: DiagramStatus;
+  table_count: number | null;
+  created_by: string;
+}
+
+/**
+ * Inserts the diagram with created_at = updated_at = the clock now (read under the list-clock lock the
+ * caller holds), and records that update time.
+ */
+export async function insertDiagram(client: PoolClient, diagram: NewDiagram): Promise<DiagramRow> {
+  const { rows } = await client.query<DiagramRow>(
+    `WITH inserted AS (
+       INSERT INTO diagrams.diagrams
+         (uuid, team_id, team_slug, team_name, name, slug, driver, status, table_count, created_by,
+          created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, clock_timestamp(), clock_timestamp())
+       RETURNING *
+     ), recorded AS (
+       INSERT INTO diagrams.diagram_update_times (diagram_uuid, updated_at)
+       SELECT uuid, updated_at FROM inserted
+     )
+     SELECT ${DIAGRAM_COLUMNS} FROM inserted d`,
+    [
+      diagram.uuid,
+      diagram.team_id,
+      diagram.team_slug,
+      diagram.team_name,
+      diagram.name,
+      diagram.slug,
+      diagram.driver,
+      diagram.status,
+      diagram.table_count,
+      diagram.created_by,
+    ],
+  );
+  return rows[0]!;
+}
+
+/**
+ * Moves updated_at forward (strictly, even if the clock stepped back), sets the given fields and records
+ * the new update time. The caller holds the row lock and the team's list-clock lock (shared).
+ */
+export async function touchDiagram(
+  client: PoolClient,
+  uuid: string,
+  fields: { table_count: number | null; current_version_uuid: string },
+): Promise<DiagramRow> {
+  const { rows } = await client.query<DiagramRow>(
+    `WITH updated AS (
+       UPDATE diagrams.diagrams
+          SET updated_at = GREATEST(clock_timestamp(), updated_at + interval '1 microsecond'),
+              table_count = $2, current_version_uuid = $3
+        WHERE uuid = $1
+       RETURNING *
+     ), recorded AS (
+       INSERT INTO diagrams.diagram_update_times (diagram_uuid, updated_at)
+       SELECT uuid, updated_at FROM updated
+     )
+     SELECT ${DIAGRAM_COLUMNS} FROM updated d`,
+    [uuid, fields.table_count, fields.current_version_uuid],
+  );
+  return rows[0]!;
+}
+
+export async function setCurrentVersion(client: PoolClient, uuid: string, versionUuid: string): Promise<void> {
+  await client.query('UPDATE diagrams.diagrams SET current_version_uuid = $2 WHERE uuid = $1', [
+    uuid,
+    versionUuid,
+  ]);
+}
+
+export async function saveContents(
+  client: PoolClient,
+  diagramUuid: string,
+  document: DiagramDocument,
+  representations: StoredRepresentations,
+): Promise<void> {
+  const r = representations;
+  await client.query(
+    `INSERT INTO diagrams.diagram_contents
+       (diagram_uuid, document, schema_json, schema_json_etag, markdown_detailed, markdown_detailed_etag,
+        markdown_simple, markdown_simple_etag, full_document_json, full_document_etag)
+     VALUES ($1, $2::jsonb, $3, $4, $5, $6, $7, $8, $9, $10)
+     ON CONFLICT (diagram_uuid) DO UPDATE SET
+       document = EXCLUDED.document,
+       schema_json = EXCLUDED.schema_json, schema_json_etag = EXCLUDED.schema_json_etag,
+       markdown_detailed = EXCLUDED.markdown_detailed, markdown_detailed_etag = EXCLUDED.markdown_detailed_etag,
+       markdown_simple = EXCLUDED.markdown_simple, markdown_simple_etag = EXCLUDED.markdown_simple_etag,
+       full_document_json = EXCLUDED.full_document_json, full_document_etag = EXCLUDED.full_document_etag`,
+    [
+      diagramUuid,
+      JSON.stringify(document),
+      r.schema_json,
+      r.schema_json_etag,
+      r.markdown_detailed,
+      r.markdown_detailed_etag,
+      r.markdown_simple,
+      r.markdown_simple_etag,
+      r.full_document_json,
+      r.full_document_etag,
+    ],
+  );
+}
+
+export interface NewVersion {
+  uuid: string;
+  diagram_uuid: string;
+  author_user_id: string;
+  source: 'create' | 'import' | 'apply';
+  source_kind: string | null;
+  source_id: string;
+  document: DiagramDocument;
+}
+
+/** Writes a version stamped with the diagram's (just written) updated_at. */
+export async function insertVersion(client: PoolClient, version: NewVersion): Promise<void> {
+  await client.query(
+    `INSERT INTO diagrams.diagram_versions
+       (uuid, diagram_uuid, author_user_id, source, source_kind, source_id, created_at, document)
+     SELECT $1, $2, $3, $4, $5, $6, d.updated_at, $7::jsonb FROM diagrams.diagrams d WHERE d.uuid = $2`,
+    [
+      version.uuid,
+      version.diagram_uuid,
+      version.author_user_id,
+      version.source,
+      version.source_kind,
+      version.source_id,
+      JSON.stringify(version.document),
+    ],
+  );
+}
+
+// ---- create replays -------------------------------------------------------------------------------
+
+export interface ReplayRecord {
+  diagram: DiagramRow;
+  counts: unknown;
+  warnings: unknown;
+}
+
+/**
+ * The diagram of an identical earlier create that is still inside its window: not failed, and either
+ * importing (window still open) or before its expiry. The newest one wins.
+ */
+export async function findReplay(db: Queryable, key: string, teamId: string): Promise<ReplayRecord | null> {
+  const { rows } = await db.query<DiagramRow & { replay_counts: unknown; replay_warnings: unknown }>(
+    `SELECT ${DIAGRAM_COLUMNS}, r.counts AS replay_counts, r.warnings AS replay_warnings
+       FROM diagrams.create_replays r JOIN diagrams.diagrams d ON d.uuid = r.diagram_uuid
+      WHERE r.key = $1 AND d.team_id = $2 AND d.status <> 'failed'
+        AND (r.expires_at IS NULL OR r.expires_at > clock_timestamp())
+      ORDER BY r.created_at DESC
+      LIMIT 1`,
+    [key, teamId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const { replay_counts, replay_warnings, ...diagram } = row;
+  return { diagram, counts: replay_counts, warnings: replay_warnings };
+}
+
+export async function insertReplay(
+  client: PoolClient,
+  record: { key: string; diagram_uuid: string; counts: unknown; warnings: unknown; windowSeconds: number | null },
+): Promise<void> {
+  await client.query(
+    `INSERT INTO diagrams.create_replays (key, diagram_uuid, counts, warnings, created_at, expires_at)
+     VALUES ($1, $2, $3::jsonb, $4::jsonb, clock_timestamp(),
+             CASE WHEN $5::int IS NULL THEN NULL ELSE clock_timestamp() + make_interval(secs => $5::int) END)`,
+    [
+      record.key,
+      record.diagram_uuid,
+      record.counts === null ? null : JSON.stringify(record.counts),
+      JSON.stringify(record.warnings),
+      record.windowSeconds,
+    ],
+  );
+}

@@ -1,0 +1,39 @@
+// Database rows to the proto's message shapes (timestamps as ISO 8601 strings with a UTC offset).
+import type { DiagramRow, VersionRow } from './repository';
+
+/** The caller's team as its principal names it now; answers without a caller use the stored names. */
+export interface TeamNames {
+  team_slug: string;
+  team_name: string;
+}
+
+export function toDiagram(row: DiagramRow, appUrl: string, team?: TeamNames) {
+  return {
+    uuid: row.uuid,
+    name: row.name,
+    slug: row.slug,
+    ...(row.description === null ? {} : { description: row.description }),
+    team_name: team?.team_name || row.team_name,
+    team_slug: team?.team_slug || row.team_slug,
+    ...(row.table_count === null ? {} : { table_count: row.table_count }),
+    url: `${appUrl}/diagrams/${row.uuid}`,
+    embed_url: `${appUrl}/embed/${row.uuid}`,
+    updated_at: row.updated_at.toISOString(),
+    status: row.status,
+    ...(row.status === 'failed'
+      ? { error: { code: row.error_code ?? 'import_failed', message: row.error_message ?? '' } }
+      : {}),
+    driver: row.driver,
+    team_id: row.team_id,
+  };
+}
+
+export function toVersion(row: VersionRow) {
+  return {
+    uuid: row.uuid,
+    created_at: row.created_at.toISOString(),
+    author_user_id: row.author_user_id,
+    source: row.source,
+    source_id: row.source_id,
+  };
+}
