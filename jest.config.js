@@ -26,4 +26,6 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!(@dagrejs)/)'],
   moduleNameMapper,
   testTimeout: 30000,
+  // Most tests wait on PostgreSQL, NATS or gRPC rather than the CPU, so run more files than cores.
+  maxWorkers: 3,
 };
