@@ -218,6 +218,12 @@ describe.each(['memory', 'nats'] as const)('EventBus (%s)', (kind) => {
     });
   });
 
+  it('refuses a second queue on job subjects another queue already consumes', async () => {
+    await bus.consume('importers', 'importer.jobs', async () => undefined);
+
+    await expect(bus.consume('other-importers', 'importer.>', async () => undefined)).rejects.toThrow();
+  });
+
   describe('.close()', () => {
     it('waits for a handler that is running to finish', async () => {
       let started = false;

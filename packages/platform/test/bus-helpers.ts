@@ -56,8 +56,11 @@ export function busFactory(kind: 'memory' | 'nats'): BusFactory {
       return bus;
     },
     async cleanUp() {
-      await Promise.all(buses.splice(0).map((bus) => bus.close()));
-      if (kind === 'nats') await deleteNatsNamespace(testNatsUrl(), namespace);
+      try {
+        await Promise.all(buses.splice(0).map((bus) => bus.close()));
+      } finally {
+        if (kind === 'nats') await deleteNatsNamespace(testNatsUrl(), namespace);
+      }
     },
   };
 }

@@ -13,19 +13,21 @@ const NATS_SERVER = process.env.DSS_NATS_SERVER_BIN ?? 'nats-server';
 
 describe('EventBus (nats) › recovery', () => {
   let storageDir: string;
+  let emptyStorageDir: string;
   let port: number;
   let server: ChildProcess | undefined;
   let bus: EventBus | undefined;
 
   beforeAll(async () => {
     storageDir = mkdtempSync(join(tmpdir(), 'dss-nats-'));
+    emptyStorageDir = mkdtempSync(join(tmpdir(), 'dss-nats-empty-'));
     port = await freePort();
   });
 
   afterAll(async () => {
     await bus?.close();
     await stopServer(server);
-    rmSync(storageDir, { recursive: true, force: true });
+    for (const dir of [storageDir, emptyStorageDir]) rmSync(dir, { recursive: true, force: true });
   });
 
   it('publishes and consumes again after the NATS server restarts', async () => {
@@ -54,6 +56,26 @@ describe('EventBus (nats) › recovery', () => {
     expect(events.map((m) => m.data)).toEqual([{ phase: 'before' }, { phase: 'after' }]);
     expect(jobs.map((m) => m.data)).toEqual([{ phase: 'before' }, { phase: 'after' }]);
     expect(logger.lines.filter((line) => line.message?.includes('disconnected'))).toHaveLength(1);
+  }, 60_000);
+
+  it('recreates its streams and queue consumer when the server comes back without its storage', async () => {
+    await bus?.close();
+    await stopServer(server);
+    server = await startServer(port, storageDir);
+    bus = await createEventBus({ natsUrl: `nats://127.0.0.1:${port}`, logger: recordingLogger() });
+    const jobs: BusMessage[] = [];
+    await bus.consume('importers', 'importer.jobs', async (message) => void jobs.push(message));
+    await bus.publish('importer.jobs', { phase: 'before' });
+    await waitUntil('the job arrives before the restart', () => jobs.length === 1);
+
+    await stopServer(server);
+    await waitUntil('readiness reports the outage', () => !bus!.isHealthy());
+    server = await startServer(port, emptyStorageDir);
+    await waitUntil('the bus reconnects', () => bus!.isHealthy(), 15_000);
+    await bus.publish('importer.jobs', { phase: 'after' });
+
+    await waitUntil('the queue consumer receives again', () => jobs.length === 2, 15_000);
+    expect(jobs.map((m) => m.data)).toEqual([{ phase: 'before' }, { phase: 'after' }]);
   }, 60_000);
 });
 

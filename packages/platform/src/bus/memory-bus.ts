@@ -3,8 +3,14 @@
 // Nothing survives a restart of the process, which is what embedded mode accepts.
 import { DRAIN_TIMEOUT_MS, encodeData, InFlight, resolveConsumeOptions } from './delivery';
 import { MemoryWorkQueue, type QueuedMessage } from './memory-queue';
-import { DEDUPE_WINDOW_MS, DEFAULT_STREAMS, type StreamSpec, streamForSubject } from './streams';
-import { assertValidSubject, subjectMatches } from './subjects';
+import {
+  DEDUPE_WINDOW_MS,
+  DEFAULT_STREAMS,
+  type StreamSpec,
+  streamForSubject,
+  streamsForFilter,
+} from './streams';
+import { assertValidSubject, intersectFilters, subjectMatches } from './subjects';
 import type { BusLogger, BusMessage, BusSubscription, ConsumeOptions, EventBus } from './types';
 
 export interface MemoryEventBusOptions {
@@ -140,6 +146,13 @@ export class MemoryEventBus implements EventBus {
         throw new Error(`queue "${name}" already consumes "${existing.filter}", not "${filter}"`);
       return existing;
     }
+    // As on JetStream: a job subject belongs to one queue, so two queues never both run a job.
+    const jobFilters = streamsForFilter(this.streams, filter).filter(
+      ({ stream }) => stream.retention === 'workqueue',
+    );
+    for (const other of this.queues.values())
+      if (jobFilters.some((part) => intersectFilters(part.filter, other.filter)))
+        throw new Error(`queue "${other.name}" already consumes jobs matching "${filter}"`);
     const queue = new MemoryWorkQueue(name, filter, this.logger);
     this.queues.set(name, queue);
     this.dropExpiredUnclaimed();

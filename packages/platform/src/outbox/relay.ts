@@ -82,6 +82,13 @@ export class OutboxRelay {
    */
   async relayOnce(): Promise<number> {
     const client = await this.options.pool.connect();
+    // A checked-out client that loses its connection (say, while we wait on the bus) emits 'error';
+    // without a listener that would crash the process. The failing query reports it to us anyway.
+    let broken: Error | undefined;
+    const onError = (error: Error) => {
+      broken = error;
+    };
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const published = await this.publishBatch(client);
@@ -92,7 +99,9 @@ export class OutboxRelay {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
-      client.release();
+      client.off('error', onError);
+      // A broken connection is destroyed instead of going back to the pool.
+      client.release(broken);
     }
   }
 
