@@ -1,8 +1,8 @@
 // Applies the contract's tolerance rules to a patch as received: unknown keys stripped with a warning,
 // aliases rewritten, string booleans and numbers coerced, names trimmed, duplicate entries merged, the
 // deletions shorthand expanded. Everything is driven by the compiled contract, and values of the wrong
-// type are kept as they are for `validate` to report. Output objects have null prototypes and only
-// contract keys, so no user key (`__proto__`, `constructor`) can reach a prototype.
+// type are kept as they are for `validate` to report. Output objects carry only contract keys, so no
+// user key (`__proto__`, `constructor`) is ever assigned and nothing can reach a prototype.
 import { type ContractNode, patchContract } from './contract/contract';
 import type { PatchWarning } from './patch-types';
 
@@ -89,35 +89,37 @@ function normalizeObject(
   warnings: PatchWarning[],
 ): unknown {
   if (!isPlainObject(value)) return value;
-  // Keys are read in the order they were sent (so warnings follow the input) and written in contract
-  // order (so the output does not depend on that order).
-  const normalized = new Map<string, unknown>();
+  // Only contract keys are ever written to `out` (never a key the user sent), so a plain object is safe
+  // and keeps V8's fast property access. Keys are read in the order they were sent, so warnings follow
+  // the input.
+  const out: Fields = {};
   for (const key of Object.keys(value)) {
-    if (value[key] === undefined) continue;
+    const raw = value[key];
+    if (raw === undefined) continue;
     const field = node.properties.get(key);
-    const alias = field === undefined ? node.aliases.get(key) : undefined;
     if (field !== undefined) {
-      normalized.set(key, normalizeValue(field, value[key], childPath(path, key), warnings));
-    } else if (alias === undefined) {
+      out[key] = normalizeValue(field, raw, childPath(path, key), warnings);
+      continue;
+    }
+    const alias = node.aliases.get(key);
+    if (alias === undefined) {
       warn(warnings, path, key, `Unknown key ${quoteKey(key)} ${where(path)} was ignored`);
     } else if (Object.hasOwn(value, alias.becomes) && value[alias.becomes] !== undefined) {
       const message = `${quoteKey(key)} ${where(path)} was ignored: ${quoteKey(alias.becomes)} is also given and wins`;
       warn(warnings, path, key, message);
-    } else if (!normalized.has(alias.becomes)) {
+    } else if (!Object.hasOwn(out, alias.becomes)) {
       const target = node.properties.get(alias.becomes)!;
-      const coerced = normalizeValue(target, value[key], childPath(path, alias.becomes), warnings);
-      normalized.set(alias.becomes, alias.inverted && typeof coerced === 'boolean' ? !coerced : coerced);
+      const coerced = normalizeValue(target, raw, childPath(path, alias.becomes), warnings);
+      out[alias.becomes] = alias.inverted && typeof coerced === 'boolean' ? !coerced : coerced;
     }
   }
-  const out: Fields = Object.create(null);
-  for (const key of node.properties.keys()) if (normalized.has(key)) out[key] = normalized.get(key);
   return out;
 }
 
 function expandShorthand(node: ContractNode, value: Fields): Fields[] {
   const { key, values } = node.spec.object_shorthand!;
   return Object.keys(value).map((name) => {
-    const entry: Fields = Object.create(null);
+    const entry: Fields = {};
     entry[key] = name;
     entry[values] = value[name];
     return entry;
@@ -160,8 +162,8 @@ function mergeEntries(items: ContractNode, entries: unknown[], mergeBy: string):
 }
 
 function mergeObjects(node: ContractNode, earlier: Fields, later: Fields): Fields {
-  const out: Fields = Object.create(null);
-  for (const [key, child] of node.properties) {
+  const out: Fields = {};
+  for (const { key, node: child } of node.propertyList) {
     const before = earlier[key];
     const after = later[key];
     const mergeBy = child.spec.merge_entries_by;

@@ -56,7 +56,7 @@ function forbiddenOnCreate(node: ContractNode, value: unknown, path: string, fou
     return;
   }
   if (!isPlainObject(value)) return;
-  for (const [key, child] of node.properties) {
+  for (const { key, node: child } of node.propertyList) {
     if (!Object.hasOwn(value, key) || value[key] === undefined) continue;
     if (child.spec.create === 'forbidden') found.push(pathOf(path, key));
     else forbiddenOnCreate(child, value[key], pathOf(path, key), found);

@@ -193,7 +193,8 @@ describe('normalize', () => {
           { table: 'constructor', columns: ['b'] },
         ],
       });
-      expect(Object.getPrototypeOf(patch)).toBeNull();
+      expect(Object.keys(patch)).toEqual(['strategy', 'tables', 'deletions']);
+      expect(Object.getPrototypeOf(patch)).toBe(Object.prototype);
     });
   });
 

@@ -305,6 +305,30 @@ function resolveWritten(driver: Driver, written: WrittenType, extras: DataTypeEx
   return { ok: true, type: { name: entry.name, params: hasParams ? params : null }, entry, modifiers };
 }
 
+function resolveUncached(driver: Driver, written: string, extras: DataTypeExtras): DataTypeResolution {
+  if (typeof written !== 'string' || written.trim() === '') return failure('empty', 'the type is empty');
+  const syntax = readWrittenType(written, { backslashEscapes: driver === 'mysql' });
+  if (!syntax.ok) return failure('malformed', `cannot read type ${quote(written.trim())}: ${syntax.message}`);
+  return resolveWritten(driver, syntax.type, extras);
+}
+
+// A patch repeats a handful of types thousands of times; resolving each distinct one once keeps
+// validation of large patches fast. Bounded, and results are copied out so callers may mutate them.
+const CACHE_LIMIT = 4096;
+const cache = new Map<string, DataTypeResolution>();
+
+function copyResolution(resolution: DataTypeResolution): DataTypeResolution {
+  if (!resolution.ok) return { ...resolution };
+  const params = resolution.type.params;
+  const copiedParams =
+    params === null ? null : { ...params, ...(params.values && { values: [...params.values] }) };
+  return {
+    ...resolution,
+    type: { name: resolution.type.name, params: copiedParams },
+    modifiers: { ...resolution.modifiers },
+  };
+}
+
 /**
  * Resolves a written type with a reason on failure. Accepts what real dumps write: display widths
  * (`int(11)`), MySQL attributes (`bigint(20) unsigned`, reported in `modifiers`), multi-word names
@@ -317,10 +341,16 @@ export function parseDataType(
   written: string,
   extras: DataTypeExtras = {},
 ): DataTypeResolution {
-  if (typeof written !== 'string' || written.trim() === '') return failure('empty', 'the type is empty');
-  const syntax = readWrittenType(written, { backslashEscapes: driver === 'mysql' });
-  if (!syntax.ok) return failure('malformed', `cannot read type ${quote(written.trim())}: ${syntax.message}`);
-  return resolveWritten(driver, syntax.type, extras);
+  if (extras.enum_values !== undefined || typeof written !== 'string' || written.length > 200)
+    return resolveUncached(driver, written, extras);
+  const key = `${driver}\u0000${extras.length ?? ''}\u0000${written}`;
+  let resolution = cache.get(key);
+  if (resolution === undefined) {
+    resolution = resolveUncached(driver, written, extras);
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    cache.set(key, resolution);
+  }
+  return copyResolution(resolution);
 }
 
 /** The canonical name and parameters of a written type, or null when the driver has no such type. */

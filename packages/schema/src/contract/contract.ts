@@ -17,6 +17,8 @@ export interface ContractNode {
   readonly enumValues: ReadonlySet<string> | null;
   readonly items: ContractNode | null;
   readonly properties: ReadonlyMap<string, ContractNode>;
+  /** The same properties as an array, in contract order, for hot loops. */
+  readonly propertyList: readonly { readonly key: string; readonly node: ContractNode }[];
   readonly aliases: ReadonlyMap<string, ContractAlias>;
 }
 
@@ -29,6 +31,7 @@ function compile(spec: ContractValue): ContractNode {
     enumValues: spec.enum === undefined ? null : new Set(spec.enum),
     items: spec.items === undefined ? null : compile(spec.items),
     properties,
+    propertyList: [...properties].map(([key, node]) => ({ key, node })),
     aliases: new Map(Object.entries(spec.aliases ?? {})),
   };
 }

@@ -1,6 +1,6 @@
 // The tables and columns the diagram will have once the patch is applied (document, minus deletions, with
-// renames, plus the patch's entries), for checking what indexes and relationships refer to. Column sets
-// are built only for tables something refers to.
+// renames, plus the patch's entries), for checking what indexes and relationships refer to. Answers come
+// from the document's indexes and the patch entries directly, so no per-table copy is built.
 import type { DocumentTable } from '../model';
 import type { DeletionPlan } from './deletion-plan';
 import type { DocumentIndex } from './document-index';
@@ -19,7 +19,7 @@ export class FinalSchema {
   private readonly deletedTableNames: ReadonlyMap<string, string>;
 
   constructor(
-    index: DocumentIndex,
+    private readonly index: DocumentIndex,
     plans: readonly TablePlan[],
     private readonly deletions: DeletionPlan,
   ) {
@@ -51,21 +51,27 @@ export class FinalSchema {
     return `table ${quoteName(name)} exists neither in the diagram nor in the patch`;
   }
 
-  columnsOf(tableName: string): ReadonlySet<string> {
-    let columns = this.columnSets.get(tableName);
-    if (columns !== undefined) return columns;
+  /** Whether table `tableName` (which exists) has `column` once the patch is applied. */
+  hasColumn(tableName: string, column: string): boolean {
     const table = this.tables.get(tableName);
-    const built = new Set<string>();
-    if (table?.existing) {
-      const deleted = this.deletions.columns.get(table.existing);
-      const renamed = this.columnRenames(table.plan);
-      for (const column of table.existing.columns)
-        if (!deleted?.has(column.name) && !renamed.has(column.name)) built.add(column.name);
+    if (table === undefined) return false;
+    const entryColumns = table.plan?.located.entry.columns ?? [];
+    if (entryColumns.length <= 16) {
+      if (entryColumns.some((entry) => entry.name === column)) return true;
+    } else if (this.patchColumnNames(tableName, entryColumns).has(column)) return true;
+    const existing = table.existing;
+    if (existing === null || !this.index.columnNames(existing).has(column)) return false;
+    if (this.deletions.columns.get(existing)?.has(column)) return false;
+    return !entryColumns.some((entry) => entry.old_name === column && entry.name !== column);
+  }
+
+  private patchColumnNames(tableName: string, entries: readonly { name: string }[]): ReadonlySet<string> {
+    let names = this.columnSets.get(tableName);
+    if (names === undefined) {
+      names = new Set(entries.map((entry) => entry.name));
+      this.columnSets.set(tableName, names);
     }
-    for (const column of table?.plan?.located.entry.columns ?? []) built.add(column.name);
-    columns = built;
-    this.columnSets.set(tableName, columns);
-    return columns;
+    return names;
   }
 
   /** Why `column` is not a column of table `tableName` (which exists) in the patched diagram. */

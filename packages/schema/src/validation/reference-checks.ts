@@ -15,10 +15,9 @@ export function checkIndexColumns(
 ): void {
   for (const { located } of plans) {
     const tableName = located.entry.name;
-    const columns = final.columnsOf(tableName);
     for (const [position, index] of (located.entry.indexes ?? []).entries())
       for (const [columnPosition, column] of index.columns.entries())
-        if (!columns.has(column))
+        if (!final.hasColumn(tableName, column))
           problems.add(
             `${located.path}.indexes[${position}].columns[${columnPosition}]`,
             `index ${quoteName(index.name)}: ${final.missingColumnReason(tableName, column)}`,
@@ -37,7 +36,7 @@ function checkEndpoint(table: string, column: string, path: string, context: End
   const { final, problems } = context;
   if (context.unchecked.has(table)) return;
   if (!final.hasTable(table)) problems.add(path, final.missingTableReason(table));
-  else if (!final.columnsOf(table).has(column)) problems.add(path, final.missingColumnReason(table, column));
+  else if (!final.hasColumn(table, column)) problems.add(path, final.missingColumnReason(table, column));
 }
 
 export function checkRelationships(

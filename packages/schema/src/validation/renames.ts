@@ -1,4 +1,5 @@
-// Rename rules shared by tables and columns: an old name must exist, a new name must not collide with an
+// Rename rules shared by tables and columns (callers skip scopes where no entry renames: without renames,
+// normalisation has already merged entries that share a name): an old name must exist, a new name must not collide with an
 // existing one or another entry's, and no entity may be renamed twice or renamed while another entry
 // still uses its old name. Existing names count even when that entity is itself renamed away, so a
 // patch never depends on the order renames are applied in.

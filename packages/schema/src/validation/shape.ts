@@ -69,17 +69,37 @@ function checkObject(node: ContractNode, value: unknown, path: string, problems:
     return false;
   }
   let valid = true;
-  for (const [key, child] of node.properties) {
-    const fieldPath = pathOf(path, key);
+  for (const { key, node: child } of node.propertyList) {
     const field = Object.hasOwn(value, key) ? value[key] : undefined;
     if (field === undefined) {
-      if (child.required) {
-        problems.add(fieldPath, `${fieldPath} is required`);
-        valid = false;
-      }
-    } else valid = checkShape(child, field, fieldPath, problems) && valid;
+      if (!child.required) continue;
+      problems.add(pathOf(path, key), `${pathOf(path, key)} is required`);
+      valid = false;
+    } else if (!conformsAtAGlance(child, field))
+      valid = checkShape(child, field, pathOf(path, key), problems) && valid;
   }
   return valid;
+}
+
+/** The common case of a valid scalar, decided without building its path. */
+function conformsAtAGlance(node: ContractNode, value: unknown): boolean {
+  switch (node.spec.type) {
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'integer':
+      return (
+        Number.isSafeInteger(value) &&
+        (node.spec.minimum === undefined || (value as number) >= node.spec.minimum)
+      );
+    case 'string':
+      return (
+        typeof value === 'string' &&
+        (node.spec.min_length === undefined || value.trim().length >= node.spec.min_length) &&
+        (node.enumValues === null || node.enumValues.has(value))
+      );
+    default:
+      return false;
+  }
 }
 
 /** Reports every way `value` departs from `node`; true when it conforms. */

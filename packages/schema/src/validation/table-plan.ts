@@ -69,14 +69,16 @@ function planTable(located: Located<ShapedTable>, context: Context): TablePlan {
     context.problems.add(pathOf(path, 'name'), message);
   }
   const columns = locatedColumns(located);
-  const existingColumns = target === null ? new Set<string>() : context.index.columnNames(target);
-  const container =
-    target === null ? `new table ${quoteName(entry.name)}` : `table ${quoteName(target.name)}`;
-  checkRenames(
-    columns,
-    { kind: 'column', container, existingNames: existingColumns, strategy: context.strategy },
-    context.problems,
-  );
+  if (columns.some((column) => column.entry.old_name !== undefined)) {
+    const existingNames = target === null ? new Set<string>() : context.index.columnNames(target);
+    const container =
+      target === null ? `new table ${quoteName(entry.name)}` : `table ${quoteName(target.name)}`;
+    checkRenames(
+      columns,
+      { kind: 'column', container, existingNames, strategy: context.strategy },
+      context.problems,
+    );
+  }
   checkMemberConflicts(plan, columns, context);
   const resolved = columns.map((column) => resolveColumn(context.driver, column, context.problems));
   if (resolved.every((column) => column !== null)) plan.columns = resolved as ResolvedColumn[];
@@ -91,8 +93,10 @@ export function planTables(
   deletions: DeletionPlan,
   problems: ProblemList,
 ): TablePlan[] {
-  const scope = { kind: 'table', container: 'the diagram', existingNames: index.tableByName, strategy };
-  checkRenames(tables, scope, problems);
+  if (tables.some((table) => table.entry.old_name !== undefined)) {
+    const scope = { kind: 'table', container: 'the diagram', existingNames: index.tableByName, strategy };
+    checkRenames(tables, scope, problems);
+  }
   const context: Context = { driver, strategy, index, deletions, problems };
   return tables.map((table) => planTable(table, context));
 }
