@@ -4,6 +4,7 @@
 // e2e suite, which starts it on free ports.
 import { readAccountsConfig, startAccountsService } from '@dss/accounts';
 import { readCatalogConfig, startCatalogService } from '@dss/catalog';
+import { readDiagramsConfig, startDiagramsService } from '@dss/diagrams';
 import { readGatewayConfig, startGateway } from '@dss/gateway';
 import {
   createEventBus,
@@ -45,11 +46,22 @@ export async function startSystem(options: SystemOptions = {}) {
     stops.unshift(() => catalog.stop());
     const catalogAddress = `127.0.0.1:${catalog.grpc.port}`;
 
+    const diagramsMetrics = createMetrics('diagrams');
+    const diagrams = await startDiagramsService({
+      config: loadConfig(() => readDiagramsConfig(env)),
+      logger: logger.child({ service: 'diagrams' }),
+      metrics: diagramsMetrics,
+      bus,
+    });
+    stops.unshift(() => diagrams.stop());
+    const diagramsAddress = `127.0.0.1:${diagrams.grpc.port}`;
+
     const gatewayConfig = loadConfig(() =>
       readGatewayConfig({
         ...env,
         DSS_ACCOUNTS_GRPC_ADDR: accountsAddress,
         DSS_CATALOG_GRPC_ADDR: catalogAddress,
+        DSS_DIAGRAMS_GRPC_ADDR: diagramsAddress,
       }),
     );
     const gatewayMetrics = createMetrics('gateway');
@@ -64,12 +76,18 @@ export async function startSystem(options: SystemOptions = {}) {
     const admin = await startAdminServer({
       port: Number(env.DSS_ADMIN_PORT ?? 9090),
       host: '127.0.0.1',
-      metrics: [accountsMetrics.registry, catalogMetrics.registry, gatewayMetrics.registry],
+      metrics: [
+        accountsMetrics.registry,
+        catalogMetrics.registry,
+        diagramsMetrics.registry,
+        gatewayMetrics.registry,
+      ],
       logger,
       readiness: async () => {
         const checks = {
           ...(await accounts.readiness()),
           ...(await catalog.readiness()),
+          ...(await diagrams.readiness()),
           ...(await gateway.readiness()),
           bus: bus.isHealthy(),
         };
@@ -82,7 +100,7 @@ export async function startSystem(options: SystemOptions = {}) {
       apiUrl: `http://${displayHost(gatewayConfig.httpHost)}:${gateway.port}/v1`,
       appUrl: gatewayConfig.appUrl,
       adminPort: admin.port,
-      grpc: { accounts: accountsAddress, catalog: catalogAddress },
+      grpc: { accounts: accountsAddress, catalog: catalogAddress, diagrams: diagramsAddress },
       logger,
       async stop() {
         for (const stop of stops) await stop();

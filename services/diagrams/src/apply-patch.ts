@@ -38,7 +38,10 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
     const current = await repo.findDiagramForUpdate(client, teamId, input.diagram_uuid.toLowerCase());
     if (!current) throw diagramNotFound();
     if (current.status !== 'ready' || current.document === null)
-      throw new ServiceError('diagram_not_ready', 'the diagram has no schema yet (it is importing or failed)');
+      throw new ServiceError(
+        'diagram_not_ready',
+        'the diagram has no schema yet (it is importing or failed)',
+      );
     const normalized = normalize(patchInput);
     const result = validate(normalized.patch, current.document, current.driver as Driver, 'propose');
     if (!result.ok) throw validationError(result);

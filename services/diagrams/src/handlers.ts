@@ -69,20 +69,19 @@ export function createDiagramsHandlers(deps: DiagramsHandlerDeps): ServiceHandle
 
     async CreateDiagram(request) {
       const caller = callerOf(request.principal);
-      return createDiagram(
-        { pool, appUrl, replayWindowSeconds: deps.replayWindowSeconds },
-        caller,
-        request,
-      );
+      return createDiagram({ pool, appUrl, replayWindowSeconds: deps.replayWindowSeconds }, caller, request);
     },
 
     async GetSchema(request) {
       const caller = callerOf(request.principal);
       const format = request.format || 'json';
       const level = request.level || 'detailed';
-      if (format !== 'json' && format !== 'markdown') throw invalidField('format', 'must be json or markdown');
-      if (level !== 'detailed' && level !== 'simple') throw invalidField('level', 'must be detailed or simple');
-      const name = format === 'json' ? 'schema_json' : level === 'simple' ? 'markdown_simple' : 'markdown_detailed';
+      if (format !== 'json' && format !== 'markdown')
+        throw invalidField('format', 'must be json or markdown');
+      if (level !== 'detailed' && level !== 'simple')
+        throw invalidField('level', 'must be detailed or simple');
+      const name =
+        format === 'json' ? 'schema_json' : level === 'simple' ? 'markdown_simple' : 'markdown_detailed';
       return representation(caller, request.uuid, name);
     },
 

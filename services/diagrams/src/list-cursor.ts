@@ -20,7 +20,9 @@ const MAX_CURSOR_LENGTH = 1024;
 
 function checksum(teamId: string, position: ListPosition): string {
   return createHash('sha256')
-    .update(`dss.diagrams.cursor.v1\n${teamId}\n${position.snapshot}\n${position.updatedAt}\n${position.uuid}`)
+    .update(
+      `dss.diagrams.cursor.v1\n${teamId}\n${position.snapshot}\n${position.updatedAt}\n${position.uuid}`,
+    )
     .digest('base64url')
     .slice(0, 22);
 }

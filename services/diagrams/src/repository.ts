@@ -74,7 +74,11 @@ export async function findDiagramForUpdate(
   return rows[0] ?? null;
 }
 
-export type RepresentationName = 'schema_json' | 'markdown_detailed' | 'markdown_simple' | 'full_document_json';
+export type RepresentationName =
+  | 'schema_json'
+  | 'markdown_detailed'
+  | 'markdown_simple'
+  | 'full_document_json';
 
 const ETAG_COLUMN: Record<RepresentationName, string> = {
   schema_json: 'schema_json_etag',
@@ -262,7 +266,11 @@ export async function touchDiagram(
   return rows[0]!;
 }
 
-export async function setCurrentVersion(client: PoolClient, uuid: string, versionUuid: string): Promise<void> {
+export async function setCurrentVersion(
+  client: PoolClient,
+  uuid: string,
+  versionUuid: string,
+): Promise<void> {
   await client.query('UPDATE diagrams.diagrams SET current_version_uuid = $2 WHERE uuid = $1', [
     uuid,
     versionUuid,
@@ -360,7 +368,13 @@ export async function findReplay(db: Queryable, key: string, teamId: string): Pr
 
 export async function insertReplay(
   client: PoolClient,
-  record: { key: string; diagram_uuid: string; counts: unknown; warnings: unknown; windowSeconds: number | null },
+  record: {
+    key: string;
+    diagram_uuid: string;
+    counts: unknown;
+    warnings: unknown;
+    windowSeconds: number | null;
+  },
 ): Promise<void> {
   await client.query(
     `INSERT INTO diagrams.create_replays (key, diagram_uuid, counts, warnings, created_at, expires_at)

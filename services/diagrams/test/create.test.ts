@@ -73,7 +73,12 @@ describe('Diagrams.CreateDiagram from a schema patch (real PostgreSQL, real gRPC
       const { rows } = await query('SELECT document FROM diagrams.diagram_contents WHERE diagram_uuid = $1', [
         created.diagram!.uuid,
       ]);
-      const tables = rows[0].document.tables as { left: number; top: number; width: number; height: number }[];
+      const tables = rows[0].document.tables as {
+        left: number;
+        top: number;
+        width: number;
+        height: number;
+      }[];
       expect(tables).toHaveLength(2);
       for (const table of tables) {
         for (const field of ['left', 'top', 'width', 'height'] as const)
@@ -98,7 +103,10 @@ describe('Diagrams.CreateDiagram from a schema patch (real PostgreSQL, real gRPC
         source: 'create',
         source_id: principal.token_id,
       });
-      expect(rows[0].document.tables.map((t: { name: string }) => t.name).sort()).toEqual(['customers', 'orders']);
+      expect(rows[0].document.tables.map((t: { name: string }) => t.name).sort()).toEqual([
+        'customers',
+        'orders',
+      ]);
       const versions = await harness.client.ListVersions({ principal, uuid });
       expect(versions.versions).toHaveLength(1);
       expect(versions.versions[0]).toMatchObject({ source: 'create', author_user_id: principal.user_id });
@@ -118,7 +126,11 @@ describe('Diagrams.CreateDiagram from a schema patch (real PostgreSQL, real gRPC
       expect(events.rows).toEqual([
         {
           subject: 'diagrams.changed',
-          payload: expect.objectContaining({ diagram_uuid: uuid, team_id: principal.team_id, source: 'create' }),
+          payload: expect.objectContaining({
+            diagram_uuid: uuid,
+            team_id: principal.team_id,
+            source: 'create',
+          }),
         },
       ]);
     });
@@ -126,7 +138,9 @@ describe('Diagrams.CreateDiagram from a schema patch (real PostgreSQL, real gRPC
 
   describe('request fields', () => {
     it('should refuse a driver that is not mysql, pgsql or sqlsrv, naming the field', async () => {
-      const error = await failureOf(createFromPatch(harness.client, newPrincipal(), shopPatch(), { driver: 'oracle' }));
+      const error = await failureOf(
+        createFromPatch(harness.client, newPrincipal(), shopPatch(), { driver: 'oracle' }),
+      );
       expect(error.code).toBe('invalid_request');
       expect(error.extra.errors).toEqual([{ path: 'driver', message: expect.stringContaining('mysql') }]);
     });
@@ -137,7 +151,9 @@ describe('Diagrams.CreateDiagram from a schema patch (real PostgreSQL, real gRPC
       );
       expect(error.code).toBe('invalid_request');
       expect(error.extra.errors?.[0]?.path).toBe('name');
-      const ok = await createFromPatch(harness.client, newPrincipal(), shopPatch(), { name: 'é'.repeat(255) });
+      const ok = await createFromPatch(harness.client, newPrincipal(), shopPatch(), {
+        name: 'é'.repeat(255),
+      });
       expect(ok.diagram!.name).toBe('é'.repeat(255));
     });
 
@@ -170,7 +186,12 @@ describe('Diagrams.CreateDiagram from a schema patch (real PostgreSQL, real gRPC
       );
       expect(schemaError.code).toBe('payload_too_large');
       const ddlError = await failureOf(
-        harness.client.CreateDiagram({ principal: newPrincipal(), name: '', driver: '', ddl: 'x'.repeat(204_801) }),
+        harness.client.CreateDiagram({
+          principal: newPrincipal(),
+          name: '',
+          driver: '',
+          ddl: 'x'.repeat(204_801),
+        }),
       );
       expect(ddlError.code).toBe('payload_too_large');
     });
@@ -202,7 +223,11 @@ describe('Diagrams.CreateDiagram from a schema patch (real PostgreSQL, real gRPC
       Object.assign(patch.tables[1]!, { width: 300 });
       const error = await failureOf(createFromPatch(harness.client, newPrincipal(), patch));
       expect(error.code).toBe('unsupported_field');
-      expect([...(error.extra.paths ?? [])].sort()).toEqual(['tables[0].left', 'tables[0].top', 'tables[1].width']);
+      expect([...(error.extra.paths ?? [])].sort()).toEqual([
+        'tables[0].left',
+        'tables[0].top',
+        'tables[1].width',
+      ]);
     });
 
     it('should answer invalid_schema with at most 15 problems, each with path and message', async () => {
@@ -263,11 +288,14 @@ describe('Diagrams.CreateDiagram from a schema patch (real PostgreSQL, real gRPC
     it('should not let concurrent creates pass the private cap together', async () => {
       const principal = newPrincipal({ caps: { max_private_diagrams: 3 } });
       const outcomes = await Promise.allSettled(
-        Array.from({ length: 6 }, (_, i) => createFromPatch(harness.client, principal, tablesPatch(1, `p${i}_`))),
+        Array.from({ length: 6 }, (_, i) =>
+          createFromPatch(harness.client, principal, tablesPatch(1, `p${i}_`)),
+        ),
       );
       expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(3);
       for (const outcome of outcomes)
-        if (outcome.status === 'rejected') expect((outcome.reason as { code: string }).code).toBe('plan_limit');
+        if (outcome.status === 'rejected')
+          expect((outcome.reason as { code: string }).code).toBe('plan_limit');
     });
   });
 });

@@ -4,26 +4,32 @@ import { createServiceClient, type ServiceClient } from '@dss/platform';
 import { DRIVERS } from '@dss/schema';
 import type { RouteSpec } from './app';
 import type { GatewayConfig } from './config';
+import { diagramRoutes } from './diagram-routes';
 import { optionalQueryEnum } from './query';
 import { sendRepresentation } from './representation';
 
 export interface RouteClients {
   catalog: ServiceClient<'Catalog'>;
+  diagrams: ServiceClient<'Diagrams'>;
   close(): void;
 }
 
 export function connectRouteClients(config: GatewayConfig): RouteClients {
   const catalog = createServiceClient('Catalog', config.catalogAddress);
+  const diagrams = createServiceClient('Diagrams', config.diagramsAddress);
   return {
     catalog,
+    diagrams,
     close() {
       catalog.close();
+      diagrams.close();
     },
   };
 }
 
 export function v1Routes(clients: RouteClients): RouteSpec[] {
   return [
+    ...diagramRoutes(clients.diagrams),
     {
       method: 'get',
       path: '/data-types',

@@ -1,0 +1,198 @@
+// The /v1 diagram routes: list, read, create, schema (JSON or Markdown) and full document. The gateway
+// checks the shape of the request (query parameters, body field types and sizes) and the diagrams service
+// decides everything else; its answers are turned into the spec's JSON here and nowhere else.
+import { ServiceError, type ServiceClient } from '@dss/platform';
+import type { Request } from 'express';
+import type { RouteSpec } from './app';
+import { objectBody } from './app';
+import type { Principal } from './authenticator';
+import { invalidQuery, optionalQueryEnum, optionalQueryString } from './query';
+import { sendRepresentation } from './representation';
+
+/** Spec "Sizes and bounds", measured on UTF-8 bytes: `ddl` 200KB, `schema` (as JSON text) 500KB. */
+export const MAX_DDL_BYTES = 200 * 1024;
+export const MAX_SCHEMA_BYTES = 500 * 1024;
+const MAX_LIST_LIMIT = 100;
+
+type DiagramsClient = ServiceClient<'Diagrams'>;
+type DiagramMessage = Awaited<ReturnType<DiagramsClient['GetDiagram']>>;
+
+/** A diagram as the spec's table has it: every field present, null where there is no value. */
+export function diagramItem(diagram: DiagramMessage) {
+  return {
+    uuid: diagram.uuid,
+    name: diagram.name,
+    slug: diagram.slug,
+    description: diagram.description ?? null,
+    team: { name: diagram.team_name, slug: diagram.team_slug },
+    table_count: diagram.table_count ?? null,
+    url: diagram.url,
+    embed_url: diagram.embed_url,
+    updated_at: diagram.updated_at,
+    status: diagram.status,
+    error: diagram.error ? { code: diagram.error.code, message: diagram.error.message } : null,
+  };
+}
+
+export function diagramRoutes(diagrams: DiagramsClient): RouteSpec[] {
+  return [
+    {
+      method: 'get',
+      path: '/diagrams',
+      operation: 'read',
+      write: false,
+      handler: async (req, res, principal) => {
+        const limit = queryLimit(req);
+        const cursor = optionalQueryString(req, 'cursor');
+        if (cursor === '') throw invalidQuery('cursor', 'must be the meta.next_cursor of the previous page');
+        const page = await diagrams.ListDiagrams({ principal: wirePrincipal(principal), limit, cursor });
+        res.status(200).json({
+          data: page.diagrams.map(diagramItem),
+          meta: { next_cursor: page.has_more ? (page.next_cursor ?? null) : null, has_more: page.has_more },
+        });
+      },
+    },
+    {
+      method: 'get',
+      path: '/diagrams/:uuid',
+      operation: 'read',
+      write: false,
+      handler: async (req, res, principal) => {
+        const diagram = await diagrams.GetDiagram({ principal: wirePrincipal(principal), uuid: uuidOf(req) });
+        res.status(200).json({ data: diagramItem(diagram) });
+      },
+    },
+    {
+      method: 'post',
+      path: '/diagrams',
+      operation: 'write',
+      write: true,
+      handler: async (req, res, principal) => {
+        const created = await diagrams.CreateDiagram({
+          principal: wirePrincipal(principal),
+          ...createRequest(objectBody(req)),
+        });
+        const diagram = created.diagram!;
+        const status = diagram.status === 'importing' ? 202 : created.replayed ? 200 : 201;
+        res.status(status).json({
+          data: diagramItem(diagram),
+          counts: JSON.parse(created.counts_json || 'null'),
+          warnings: JSON.parse(created.warnings_json || '[]'),
+          replayed: created.replayed,
+          poll_after_seconds: created.poll_after_seconds,
+        });
+      },
+    },
+    {
+      method: 'get',
+      path: '/diagrams/:uuid/schema',
+      operation: 'schema',
+      write: false,
+      handler: async (req, res, principal) => {
+        // Every answer of this URL depends on Accept, errors included, so caches must key on it.
+        res.setHeader('Vary', 'Accept');
+        const format = optionalQueryEnum(req, 'format', ['ai'] as const);
+        const level = optionalQueryEnum(req, 'level', ['detailed', 'simple'] as const) ?? 'detailed';
+        const accepted = req.accepts(['application/json', 'text/markdown']);
+        if (accepted === false) {
+          throw new ServiceError(
+            'not_acceptable',
+            'Accept must admit application/json or text/markdown (or use format=ai for Markdown)',
+          );
+        }
+        const markdown = format === 'ai' || accepted === 'text/markdown';
+        const representation = await diagrams.GetSchema({
+          principal: wirePrincipal(principal),
+          uuid: uuidOf(req),
+          format: markdown ? 'markdown' : 'json',
+          level,
+        });
+        sendRepresentation(req, res, representation, { vary: 'Accept' });
+      },
+    },
+    {
+      method: 'get',
+      path: '/diagrams/:uuid/schema-full',
+      operation: 'schema',
+      write: false,
+      handler: async (req, res, principal) => {
+        const representation = await diagrams.GetFullDocument({
+          principal: wirePrincipal(principal),
+          uuid: uuidOf(req),
+        });
+        sendRepresentation(req, res, representation);
+      },
+    },
+  ];
+}
+
+function uuidOf(req: Request): string {
+  const uuid = req.params.uuid;
+  return typeof uuid === 'string' ? uuid : '';
+}
+
+/** The principal as the proto carries it (plan caps without nulls: an unset cap is unlimited). */
+function wirePrincipal(principal: Principal) {
+  const caps = principal.caps ?? {};
+  return {
+    ...principal,
+    caps: {
+      ...(typeof caps.max_tables_per_diagram === 'number'
+        ? { max_tables_per_diagram: caps.max_tables_per_diagram }
+        : {}),
+      ...(typeof caps.max_private_diagrams === 'number'
+        ? { max_private_diagrams: caps.max_private_diagrams }
+        : {}),
+    },
+  };
+}
+
+function queryLimit(req: Request): number | undefined {
+  const raw = optionalQueryString(req, 'limit');
+  if (raw === undefined) return undefined;
+  const problem = `must be an integer from 1 to ${MAX_LIST_LIMIT}`;
+  if (!/^\d{1,3}$/.test(raw)) throw invalidQuery('limit', problem);
+  const limit = Number(raw);
+  if (limit < 1 || limit > MAX_LIST_LIMIT) throw invalidQuery('limit', problem);
+  return limit;
+}
+
+function invalidBodyField(path: string, problem: string): ServiceError {
+  return new ServiceError('invalid_request', `${path} ${problem}`, { errors: [{ path, message: problem }] });
+}
+
+function exactlyOneSource(): ServiceError {
+  const problem = 'exactly one of ddl and schema is required';
+  return new ServiceError('invalid_request', `send exactly one of ddl and schema`, {
+    errors: [
+      { path: 'ddl', message: problem },
+      { path: 'schema', message: problem },
+    ],
+  });
+}
+
+const present = (value: unknown) => value !== undefined && value !== null;
+
+/** The body of POST /diagrams checked for shape and size; values are judged by the diagrams service. */
+function createRequest(body: Record<string, unknown>) {
+  const { ddl, schema, name, driver } = body;
+  if (present(ddl) === present(schema)) throw exactlyOneSource();
+  if (present(name) && typeof name !== 'string') throw invalidBodyField('name', 'must be a string');
+  if (present(driver) && typeof driver !== 'string') throw invalidBodyField('driver', 'must be a string');
+  const common = {
+    name: typeof name === 'string' ? name : '',
+    driver: typeof driver === 'string' ? driver : '',
+  };
+  if (present(ddl)) {
+    if (typeof ddl !== 'string') throw invalidBodyField('ddl', 'must be a string of SQL DDL');
+    if (Buffer.byteLength(ddl, 'utf8') > MAX_DDL_BYTES)
+      throw new ServiceError('payload_too_large', `ddl must be at most ${MAX_DDL_BYTES} bytes (200KB)`);
+    return { ...common, ddl };
+  }
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+    throw invalidBodyField('schema', 'must be a JSON object (a schema patch)');
+  const schemaJson = JSON.stringify(schema);
+  if (Buffer.byteLength(schemaJson, 'utf8') > MAX_SCHEMA_BYTES)
+    throw new ServiceError('payload_too_large', `schema must be at most ${MAX_SCHEMA_BYTES} bytes (500KB)`);
+  return { ...common, schema_json: schemaJson };
+}
