@@ -6,6 +6,7 @@ import { isServiceError, ServiceError } from '@dss/platform';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Authenticator, Principal } from './authenticator';
 import { HttpError, internalError, sendError } from './http-errors';
+import { openApiRouter } from './openapi';
 import { type OperationClass, type RateLimits, rateLimited } from './rate-limits';
 
 /** Bodies are read up to this size so that oversized `ddl`/`schema` fields get the spec's 413, not the framework's. */
@@ -49,6 +50,8 @@ export function createGatewayApp(options: GatewayAppOptions): express.Express {
   app.use(assignRequestId(options));
   app.use(observe(options));
   app.use(limitByIp(options.rateLimits));
+  // The API description and its docs page are public: no token needed to learn how to get one.
+  app.use('/v1', openApiRouter());
 
   const v1 = express.Router({ caseSensitive: true, strict: false });
   v1.use(authenticate(options.authenticator));
