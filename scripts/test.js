@@ -11,7 +11,7 @@
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { ensurePostgres, ensureRedis, ensureNats, InfraError } = require('./lib/infra');
-const { stopAll } = require('./lib/cleanup');
+const { registerCleanup, stopAll } = require('./lib/cleanup');
 const { repoRoot } = require('./lib/paths');
 
 const PREFIX = 'npm test:';
@@ -52,8 +52,21 @@ function runInherit(command, args, { env = process.env, signal } = {}) {
       stdio: ['ignore', 'inherit', 'inherit'],
       signal,
     });
-    child.on('error', (err) => (err.name === 'AbortError' ? resolve(1) : reject(err)));
-    child.on('close', (code) => resolve(code ?? 1));
+    // A SIGTERM sent to us alone (CI cancelling the job) must not leave jest or tsc running.
+    const unregister = registerCleanup({
+      name: path.basename(command),
+      stop: async () => void child.kill('SIGTERM'),
+      killSync: () => void child.kill('SIGTERM'),
+    });
+    child.on('error', (err) => {
+      unregister();
+      if (err.name === 'AbortError') resolve(1);
+      else reject(err);
+    });
+    child.on('close', (code) => {
+      unregister();
+      resolve(code ?? 1);
+    });
   });
 }
 

@@ -60,6 +60,9 @@ function hookProcess() {
     ['SIGHUP', 129],
   ])) {
     process.once(signal, () => {
+      // An application with its own handler (scripts/start.js) orders its shutdown itself and calls stop();
+      // the 'exit' hook above stays the last resort.
+      if (process.listenerCount(signal) > 0) return;
       // Bounded: a hung stop must not keep a Ctrl-C'd run alive; 'exit' then sends the last-resort signals.
       const timer = setTimeout(() => process.exit(code), 10_000);
       timer.unref();

