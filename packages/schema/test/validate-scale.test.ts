@@ -57,37 +57,19 @@ function largePatchText(tableCount: number): string {
   return JSON.stringify({ strategy: 'merge', tables, relationships });
 }
 
-function medianMilliseconds(run: () => void, times: number): number {
-  const samples: number[] = [];
-  for (let index = 0; index < times; index++) {
-    const start = process.hrtime.bigint();
-    run();
-    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  return samples.sort((a, b) => a - b)[Math.floor(times / 2)]!;
-}
-
 describe('validate at scale', () => {
-  it('validates a 500KB patch against a 1,000-table document in time linear in its size', () => {
+  // Speed is measured by `npm run bench` in this package (medians against JSON.parse in the same run),
+  // never by timed assertions here; this test checks that the large case is handled correctly.
+  it('accepts a 500KB patch against a 1,000-table document and resolves every column type', () => {
     const document = largeDocument(1000);
     const text = largePatchText(1000);
     expect(text.length).toBeGreaterThan(500_000);
-    expect(validate(normalize(text).patch, document, 'mysql', 'propose')).toMatchObject({ ok: true });
-    const quarterDocument = largeDocument(250);
-    const quarterText = largePatchText(250);
-    const parse = medianMilliseconds(() => JSON.parse(text), 15);
-    const full = medianMilliseconds(() => validate(normalize(text).patch, document, 'mysql', 'propose'), 15);
-    const quarter = medianMilliseconds(
-      () => validate(normalize(quarterText).patch, quarterDocument, 'mysql', 'propose'),
-      15,
-    );
-    console.log(
-      `JSON.parse ${parse.toFixed(2)} ms, normalize + validate ${full.toFixed(2)} ms (quarter size ${quarter.toFixed(2)} ms)`,
-    );
-    // Four times the input costs about four times as much: nothing is quadratic.
-    expect(full / quarter).toBeLessThan(8);
-    // Jest's VM context slows global lookups several-fold; plain Node measures about 6x JSON.parse (see README).
-    expect(full).toBeLessThan(40 * parse);
+    const result = validate(normalize(text).patch, document, 'mysql', 'propose');
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    expect(result.patch.tables).toHaveLength(2000);
+    expect(result.patch.relationships).toHaveLength(1000);
+    const amount = result.patch.tables[1]!.columns.find((entry) => entry.name === 'amount')!;
+    expect(amount.data_type).toEqual({ name: 'decimal', params: { precision: 10, scale: 2 } });
   });
 
   it('never throws, whatever JSON it is given', () => {
