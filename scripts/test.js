@@ -7,7 +7,8 @@
 // The infrastructure is prepared while lint and build run, since both mostly wait on different things.
 // Switches for work in progress (the default runs everything, and CI uses the default):
 //   DSS_TEST_SKIP_LINT=1    do not run `npm run lint`
-//   DSS_TEST_SKIP_BUILD=1   do not run `npm run build` (jest runs the TypeScript sources through SWC anyway)
+//   DSS_TEST_SKIP_BUILD=1   do not run `npm run build` nor type-check the tests (jest runs the TypeScript
+//                           sources through SWC anyway)
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { ensurePostgres, ensureRedis, ensureNats, InfraError } = require('./lib/infra');
@@ -126,7 +127,10 @@ async function main() {
     if (isOn(env, 'DSS_TEST_SKIP_LINT')) log('lint skipped (DSS_TEST_SKIP_LINT)');
     else await npmRun('lint', cancel.signal);
     if (isOn(env, 'DSS_TEST_SKIP_BUILD')) log('build skipped (DSS_TEST_SKIP_BUILD)');
-    else await npmRun('build', cancel.signal);
+    else {
+      await npmRun('build', cancel.signal);
+      await npmRun('typecheck:tests', cancel.signal);
+    }
   } catch (err) {
     await infra.catch(() => {});
     throw err;

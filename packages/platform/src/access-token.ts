@@ -53,11 +53,18 @@ export function verifyAccessTokenSignature(
       algorithms: [ACCESS_TOKEN_ALGORITHM],
       clockTimestamp: Math.floor(now.getTime() / 1000),
     }) as jwt.JwtPayload;
-    if (typeof payload.jti !== 'string' || typeof payload.sub !== 'string' || typeof payload.tid !== 'string') {
+    if (
+      typeof payload.jti !== 'string' ||
+      typeof payload.sub !== 'string' ||
+      typeof payload.tid !== 'string'
+    ) {
       return { ok: false, reason: 'malformed' };
     }
     const expiresAt = new Date((payload.exp ?? 0) * 1000);
-    return { ok: true, claims: { tokenId: payload.jti, userId: payload.sub, teamId: payload.tid, expiresAt } };
+    return {
+      ok: true,
+      claims: { tokenId: payload.jti, userId: payload.sub, teamId: payload.tid, expiresAt },
+    };
   } catch (error) {
     if (error instanceof jwt.TokenExpiredError) return { ok: false, reason: 'expired' };
     return { ok: false, reason: 'bad_signature' };

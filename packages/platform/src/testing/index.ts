@@ -32,7 +32,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     url: url.toString(),
     name,
     drop: async () => {
-      await withAdminClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      await withAdminClient(adminUrl, (client) =>
+        client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+      );
     },
   };
 }
