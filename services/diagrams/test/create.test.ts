@@ -136,6 +136,25 @@ describe('Diagrams.CreateDiagram from a schema patch (real PostgreSQL, real gRPC
     });
   });
 
+  describe('events', () => {
+    it('should publish diagrams.changed on the bus through the outbox after a create', async () => {
+      const principal = newPrincipal();
+      const received: { diagram_uuid: string; source: string }[] = [];
+      const subscription = await harness.bus.subscribe('diagrams.changed', (message) => {
+        received.push(message.data as { diagram_uuid: string; source: string });
+      });
+      try {
+        const uuid = (await createFromPatch(harness.client, principal)).diagram!.uuid;
+        const deadline = Date.now() + 5000;
+        while (!received.some((event) => event.diagram_uuid === uuid) && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(received.find((event) => event.diagram_uuid === uuid)).toMatchObject({ source: 'create' });
+      } finally {
+        await subscription.unsubscribe();
+      }
+    });
+  });
+
   describe('request fields', () => {
     it('should refuse a driver that is not mysql, pgsql or sqlsrv, naming the field', async () => {
       const error = await failureOf(
