@@ -1,0 +1,137 @@
+// The working copy of a document while a patch is applied. Records of the input are shared until they are
+// edited and copied on first edit, so the input is never mutated and applying a patch to a large diagram
+// costs time in proportion to what the patch touches, not to the size of the diagram.
+import type { Column, DiagramDocument, DocumentTable, Group, Relationship, StickyNote } from './model';
+import { NameIndex } from './name-index';
+
+export class DocumentDraft {
+  readonly tables: Map<string, DocumentTable>;
+  readonly tableNames: NameIndex;
+  readonly groups: Map<string, Group>;
+  readonly groupNames: NameIndex;
+  readonly notes: Map<string, StickyNote>;
+  relationships: Relationship[];
+  /** Records created without a position: the layout places them. */
+  readonly unplaced = { tables: new Set<string>(), groups: new Set<string>(), notes: new Set<string>() };
+  /** Records this draft created or copied; a plain Set, as a draft lives only for one apply. */
+  private readonly owned = new Set<object>();
+  private readonly originalTables: Map<string, DocumentTable>;
+
+  constructor(
+    private readonly source: DiagramDocument,
+    readonly newUuid: () => string,
+  ) {
+    this.tables = new Map(source.tables.map((table) => [table.uuid, table]));
+    this.originalTables = new Map(this.tables);
+    this.tableNames = new NameIndex(
+      source.tables.map((table) => [table.name, table.uuid] as const),
+      (uuid) => this.tables.has(uuid),
+    );
+    this.groups = new Map(source.groups.map((group) => [group.uuid, group]));
+    this.groupNames = new NameIndex(
+      source.groups.map((group) => [group.name, group.uuid] as const),
+      (uuid) => this.groups.has(uuid),
+    );
+    this.notes = new Map(source.sticky_notes.map((note) => [note.uuid, note]));
+    this.relationships = [...source.relationships];
+  }
+
+  /** The table as it was before the patch, or undefined for a table the patch created. */
+  originalTable(uuid: string): DocumentTable | undefined {
+    return this.originalTables.get(uuid);
+  }
+
+  /** Pairs of (before, after) for every table of the input that this draft has copied and still holds. */
+  *editedTables(): Generator<[before: DocumentTable, after: DocumentTable]> {
+    for (const [uuid, before] of this.originalTables) {
+      const after = this.tables.get(uuid);
+      if (after !== undefined && after !== before) yield [before, after];
+    }
+  }
+
+  /** A table named by UUID or by its current name. */
+  resolveTable(reference: string): DocumentTable | undefined {
+    return this.tables.get(reference) ?? this.tables.get(this.tableNames.get(reference) ?? '');
+  }
+
+  /** A copy of the table that may be edited; the same copy on every later call. */
+  editTable(uuid: string): DocumentTable {
+    const table = this.tables.get(uuid)!;
+    if (this.owned.has(table)) return table;
+    const copy = { ...table, columns: [...table.columns], indexes: [...table.indexes] };
+    this.adopt(copy);
+    this.tables.set(uuid, copy);
+    return copy;
+  }
+
+  /** A copy of the column at `position` of an edited table that may be edited. */
+  editColumn(table: DocumentTable, position: number): Column {
+    const column = table.columns[position]!;
+    if (this.owned.has(column)) return column;
+    const copy = { ...column };
+    this.adopt(copy);
+    table.columns[position] = copy;
+    return copy;
+  }
+
+  editGroup(uuid: string): Group {
+    const group = this.groups.get(uuid)!;
+    if (this.owned.has(group)) return group;
+    const copy = this.adopt({ ...group });
+    this.groups.set(uuid, copy);
+    return copy;
+  }
+
+  editNote(uuid: string): StickyNote {
+    const note = this.notes.get(uuid)!;
+    if (this.owned.has(note)) return note;
+    const copy = this.adopt({ ...note });
+    this.notes.set(uuid, copy);
+    return copy;
+  }
+
+  /** Marks a record created by this draft as editable in place. */
+  adopt<T extends object>(record: T): T {
+    this.owned.add(record);
+    return record;
+  }
+
+  addTable(table: DocumentTable): void {
+    this.adopt(table);
+    for (const column of table.columns) this.adopt(column);
+    this.tables.set(table.uuid, table);
+    this.tableNames.add(table.name, table.uuid);
+  }
+
+  renameTable(table: DocumentTable, name: string): void {
+    this.tableNames.rename(table.uuid, table.name, name);
+    table.name = name;
+  }
+
+  addGroup(group: Group): void {
+    this.groups.set(group.uuid, this.adopt(group));
+    this.groupNames.add(group.name, group.uuid);
+  }
+
+  addNote(note: StickyNote): void {
+    this.notes.set(note.uuid, this.adopt(note));
+  }
+
+  /** Resolves a patch's `parent_uuid` (used as is) or `parent_name` (a group of the draft) to a group UUID. */
+  resolveParent(parentUuid: string | undefined, parentName: string | undefined): string | null | undefined {
+    if (parentUuid !== undefined) return parentUuid;
+    if (parentName === undefined) return undefined;
+    return this.groupNames.get(parentName) ?? null;
+  }
+
+  toDocument(): DiagramDocument {
+    return {
+      driver: this.source.driver,
+      schema_version: this.source.schema_version,
+      tables: [...this.tables.values()],
+      relationships: this.relationships,
+      groups: [...this.groups.values()],
+      sticky_notes: [...this.notes.values()],
+    };
+  }
+}

@@ -1,0 +1,103 @@
+// Relationships are stored in one canonical direction (source = the foreign-key side) and identified by the
+// pair of columns they link, in either order, so a link written the other way round finds the stored one.
+import type { DocumentDraft } from './apply-draft';
+import type { Relationship } from './model';
+import type { PatchRelationship, RelationshipEndpoints, Strategy } from './patch-types';
+
+export type CanonicalRelationship = RelationshipEndpoints & { type: Relationship['type'] };
+
+/** `one-to-many` A.x → B.y becomes `many-to-one` B.y → A.x; other types keep the written direction. */
+export function canonicalRelationship(entry: PatchRelationship): CanonicalRelationship {
+  if (entry.type !== 'one-to-many') {
+    const { type, source_table, source_column, target_table, target_column } = entry;
+    return { type, source_table, source_column, target_table, target_column };
+  }
+  return {
+    type: 'many-to-one',
+    source_table: entry.target_table,
+    source_column: entry.target_column,
+    target_table: entry.source_table,
+    target_column: entry.source_column,
+  };
+}
+
+export function endpointKey(r: RelationshipEndpoints): string {
+  return `${r.source_table}\u0000${r.source_column}\u0000${r.target_table}\u0000${r.target_column}`;
+}
+
+export function reversedEndpointKey(r: RelationshipEndpoints): string {
+  return `${r.target_table}\u0000${r.target_column}\u0000${r.source_table}\u0000${r.source_column}`;
+}
+
+/** Adds the patch's relationships; under merge an existing link takes the type and direction written. */
+export function applyRelationshipEntries(
+  draft: DocumentDraft,
+  entries: readonly PatchRelationship[],
+  strategy: Strategy,
+): void {
+  const relationships = draft.relationships;
+  const positions = new Map(
+    relationships.map((relationship, position) => [endpointKey(relationship), position]),
+  );
+  for (const entry of entries) {
+    const wanted = canonicalRelationship(entry);
+    const position = positions.get(endpointKey(wanted)) ?? positions.get(reversedEndpointKey(wanted));
+    if (position === undefined) {
+      positions.set(endpointKey(wanted), relationships.length);
+      relationships.push({ uuid: draft.newUuid(), name: null, ...wanted, on_delete: null, on_update: null });
+      continue;
+    }
+    const existing = relationships[position]!;
+    if (strategy === 'additive' || sameLink(existing, wanted)) continue;
+    positions.delete(endpointKey(existing));
+    positions.set(endpointKey(wanted), position);
+    relationships[position] = { ...existing, ...wanted };
+  }
+}
+
+function sameLink(existing: Relationship, wanted: CanonicalRelationship): boolean {
+  return existing.type === wanted.type && endpointKey(existing) === endpointKey(wanted);
+}
+
+/** Rewrites the stored relationships through the table and column renames the patch made. */
+export function followRenames(draft: DocumentDraft): void {
+  const tableRenames = new Map<string, string>();
+  const columnRenames = new Map<string, Map<string, string>>();
+  for (const [before, after] of draft.editedTables()) {
+    if (before.name !== after.name) tableRenames.set(before.name, after.name);
+    const renames = columnRenamesOf(before.columns, after.columns);
+    if (renames.size > 0) columnRenames.set(before.name, renames);
+  }
+  if (tableRenames.size === 0 && columnRenames.size === 0) return;
+  const touches = (table: string) => tableRenames.has(table) || columnRenames.has(table);
+  const rename = (table: string, column: string): [string, string] => [
+    tableRenames.get(table) ?? table,
+    columnRenames.get(table)?.get(column) ?? column,
+  ];
+  draft.relationships = draft.relationships.map((relationship) => {
+    if (!touches(relationship.source_table) && !touches(relationship.target_table)) return relationship;
+    const [source_table, source_column] = rename(relationship.source_table, relationship.source_column);
+    const [target_table, target_column] = rename(relationship.target_table, relationship.target_column);
+    const renamed = { ...relationship, source_table, source_column, target_table, target_column };
+    return endpointKey(renamed) === endpointKey(relationship) ? relationship : renamed;
+  });
+}
+
+/** Old name → new name of the columns whose name changed; columns usually keep their positions. */
+function columnRenamesOf(
+  before: readonly { uuid: string; name: string }[],
+  after: readonly { uuid: string; name: string }[],
+): Map<string, string> {
+  const renames = new Map<string, string>();
+  let namesBefore: Map<string, string> | undefined;
+  for (let position = 0; position < after.length; position++) {
+    const column = after[position]!;
+    let previous = before[position]?.uuid === column.uuid ? before[position]!.name : undefined;
+    if (previous === undefined) {
+      namesBefore ??= new Map(before.map((old) => [old.uuid, old.name]));
+      previous = namesBefore.get(column.uuid);
+    }
+    if (previous !== undefined && previous !== column.name) renames.set(previous, column.name);
+  }
+  return renames;
+}

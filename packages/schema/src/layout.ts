@@ -1,0 +1,117 @@
+// Computed layout for the tables, groups and sticky notes a patch creates without a position. Only those
+// records move: everything already on the canvas is an obstacle (and, when related, an anchor).
+//   1. Each unit of related new tables is laid out by dagre and moved into its placed group, or beside the
+//      placed tables it links to; units that relate to nothing placed are packed in rows to the right of
+//      the diagram.
+//   2. The Placer gives each unit the free spot nearest to where it wants to be, so nothing overlaps.
+//   3. New groups enclose their tables; placed groups grow to enclose new members; new sticky notes go
+//      beside their group, or in the rows to the right.
+import { boundingFrame, buildUnits, type Shift } from './layout-units';
+import { LAYOUT_GAP, Placer } from './layout-placer';
+import type { DiagramDocument, Frame } from './model';
+import { RowPacker } from './row-packer';
+
+/** Space between a group's frame and its tables: sides and bottom, and top (room for the title). */
+const GROUP_PADDING = 24;
+const GROUP_TITLE = 48;
+
+export interface Unplaced {
+  tables: ReadonlySet<string>;
+  groups: ReadonlySet<string>;
+  notes: ReadonlySet<string>;
+}
+
+/** Frames (uuid → frame) for every unplaced record, and for placed groups that had to grow. */
+export function layOutNewRecords(document: DiagramDocument, unplaced: Unplaced): Map<string, Frame> {
+  const result = new Map<string, Frame>();
+  if (unplaced.tables.size + unplaced.groups.size + unplaced.notes.size === 0) return result;
+  const placer = new Placer();
+  const placedGroups = new Map<string, Frame>();
+  for (const table of document.tables) if (!unplaced.tables.has(table.uuid)) placer.occupy(table, table.uuid);
+  for (const note of document.sticky_notes)
+    if (!unplaced.notes.has(note.uuid)) placer.occupy(note, note.uuid);
+  for (const group of document.groups) {
+    if (unplaced.groups.has(group.uuid)) continue;
+    placer.occupy(group, group.uuid);
+    placedGroups.set(group.uuid, group);
+  }
+  const bounds = placer.freeze();
+  const rows = new RowPacker(
+    bounds === null
+      ? { left: LAYOUT_GAP, top: LAYOUT_GAP }
+      : { left: bounds.right + 2 * LAYOUT_GAP, top: bounds.top },
+    LAYOUT_GAP,
+  );
+  const units = buildUnits(document.tables, document.relationships, unplaced.tables, placedGroups);
+  const anchored = units.filter((unit) => unit.anchorShift !== null);
+  const loose = units.filter((unit) => unit.anchorShift === null);
+  rows.reserve(loose.map((unit) => boundingFrame([...unit.frames.values()])));
+  for (const unit of [...anchored, ...loose]) {
+    const wanted = unit.anchorShift ?? rows.next(boundingFrame([...unit.frames.values()]));
+    for (const [uuid, frame] of placer.place(unit.frames, wanted, unit.ownGroups)) result.set(uuid, frame);
+  }
+  frameGroups(document, unplaced, result, placer, rows);
+  placeNotes(document, unplaced, result, placer, rows);
+  return result;
+}
+
+function frameGroups(
+  document: DiagramDocument,
+  unplaced: Unplaced,
+  result: Map<string, Frame>,
+  placer: Placer,
+  rows: RowPacker,
+): void {
+  const members = new Map<string, Frame[]>();
+  const gainedMembers = new Set<string>();
+  for (const table of document.tables) {
+    if (table.parent_uuid === null) continue;
+    const frames = members.get(table.parent_uuid) ?? [];
+    frames.push(result.get(table.uuid) ?? table);
+    members.set(table.parent_uuid, frames);
+    if (unplaced.tables.has(table.uuid)) gainedMembers.add(table.parent_uuid);
+  }
+  for (const group of document.groups) {
+    const memberFrames = members.get(group.uuid) ?? [];
+    if (unplaced.groups.has(group.uuid) && memberFrames.length > 0) {
+      const frame = enclose([], memberFrames);
+      placer.occupy(frame, group.uuid);
+      result.set(group.uuid, frame);
+    } else if (unplaced.groups.has(group.uuid)) {
+      const frame = { left: 0, top: 0, width: group.width, height: group.height };
+      result.set(group.uuid, placer.place(new Map([[group.uuid, frame]]), rows.next(frame)).get(group.uuid)!);
+    } else if (gainedMembers.has(group.uuid)) {
+      result.set(group.uuid, enclose([group], memberFrames));
+    }
+  }
+}
+
+function placeNotes(
+  document: DiagramDocument,
+  unplaced: Unplaced,
+  result: Map<string, Frame>,
+  placer: Placer,
+  rows: RowPacker,
+): void {
+  const groups = new Map(document.groups.map((group) => [group.uuid, result.get(group.uuid) ?? group]));
+  for (const note of document.sticky_notes) {
+    if (!unplaced.notes.has(note.uuid)) continue;
+    const frame = { left: 0, top: 0, width: note.width, height: note.height };
+    const group = note.parent_uuid === null ? undefined : groups.get(note.parent_uuid);
+    const wanted: Shift =
+      group === undefined ? rows.next(frame) : { dx: group.left + group.width + LAYOUT_GAP, dy: group.top };
+    result.set(note.uuid, placer.place(new Map([[note.uuid, frame]]), wanted).get(note.uuid)!);
+  }
+}
+
+/** The box around `frames` and their padding, grown to also cover `containers` as they are. */
+function enclose(containers: Frame[], frames: Frame[]): Frame {
+  const box = boundingFrame(frames);
+  const padded = {
+    left: box.left - GROUP_PADDING,
+    top: box.top - GROUP_TITLE,
+    width: box.width + 2 * GROUP_PADDING,
+    height: box.height + GROUP_TITLE + GROUP_PADDING,
+  };
+  return boundingFrame([padded, ...containers]);
+}

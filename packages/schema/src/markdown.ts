@@ -1,0 +1,101 @@
+// The Markdown rendering of a schema (GET /diagrams/{uuid}/schema with format=ai or Accept: text/markdown,
+// and the get_schema tool). One line per column keeps it compact for a language model and readable for a
+// person; tables are in the schema order (sorted by name), so equal schemas render to equal bytes.
+import type { Column, DataTypeParams, Index, Relationship, Table } from './model';
+import { escapeName, escapeText } from './markdown-escape';
+import { type SchemaSource, sortRelationships, sortTables } from './project';
+
+export const MARKDOWN_LEVELS = ['detailed', 'simple'] as const;
+export type MarkdownLevel = (typeof MARKDOWN_LEVELS)[number];
+
+export function renderMarkdown(source: SchemaSource, level: MarkdownLevel = 'detailed'): string {
+  // The same order as the schema response, without copying the records.
+  const tables = sortTables(source.tables);
+  return level === 'simple'
+    ? renderSimple(source.driver, tables)
+    : renderDetailed(source.driver, tables, sortRelationships(source.relationships));
+}
+
+function renderSimple(driver: string, tables: Table[]): string {
+  const lines = [`# Schema (${driver}, ${plural(tables.length, 'table')})`, ''];
+  for (const table of tables) {
+    lines.push(
+      `- ${escapeName(table.name)}: ${table.columns.map((column) => escapeName(column.name)).join(', ')}`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function renderDetailed(driver: string, tables: Table[], relationships: Relationship[]): string {
+  const lines = [
+    `# Schema (${driver}, ${plural(tables.length, 'table')}, ${plural(relationships.length, 'relationship')})`,
+    '',
+    'Columns: `name: type, constraints`; nullable unless marked not null.',
+  ];
+  for (const table of tables) lines.push('', ...tableLines(table));
+  if (relationships.length > 0) {
+    lines.push('', '## Relationships', ...relationships.map(relationshipLine));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function tableLines(table: Table): string[] {
+  const lines = [`## ${escapeName(table.name)}`];
+  if (table.comment !== null && table.comment !== '') lines.push(`Comment: ${escapeText(table.comment)}`);
+  lines.push(...table.columns.map(columnLine));
+  if (table.indexes.length > 0) lines.push('Indexes:', ...table.indexes.map(indexLine));
+  return lines;
+}
+
+function columnLine(column: Column): string {
+  const parts = [`${escapeName(column.name)}: ${typeText(column)}`];
+  if (column.is_primary_key) parts.push('PK');
+  if (column.is_auto_increment) parts.push('auto-increment');
+  if (column.is_unique_key) parts.push('unique');
+  if (column.is_index) parts.push('index');
+  if (!column.is_nullable) parts.push('not null');
+  if (column.default !== null) parts.push(`default ${escapeText(column.default)}`);
+  if (column.comment !== null && column.comment !== '') parts.push(`comment: ${escapeText(column.comment)}`);
+  return `- ${parts.join(', ')}`;
+}
+
+/** `varchar(255)`, `decimal(10,2)`, `enum('a','b')`, `text[]`, `int unsigned`. */
+export function typeText(
+  column: Pick<Column, 'driver_data_type_name' | 'driver_data_type_params' | 'is_unsigned'>,
+) {
+  const params = column.driver_data_type_params;
+  let text = escapeName(column.driver_data_type_name) + (params === null ? '' : typeArguments(params));
+  if (params?.fields !== undefined) text += ` ${escapeText(params.fields)}`;
+  if (params?.array === true) text += '\\[\\]';
+  if (column.is_unsigned) text += ' unsigned';
+  return text;
+}
+
+function typeArguments(params: DataTypeParams): string {
+  if (params.values !== undefined) {
+    return `(${params.values.map((value) => `'${escapeText(value.replaceAll("'", "''"))}'`).join(',')})`;
+  }
+  if (params.length !== undefined) return `(${params.length})`;
+  if (params.precision !== undefined && params.scale !== undefined)
+    return `(${params.precision},${params.scale})`;
+  if (params.precision !== undefined) return `(${params.precision})`;
+  return '';
+}
+
+function indexLine(index: Index): string {
+  return `- ${escapeName(index.name)}: ${index.type} (${index.columns.map(escapeName).join(', ')})`;
+}
+
+function relationshipLine(r: Relationship): string {
+  const source = `${escapeName(r.source_table)}.${escapeName(r.source_column)}`;
+  const target = `${escapeName(r.target_table)}.${escapeName(r.target_column)}`;
+  const actions = [
+    r.on_delete === null ? '' : `, on delete ${escapeText(r.on_delete)}`,
+    r.on_update === null ? '' : `, on update ${escapeText(r.on_update)}`,
+  ].join('');
+  return `- ${source} -> ${target} (${r.type}${actions})`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
