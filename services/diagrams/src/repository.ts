@@ -213,11 +213,11 @@ export interface NewDiagram {
  */
 export async function insertDiagram(client: PoolClient, diagram: NewDiagram): Promise<DiagramRow> {
   const { rows } = await client.query<DiagramRow>(
-    `WITH inserted AS (
+    `WITH clock AS (SELECT clock_timestamp() AS now), inserted AS (
        INSERT INTO diagrams.diagrams
          (uuid, team_id, team_slug, team_name, name, slug, driver, status, table_count, created_by,
           created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, clock_timestamp(), clock_timestamp())
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, clock.now, clock.now FROM clock
        RETURNING *
      ), recorded AS (
        INSERT INTO diagrams.diagram_update_times (diagram_uuid, updated_at)
