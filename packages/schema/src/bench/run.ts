@@ -1,8 +1,13 @@
-// `npm run bench` (after a build): the cost of applying a ~500KB patch to a 1,000-table diagram and of
-// rendering that diagram as Markdown, next to JSON.parse of the same patch bytes measured in the same run.
+// `npm run bench` (after a build): the cost of normalising, validating and applying a ~500KB patch to a
+// 1,000-table diagram, and of rendering that diagram as Markdown, next to JSON.parse of the same patch
+// bytes measured in the same run.
 import { apply } from '../apply';
+import { diff } from '../diff';
 import { renderMarkdown } from '../markdown';
+import type { DiagramDocument } from '../model';
+import { normalize } from '../normalize';
 import type { Patch } from '../patch-types';
+import { validate } from '../validate';
 import { generateDiagram } from './generate-diagram';
 import { generatePatch } from './generate-patch';
 import { formatRow, measure } from './measure';
@@ -12,28 +17,42 @@ const RUNS = 25;
 function main(): void {
   const document = generateDiagram({ tables: 1000, columnsPerTable: 20 });
   const { json, patch } = generatePatch(document, { targetBytes: 500 * 1024 });
-  const placedPatch = withPositions(patch);
+  const parsed = JSON.parse(json);
+  const validated = validatePatch(parsed, document);
+  const placed = withPositions(validated);
   const parse = measure('JSON.parse of the patch (baseline)', RUNS, () => JSON.parse(json));
   const rows = [
-    measure('apply (with layout of new tables, and diff)', RUNS, () => apply(document, patch)),
-    measure('apply (every table sent with a position)', RUNS, () => apply(document, placedPatch)),
+    measure('normalize + validate', RUNS, () => validatePatch(parsed, document)),
+    measure('apply, every table sent with a position', RUNS, () => apply(document, placed)),
+    measure('apply, new tables laid out by dagre', RUNS, () => apply(document, validated)),
+    measure('normalize + validate + apply (laid out)', RUNS, () =>
+      apply(document, validatePatch(parsed, document)),
+    ),
+    measure('apply (laid out) + diff', RUNS, () => diff(document, apply(document, validated).document)),
     measure('renderMarkdown detailed', RUNS, () => renderMarkdown(document, 'detailed')),
     measure('renderMarkdown simple', RUNS, () => renderMarkdown(document, 'simple')),
   ];
-  const newTables = patch.tables.filter(
-    (table) => !document.tables.some((t) => t.name === table.name),
-  ).length;
+  const names = new Set(document.tables.map((table) => table.name));
+  const newTables = patch.tables.filter((table) => !names.has(table.name)).length;
   console.log(
-    `diagram: ${document.tables.length} tables, ${document.tables[0]!.columns.length} columns each, ${document.relationships.length} relationships`,
+    `diagram: ${document.tables.length} tables × ${document.tables[0]!.columns.length} columns, ` +
+      `${document.relationships.length} relationships`,
   );
   console.log(
-    `patch: ${(json.length / 1024).toFixed(0)} KB, ${patch.tables.length} table entries (${newTables} new), median of ${RUNS} runs`,
+    `patch: ${(json.length / 1024).toFixed(0)} KB, ${patch.tables.length} table entries (${newTables} new); ` +
+      `median of ${RUNS} runs after warm-up`,
   );
   console.log(formatRow(parse, parse));
   for (const row of rows) console.log(formatRow(row, parse));
 }
 
-/** The same patch with every table placed far right of the diagram, so no layout is computed. */
+function validatePatch(parsed: unknown, document: DiagramDocument): Patch {
+  const result = validate(normalize(parsed).patch, document, document.driver, 'propose');
+  if (!result.ok) throw new Error(`generated patch is invalid: ${JSON.stringify(result.problems)}`);
+  return result.patch;
+}
+
+/** The same patch with every table and group placed far right of the diagram, so no layout is computed. */
 function withPositions(patch: Patch): Patch {
   return {
     ...patch,
