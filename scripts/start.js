@@ -96,6 +96,6 @@ function printBanner(system, demo) {
 }
 
 main().catch((error) => {
-  process.stderr.write(`npm start failed: ${error && error.message ? error.message : error}\n`);
+  process.stderr.write(`npm start failed: ${error?.message ?? error}\n`);
   process.exit(1);
 });
