@@ -1,0 +1,415 @@
+{{/*
+The objects of one component, shared by every component (the opentelemetry-demo chart's component.yaml
+habit): ServiceAccount, Service, Deployment, HorizontalPodAutoscaler, PodDisruptionBudget, NetworkPolicy.
+Call with (dict "root" $ "name" "<component>"); templates/components.yaml does so for each enabled one.
+*/}}
+{{- define "dss.component" -}}
+{{- $c := deepCopy .root.Values.componentDefaults }}
+{{- $_ := include "dss.mergeInto" (dict "dst" $c "src" (deepCopy (index .root.Values.components .name))) }}
+{{- $ctx := dict "root" .root "name" .name "c" $c }}
+{{- if $c.serviceAccount.create }}
+---
+{{ include "dss.component.serviceAccount" $ctx }}
+{{- end }}
+---
+{{ include "dss.component.service" $ctx }}
+---
+{{ include "dss.component.deployment" $ctx }}
+{{- if $c.autoscaling.enabled }}
+---
+{{ include "dss.component.hpa" $ctx }}
+{{- end }}
+{{- if $c.pdb.enabled }}
+---
+{{ include "dss.component.pdb" $ctx }}
+{{- end }}
+{{- if .root.Values.networkPolicy.enabled }}
+---
+{{ include "dss.component.networkPolicy" $ctx }}
+{{- end }}
+{{- end }}
+
+{{- define "dss.component.serviceAccount" -}}
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: {{ include "dss.componentName" . }}
+  labels:
+    {{- include "dss.componentLabels" . | nindent 4 }}
+  {{- with .c.serviceAccount.annotations }}
+  annotations:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+automountServiceAccountToken: {{ .c.serviceAccount.automountToken }}
+{{- end }}
+
+{{- define "dss.component.service" -}}
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ include "dss.componentName" . }}
+  labels:
+    {{- include "dss.componentLabels" . | nindent 4 }}
+  {{- with .c.service.annotations }}
+  annotations:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+spec:
+  type: {{ .c.service.type }}
+  selector:
+    {{- include "dss.componentSelectorLabels" . | nindent 4 }}
+  ports:
+    {{- if .c.ports.grpc }}
+    - name: grpc
+      port: {{ .c.ports.grpc }}
+      targetPort: grpc
+      protocol: TCP
+      appProtocol: grpc
+    {{- end }}
+    {{- if .c.ports.http }}
+    - name: http
+      port: {{ .c.ports.http }}
+      targetPort: http
+      protocol: TCP
+      appProtocol: http
+    {{- end }}
+    - name: admin
+      port: {{ .c.ports.admin }}
+      targetPort: admin
+      protocol: TCP
+      appProtocol: http
+{{- end }}
+
+{{- define "dss.component.deployment" -}}
+{{- $root := .root }}
+{{- $c := .c }}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ include "dss.componentName" . }}
+  labels:
+    {{- include "dss.componentLabels" . | nindent 4 }}
+spec:
+  {{- if not $c.autoscaling.enabled }}
+  replicas: {{ $c.replicas }}
+  {{- end }}
+  revisionHistoryLimit: 5
+  selector:
+    matchLabels:
+      {{- include "dss.componentSelectorLabels" . | nindent 6 }}
+  strategy:
+    type: RollingUpdate
+    rollingUpdate:
+      maxSurge: 25%
+      maxUnavailable: 0
+  template:
+    metadata:
+      labels:
+        {{- include "dss.componentSelectorLabels" . | nindent 8 }}
+        {{- with $c.podLabels }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+      annotations:
+        # Settings that reach the pod only through files or Secrets still roll it when they change.
+        checksum/settings: {{ toYaml $c | sha256sum }}
+        {{- if $c.tokenSigningKey }}
+        checksum/token-signing: {{ toYaml $root.Values.tokenSigning | sha256sum }}
+        {{- end }}
+        {{- with $c.podAnnotations }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+    spec:
+      serviceAccountName: {{ ternary (include "dss.componentName" .) "default" $c.serviceAccount.create }}
+      automountServiceAccountToken: {{ $c.serviceAccount.automountToken }}
+      # The services find each other through DSS_*_GRPC_ADDR, not through injected service variables.
+      enableServiceLinks: false
+      terminationGracePeriodSeconds: {{ $c.terminationGracePeriodSeconds }}
+      securityContext:
+        {{- toYaml $c.podSecurityContext | nindent 8 }}
+      {{- with $root.Values.imagePullSecrets }}
+      imagePullSecrets:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $c.priorityClassName }}
+      priorityClassName: {{ . }}
+      {{- end }}
+      {{- if or $c.topologySpread.enabled $c.topologySpreadConstraints }}
+      topologySpreadConstraints:
+        {{- if $c.topologySpread.enabled }}
+        {{- range $key := $c.topologySpread.topologyKeys }}
+        - topologyKey: {{ $key }}
+          maxSkew: {{ $c.topologySpread.maxSkew }}
+          whenUnsatisfiable: {{ $c.topologySpread.whenUnsatisfiable }}
+          matchLabelKeys:
+            - pod-template-hash
+          labelSelector:
+            matchLabels:
+              {{- include "dss.componentSelectorLabels" (dict "root" $root "name" $.name) | nindent 14 }}
+        {{- end }}
+        {{- end }}
+        {{- with $c.topologySpreadConstraints }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+      {{- end }}
+      {{- with $c.nodeSelector }}
+      nodeSelector:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $c.tolerations }}
+      tolerations:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      {{- with $c.affinity }}
+      affinity:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+      containers:
+        - name: {{ .name }}
+          image: {{ include "dss.image" $root | quote }}
+          imagePullPolicy: {{ $root.Values.image.pullPolicy }}
+          args:
+            {{- toYaml $c.args | nindent 12 }}
+          ports:
+            {{- if $c.ports.grpc }}
+            - name: grpc
+              containerPort: {{ $c.ports.grpc }}
+              protocol: TCP
+            {{- end }}
+            {{- if $c.ports.http }}
+            - name: http
+              containerPort: {{ $c.ports.http }}
+              protocol: TCP
+            {{- end }}
+            - name: admin
+              containerPort: {{ $c.ports.admin }}
+              protocol: TCP
+          env:
+            {{- include "dss.component.env" . | nindent 12 }}
+          startupProbe:
+            {{- include "dss.component.probe" (dict "c" $c "probe" $c.probes.startup) | nindent 12 }}
+          livenessProbe:
+            {{- include "dss.component.probe" (dict "c" $c "probe" $c.probes.liveness) | nindent 12 }}
+          readinessProbe:
+            {{- include "dss.component.probe" (dict "c" $c "probe" $c.probes.readiness) | nindent 12 }}
+          resources:
+            {{- toYaml $c.resources | nindent 12 }}
+          securityContext:
+            {{- toYaml $c.securityContext | nindent 12 }}
+          volumeMounts:
+            - name: tmp
+              mountPath: /tmp
+            {{- if $c.tokenSigningKey }}
+            - name: token-signing
+              mountPath: /var/run/secrets/dss/token-signing
+              readOnly: true
+            {{- end }}
+            {{- if $c.sessionKey }}
+            - name: session
+              mountPath: /var/run/secrets/dss/session
+              readOnly: true
+            {{- end }}
+      volumes:
+        - name: tmp
+          emptyDir:
+            sizeLimit: {{ $c.tmpSizeLimit }}
+        {{- if $c.tokenSigningKey }}
+        - name: token-signing
+          secret:
+            secretName: {{ include "dss.tokenSigningSecretName" $root }}
+            defaultMode: 0440
+        {{- end }}
+        {{- if $c.sessionKey }}
+        - name: session
+          secret:
+            secretName: {{ include "dss.credentialsSecretName" $root }}
+            defaultMode: 0440
+            items:
+              - key: session-key
+                path: session-key
+        {{- end }}
+{{- end }}
+
+{{/*
+The environment of one component. Every variable here is read by the services (the deploy workspace's
+tests compare this list with each service's config.ts); each block's `if` says which components get it.
+*/}}
+{{- define "dss.component.env" -}}
+{{- $root := .root }}
+{{- $c := .c }}
+- name: DSS_ADMIN_PORT
+  value: {{ $c.ports.admin | quote }}
+- name: LOG_LEVEL
+  value: {{ $root.Values.logLevel | quote }}
+{{- if $c.ports.grpc }}
+- name: {{ printf "DSS_%s_GRPC_ADDR" (upper .name) }}
+  value: {{ printf "0.0.0.0:%v" $c.ports.grpc | quote }}
+{{- end }}
+{{- if $c.ports.http }}
+- name: {{ $c.httpPortVariable }}
+  value: {{ $c.ports.http | quote }}
+{{- end }}
+{{- range $callee := $c.calls }}
+- name: {{ printf "DSS_%s_GRPC_ADDR" (upper $callee) }}
+  value: {{ include "dss.grpcTarget" (dict "root" $root "name" $callee) | quote }}
+{{- end }}
+{{- if $c.appUrl }}
+- name: DSS_APP_URL
+  value: {{ $root.Values.appUrl | quote }}
+{{- end }}
+{{- if $c.uses.postgresql }}
+- name: DATABASE_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "dss.credentialsSecretName" $root }}
+      key: database-url
+{{- end }}
+{{- if $c.uses.redis }}
+- name: REDIS_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "dss.credentialsSecretName" $root }}
+      key: redis-url
+      optional: true
+{{- end }}
+{{- if $c.uses.nats }}
+- name: NATS_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "dss.credentialsSecretName" $root }}
+      key: nats-url
+{{- end }}
+{{- if $c.tokenSigningKey }}
+- name: DSS_TOKEN_SIGNING_KEY_FILE
+  value: {{ printf "/var/run/secrets/dss/token-signing/%s" $root.Values.tokenSigning.privateKeyKey | quote }}
+{{- if $root.Values.tokenSigning.previousPublicKeysKey }}
+- name: DSS_TOKEN_PREVIOUS_PUBLIC_KEYS_FILE
+  value: {{ printf "/var/run/secrets/dss/token-signing/%s" $root.Values.tokenSigning.previousPublicKeysKey | quote }}
+{{- end }}
+{{- end }}
+{{- if $root.Values.tracing.enabled }}
+- name: OTEL_SERVICE_NAME
+  value: {{ printf "dss-%s" .name | quote }}
+{{- if $root.Values.tracing.otlpEndpoint }}
+- name: OTEL_EXPORTER_OTLP_ENDPOINT
+  value: {{ $root.Values.tracing.otlpEndpoint | quote }}
+{{- end }}
+{{- range $key, $value := $root.Values.tracing.env }}
+- name: {{ $key }}
+  value: {{ $value | quote }}
+{{- end }}
+{{- end }}
+{{- range $key, $value := $root.Values.env }}
+- name: {{ $key }}
+  value: {{ $value | quote }}
+{{- end }}
+{{- range $key, $value := $c.env }}
+- name: {{ $key }}
+  value: {{ $value | quote }}
+{{- end }}
+{{- end }}
+
+{{/* One probe. Call with (dict "c" <settings> "probe" <probe settings>); grpc needs a gRPC port, else http. */}}
+{{- define "dss.component.probe" -}}
+{{- if and (eq .probe.type "grpc") .c.ports.grpc }}
+grpc:
+  port: {{ .c.ports.grpc }}
+{{- else }}
+httpGet:
+  path: {{ .probe.path }}
+  port: admin
+{{- end }}
+periodSeconds: {{ .probe.periodSeconds }}
+timeoutSeconds: {{ .probe.timeoutSeconds }}
+failureThreshold: {{ .probe.failureThreshold }}
+{{- end }}
+
+{{- define "dss.component.hpa" -}}
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: {{ include "dss.componentName" . }}
+  labels:
+    {{- include "dss.componentLabels" . | nindent 4 }}
+spec:
+  scaleTargetRef:
+    apiVersion: apps/v1
+    kind: Deployment
+    name: {{ include "dss.componentName" . }}
+  minReplicas: {{ .c.autoscaling.minReplicas }}
+  maxReplicas: {{ .c.autoscaling.maxReplicas }}
+  metrics:
+    - type: Resource
+      resource:
+        name: cpu
+        target:
+          type: Utilization
+          averageUtilization: {{ .c.autoscaling.targetCPUUtilizationPercentage }}
+{{- end }}
+
+{{- define "dss.component.pdb" -}}
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata:
+  name: {{ include "dss.componentName" . }}
+  labels:
+    {{- include "dss.componentLabels" . | nindent 4 }}
+spec:
+  maxUnavailable: {{ .c.pdb.maxUnavailable }}
+  selector:
+    matchLabels:
+      {{- include "dss.componentSelectorLabels" . | nindent 6 }}
+{{- end }}
+
+{{/*
+Who may open which port of a component. A rule is written only when it has peers: an ingress rule without
+`from` would admit everyone. Admin ports admit networkPolicy.metricsFrom; the `helm test` pods may reach the
+public components, every admin port and accounts (the test's CLI calls accounts over gRPC).
+*/}}
+{{- define "dss.component.networkPolicy" -}}
+{{- $root := .root }}
+{{- $c := .c }}
+{{- $testNames := list }}
+{{- $testPeers := list }}
+{{- if $root.Values.tests.enabled }}
+{{- $testNames = list "helm-test" }}
+{{- $testLabels := include "dss.componentSelectorLabels" (dict "root" $root "name" "helm-test") | fromYaml }}
+{{- $testPeers = list (dict "podSelector" (dict "matchLabels" $testLabels)) }}
+{{- end }}
+{{- $grpcCallers := concat $c.allowedCallers (ternary $testNames (list) (eq .name "accounts")) }}
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata:
+  name: {{ include "dss.componentName" . }}
+  labels:
+    {{- include "dss.componentLabels" . | nindent 4 }}
+spec:
+  podSelector:
+    matchLabels:
+      {{- include "dss.componentSelectorLabels" . | nindent 6 }}
+  policyTypes:
+    - Ingress
+  ingress:
+    {{- if and $c.ports.grpc $grpcCallers }}
+    - ports:
+        - port: grpc
+          protocol: TCP
+      from:
+        {{- include "dss.componentPeers" (dict "root" $root "names" $grpcCallers) | nindent 8 }}
+    {{- end }}
+    {{- $publicPeers := concat $root.Values.networkPolicy.publicFrom $testPeers }}
+    {{- if and $c.ports.http $c.public $publicPeers }}
+    - ports:
+        - port: http
+          protocol: TCP
+      from:
+        {{- toYaml $publicPeers | nindent 8 }}
+    {{- end }}
+    {{- $adminPeers := concat $root.Values.networkPolicy.metricsFrom $testPeers }}
+    {{- if $adminPeers }}
+    - ports:
+        - port: admin
+          protocol: TCP
+      from:
+        {{- toYaml $adminPeers | nindent 8 }}
+    {{- end }}
+{{- end }}
