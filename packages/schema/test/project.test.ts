@@ -1,3 +1,4 @@
+import type { DiagramDocument } from '../src/model';
 import { toFullDocument, toSchema } from '../src/project';
 import { column, documentOf, group, note, relationship, shopDocument, table } from './apply-fixtures';
 
@@ -25,7 +26,12 @@ describe('projection', () => {
     });
 
     it('leaves out canvas fields, groups and sticky notes', () => {
-      const schema = toSchema({ ...shopDocument(), groups: [group('g')], sticky_notes: [note('n', 'x')] });
+      const document: DiagramDocument = {
+        ...shopDocument(),
+        groups: [group('g')],
+        sticky_notes: [note('n', 'x')],
+      };
+      const schema = toSchema(document);
       expect(Object.keys(schema)).toEqual(['driver', 'schema_version', 'tables', 'relationships']);
       expect(Object.keys(schema.tables[0]!)).toEqual(['uuid', 'name', 'comment', 'columns', 'indexes']);
     });
