@@ -14,7 +14,13 @@ for (const { name, dir } of workspaceDirs)
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/e2e', '<rootDir>/scripts', '<rootDir>/deploy'],
+  roots: [
+    '<rootDir>/packages',
+    '<rootDir>/services',
+    '<rootDir>/e2e',
+    '<rootDir>/scripts',
+    '<rootDir>/deploy',
+  ],
   testMatch: ['**/test/**/*.test.ts', '**/e2e/**/*.test.ts', '**/scripts/test/**/*.test.js'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: {
