@@ -375,7 +375,7 @@ public components, every admin port and accounts (the test's CLI calls accounts 
 {{- $testLabels := include "dss.componentSelectorLabels" (dict "root" $root "name" "helm-test") | fromYaml }}
 {{- $testPeers = list (dict "podSelector" (dict "matchLabels" $testLabels)) }}
 {{- end }}
-{{- $grpcCallers := concat $c.allowedCallers (ternary $testNames (list) (eq .name "accounts")) }}
+{{- $grpcCallers := concat (default (list) $c.allowedCallers) (ternary $testNames (list) (eq .name "accounts")) }}
 apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
 metadata:
