@@ -65,7 +65,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error) => {
-    process.stderr.write(`${error && error.stack ? error.stack : error}\n`);
+    process.stderr.write(`${error?.stack ?? error}\n`);
     process.exitCode = 1;
   },
 );
