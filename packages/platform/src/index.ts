@@ -14,3 +14,4 @@ export * from './service-process';
 export { INSTRUMENTED_LIBRARIES, shutdownTracing, startTracing, tracingConfigured } from './tracing';
 export * from './etag';
 export * from './outbox';
+export * from './persistent-service';
