@@ -13,12 +13,27 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-export async function startStack(): Promise<Stack> {
+/** True when the suite runs against a deployment (E2E_BASE_URL) rather than a stack it starts itself. */
+export function isExternalStack(): boolean {
+  return Boolean(process.env.E2E_BASE_URL);
+}
+
+/**
+ * The system under test. `env` configures a dedicated embedded stack (for example a low rate limit); a
+ * deployment's configuration cannot be changed from here, so asking for one with E2E_BASE_URL set throws
+ * (tests that need it skip themselves with `isExternalStack()`).
+ */
+export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
   const external = process.env.E2E_BASE_URL;
   if (external) {
+    if (Object.keys(env).length > 0) {
+      throw new Error(
+        `startStack: E2E_BASE_URL is set, so the configuration ${Object.keys(env).join(', ')} cannot be applied`,
+      );
+    }
     return { baseUrl: external.replace(/\/+$/, ''), cliEnv: { ...process.env }, stop: async () => undefined };
   }
-  const system = await startTestSystem();
+  const system = await startTestSystem(env);
   return {
     baseUrl: system.apiUrl,
     cliEnv: { ...process.env, DSS_ACCOUNTS_GRPC_ADDR: system.grpc.accounts, LOG_LEVEL: 'silent' },
