@@ -1,0 +1,50 @@
+// DDL → diagram document conversion for the three drivers. Pure: no network or disk I/O, so it can run in
+// a worker thread of the importer.
+import type { SchemaBuilder } from './builder';
+import { readMysql } from './mysql';
+import { readPgsql } from './pgsql';
+import { type ConvertResult, type DdlDriver, DdlSyntaxError } from './result';
+import { readSqlsrv } from './sqlsrv';
+
+export type { ConvertResult, DdlDriver, DdlErrorCode } from './result';
+export { LineMap, splitStatements } from './split';
+
+const READERS: Record<DdlDriver, (sql: string) => Promise<SchemaBuilder>> = {
+  pgsql: readPgsql,
+  mysql: readMysql,
+  sqlsrv: readSqlsrv,
+};
+
+/**
+ * Converts a DDL script into a diagram document (laid out by the schema package). Statements that do not
+ * shape a schema are skipped and counted; a schema-shaping statement that does not parse fails the whole
+ * conversion with `ddl_syntax_error` naming its line and column.
+ */
+export async function convertDdl(driver: DdlDriver, sql: string): Promise<ConvertResult> {
+  let builder: SchemaBuilder;
+  try {
+    builder = await READERS[driver](sql.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    if (error instanceof DdlSyntaxError)
+      return {
+        ok: false,
+        code: 'ddl_syntax_error',
+        message: error.message,
+        line: error.line,
+        column: error.column,
+      };
+    return {
+      ok: false,
+      code: 'ddl_internal_error',
+      message: `DDL conversion failed: ${(error as Error).message}`,
+    };
+  }
+  if (builder.tables.size === 0)
+    return {
+      ok: false,
+      code: 'ddl_no_tables',
+      message: 'The DDL defines no tables (no CREATE TABLE statement was found)',
+    };
+  const document = builder.toDocument();
+  return { ok: true, document, skipped: builder.skipped, warnings: builder.warnings };
+}

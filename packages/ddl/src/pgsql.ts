@@ -1,0 +1,394 @@
+// PostgreSQL DDL reader: libpg-query (the PostgreSQL 18 server's own parser compiled to WebAssembly) parses
+// each statement; this file walks the parse trees of the statements that shape a schema.
+import { loadModule, parseSync } from 'libpg-query';
+import { type Ast, arr, num, obj, str, tagged } from './ast';
+import { type DdlColumn, type DdlTable, SchemaBuilder } from './builder';
+import { DdlSyntaxError, expressionAt } from './result';
+import { LineMap, type Piece, splitStatements } from './split';
+
+const DEFAULT_SCHEMA = 'public';
+const STOP_WORDS = /^(not|null|constraint|primary|unique|references|check|generated|collate|default)$/i;
+/** Statements whose failure to parse makes the import fail; others are skipped with a warning. */
+const SHAPING =
+  /^\s*(create\s+(?:(?:global|local)\s+)?(?:(?:temp|temporary|unlogged)\s+)?table|alter\s+table|create\s+(?:unique\s+)?index|comment\s+on)\b/i;
+
+const FK_ACTIONS: Record<string, string | null> = {
+  a: null,
+  r: 'restrict',
+  c: 'cascade',
+  n: 'set null',
+  d: 'set default',
+};
+
+/** Interval field masks (PostgreSQL's INTERVAL_MASK bits) to the written field phrase. */
+const INTERVAL_FIELDS: Record<number, string> = {
+  4: 'year',
+  2: 'month',
+  8: 'day',
+  1024: 'hour',
+  2048: 'minute',
+  4096: 'second',
+  6: 'year to month',
+  1032: 'day to hour',
+  3080: 'day to minute',
+  7176: 'day to second',
+  3072: 'hour to minute',
+  7168: 'hour to second',
+  6144: 'minute to second',
+};
+
+let loaded: Promise<void> | undefined;
+
+interface Statement {
+  piece: Piece;
+  /** UTF-8 bytes of the piece when it has non-ASCII text (parser locations are byte offsets). */
+  bytes: Buffer | null;
+}
+
+function charOffset(statement: Statement, byteOffset: number): number {
+  return statement.bytes ? statement.bytes.subarray(0, byteOffset).toString('utf8').length : byteOffset;
+}
+
+function names(list: Ast[]): string[] {
+  return list.map((node) => str(obj(node, 'String'), 'sval') ?? '');
+}
+
+function qualified(schema: string | undefined, name: string): string {
+  return schema && schema !== DEFAULT_SCHEMA && schema !== 'pg_catalog' ? `${schema}.${name}` : name;
+}
+
+function relationName(relation: Ast | undefined): string {
+  return qualified(str(relation, 'schemaname'), str(relation, 'relname') ?? '');
+}
+
+class PgReader {
+  readonly builder = new SchemaBuilder('pgsql');
+  private readonly enums = new Map<string, string[]>();
+  private readonly domains = new Map<string, Ast>();
+  private statement!: Statement;
+
+  read(sql: string): SchemaBuilder {
+    const lines = new LineMap(sql);
+    for (const piece of splitStatements('pgsql', sql)) {
+      const text = piece.text;
+      const start = piece.offset + (text.length - text.trimStart().length);
+      if (text.trimStart().startsWith('\\')) {
+        this.builder.skipped++;
+        this.builder.warn(`line ${lines.at(start).line}: psql meta-command skipped`);
+        continue;
+      }
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII test
+      const bytes = /[^\u0000-\u007f]/.test(text) ? Buffer.from(text, 'utf8') : null;
+      this.statement = { piece, bytes };
+      let tree: unknown;
+      try {
+        tree = parseSync(text);
+      } catch (error) {
+        const details = (error as { sqlDetails?: { cursorPosition?: number } }).sqlDetails;
+        const position = details?.cursorPosition;
+        const at = lines.at(piece.offset + (position ?? 0));
+        const message = `line ${at.line}, column ${at.column}: ${(error as Error).message}`;
+        if (SHAPING.test(text)) throw new DdlSyntaxError(message, at.line, at.column);
+        this.builder.skipped++;
+        this.builder.warn(`${message} (statement skipped)`);
+        continue;
+      }
+      for (const raw of arr(tree, 'stmts')) {
+        const node = tagged(obj(raw, 'stmt'));
+        if (!node || !this.statementNode(node[0], node[1])) this.builder.skipped++;
+      }
+    }
+    return this.builder;
+  }
+
+  /** Reads one parsed statement; false when it does not shape the schema. */
+  private statementNode(kind: string, node: Ast): boolean {
+    switch (kind) {
+      case 'CreateStmt':
+        this.createTable(node);
+        return true;
+      case 'AlterTableStmt':
+        return this.alterTable(node);
+      case 'IndexStmt':
+        this.createIndex(node);
+        return true;
+      case 'CommentStmt':
+        return this.comment(node);
+      case 'CreateEnumStmt':
+        this.enums.set(this.typeKey(names(arr(node, 'typeName'))), names(arr(node, 'vals')));
+        return true;
+      case 'CreateDomainStmt': {
+        const typeName = obj(node, 'typeName');
+        if (typeName) this.domains.set(this.typeKey(names(arr(node, 'domainname'))), typeName);
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  private typeKey(parts: string[]): string {
+    const name = parts[parts.length - 1] ?? '';
+    return qualified(parts.length > 1 ? parts[parts.length - 2] : undefined, name);
+  }
+
+  private createTable(node: Ast): void {
+    const name = relationName(obj(node, 'relation'));
+    const table = this.builder.addTable(name);
+    if (obj(node, 'partbound')) {
+      // PARTITION OF: the columns are the parent's.
+      const parent = this.builder.table(relationName(obj(arr(node, 'inhRelations')[0], 'RangeVar')));
+      if (parent) table.columns = parent.columns.map((column) => ({ ...column, primary: false }));
+    }
+    const later: Ast[] = [];
+    for (const element of arr(node, 'tableElts')) {
+      const columnDef = obj(element, 'ColumnDef');
+      if (columnDef) {
+        this.addColumn(table, columnDef);
+        continue;
+      }
+      const constraint = obj(element, 'Constraint');
+      if (constraint) later.push(constraint);
+    }
+    for (const constraint of later) this.tableConstraint(table.name, constraint);
+  }
+
+  private addColumn(table: DdlTable, def: Ast): void {
+    const name = str(def, 'colname') ?? '';
+    const typeName = obj(def, 'typeName');
+    const { written, enumValues, serial } = this.writtenType(typeName);
+    const { type, unsigned } = this.builder.resolveType(table.name, name, written, enumValues);
+    const column: DdlColumn = {
+      name,
+      written,
+      type,
+      default: null,
+      nullable: true,
+      primary: false,
+      unique: false,
+      autoIncrement: serial,
+      unsigned,
+      comment: null,
+    };
+    const existing = table.columns.findIndex((c) => c.name === name);
+    if (existing >= 0) table.columns[existing] = column;
+    else table.columns.push(column);
+    for (const wrapper of arr(def, 'constraints')) {
+      const constraint = obj(wrapper, 'Constraint');
+      if (!constraint) continue;
+      switch (str(constraint, 'contype')) {
+        case 'CONSTR_NOTNULL':
+          column.nullable = false;
+          break;
+        case 'CONSTR_DEFAULT':
+          column.default = this.defaultText(constraint);
+          if (/^nextval\s*\(/i.test(column.default ?? '')) column.autoIncrement = true;
+          break;
+        case 'CONSTR_IDENTITY':
+          column.autoIncrement = true;
+          column.nullable = false;
+          break;
+        case 'CONSTR_PRIMARY':
+          this.builder.addIndex(table.name, {
+            name: str(constraint, 'conname') ?? `${table.name.split('.').pop()}_pkey`,
+            type: 'primary',
+            columns: [name],
+          });
+          break;
+        case 'CONSTR_UNIQUE':
+          this.builder.addIndex(table.name, {
+            name: str(constraint, 'conname') ?? `${table.name.split('.').pop()}_${name}_key`,
+            type: 'unique',
+            columns: [name],
+          });
+          break;
+        case 'CONSTR_FOREIGN':
+          this.foreignKey(table.name, constraint, [name]);
+          break;
+        case 'CONSTR_GENERATED':
+          this.builder.warn(`${table.name}.${name}: generated column; its expression is not kept`);
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  /** The default expression as written in the source (`'x'::character varying`, `now()`). */
+  private defaultText(constraint: Ast): string | null {
+    const location = num(constraint, 'location');
+    if (location === undefined) return null;
+    const text = this.statement.piece.text;
+    const start = charOffset(this.statement, location);
+    const keyword = /^default\s+/i.exec(text.slice(start, start + 16));
+    return expressionAt(text, start + (keyword ? keyword[0].length : 0), STOP_WORDS) || null;
+  }
+
+  private writtenType(typeName: Ast | undefined): {
+    written: string;
+    enumValues?: string[];
+    serial: boolean;
+  } {
+    const parts = names(arr(typeName, 'names'));
+    const array = arr(typeName, 'arrayBounds').length > 0 ? '[]' : '';
+    const key = this.typeKey(parts);
+    const enumValues = this.enums.get(key);
+    if (enumValues) return { written: `enum${array}`, enumValues, serial: false };
+    const domain = this.domains.get(key);
+    if (domain) {
+      const base = this.writtenType(domain);
+      return { ...base, written: base.written + array };
+    }
+    const base = parts[parts.length - 1] ?? '';
+    const mods = arr(typeName, 'typmods').map((mod) => num(obj(obj(mod, 'A_Const'), 'ival'), 'ival') ?? 0);
+    let written = parts.length > 1 ? `${parts[parts.length - 2]}.${base}` : base;
+    if (base === 'interval' && mods.length > 0) {
+      const fields = INTERVAL_FIELDS[mods[0] ?? 0];
+      if (fields) written += ` ${fields}`;
+      if (mods.length > 1) written += `(${mods[1]})`;
+    } else if (mods.length > 0) written += `(${mods.join(',')})`;
+    const serial = parts.length === 1 && /^(small|big)?serial[248]?$/i.test(base);
+    return { written: written + array, serial };
+  }
+
+  private tableConstraint(table: string, constraint: Ast): void {
+    const keys = names(arr(constraint, 'keys'));
+    const conname = str(constraint, 'conname');
+    const short = table.split('.').pop() ?? table;
+    switch (str(constraint, 'contype')) {
+      case 'CONSTR_PRIMARY':
+        this.builder.addIndex(table, { name: conname ?? `${short}_pkey`, type: 'primary', columns: keys });
+        break;
+      case 'CONSTR_UNIQUE':
+        this.builder.addIndex(table, {
+          name: conname ?? `${short}_${keys.join('_')}_key`,
+          type: 'unique',
+          columns: keys,
+        });
+        break;
+      case 'CONSTR_FOREIGN':
+        this.foreignKey(table, constraint, names(arr(constraint, 'fk_attrs')));
+        break;
+      default:
+        break;
+    }
+  }
+
+  private foreignKey(table: string, constraint: Ast, columns: string[]): void {
+    this.builder.addForeignKey({
+      name: str(constraint, 'conname') ?? null,
+      table,
+      columns,
+      refTable: relationName(obj(constraint, 'pktable')),
+      refColumns: names(arr(constraint, 'pk_attrs')),
+      onDelete: FK_ACTIONS[str(constraint, 'fk_del_action') ?? 'a'] ?? null,
+      onUpdate: FK_ACTIONS[str(constraint, 'fk_upd_action') ?? 'a'] ?? null,
+    });
+  }
+
+  private alterTable(node: Ast): boolean {
+    if (str(node, 'objtype') !== 'OBJECT_TABLE') return false;
+    const name = relationName(obj(node, 'relation'));
+    const table = this.builder.table(name);
+    let shaped = false;
+    for (const wrapper of arr(node, 'cmds')) {
+      const cmd = obj(wrapper, 'AlterTableCmd');
+      const subtype = str(cmd, 'subtype');
+      const column = str(cmd, 'name');
+      switch (subtype) {
+        case 'AT_AddConstraint': {
+          const constraint = obj(obj(cmd, 'def'), 'Constraint');
+          if (constraint) this.tableConstraint(name, constraint);
+          shaped = true;
+          break;
+        }
+        case 'AT_AddColumn': {
+          const def = obj(obj(cmd, 'def'), 'ColumnDef');
+          if (def && table) this.addColumn(table, def);
+          shaped = true;
+          break;
+        }
+        case 'AT_ColumnDefault': {
+          const target = column !== undefined ? this.builder.column(name, column) : undefined;
+          if (target) {
+            const location = this.alterDefaultLocation(column ?? '');
+            target.default = location;
+            if (/^nextval\s*\(/i.test(location ?? '')) target.autoIncrement = true;
+          }
+          shaped = true;
+          break;
+        }
+        case 'AT_AddIdentity': {
+          const target = column !== undefined ? this.builder.column(name, column) : undefined;
+          if (target) target.autoIncrement = true;
+          shaped = true;
+          break;
+        }
+        case 'AT_SetNotNull':
+        case 'AT_DropNotNull': {
+          const target = column !== undefined ? this.builder.column(name, column) : undefined;
+          if (target) target.nullable = subtype === 'AT_DropNotNull';
+          shaped = true;
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    return shaped;
+  }
+
+  /** `ALTER TABLE … ALTER COLUMN c SET DEFAULT expr`: the expression's source text. */
+  private alterDefaultLocation(column: string): string | null {
+    const text = this.statement.piece.text;
+    const match = /\bset\s+default\s+/i.exec(text);
+    if (!match) return null;
+    void column;
+    return expressionAt(text, match.index + match[0].length, STOP_WORDS) || null;
+  }
+
+  private createIndex(node: Ast): void {
+    const table = relationName(obj(node, 'relation'));
+    const columns: string[] = [];
+    for (const param of arr(node, 'indexParams')) {
+      const column = str(obj(param, 'IndexElem'), 'name');
+      if (column === undefined) {
+        this.builder.warn(`index ${str(node, 'idxname') ?? ''} on ${table} has an expression; skipped`);
+        return;
+      }
+      columns.push(column);
+    }
+    const name = str(node, 'idxname') ?? `${table.split('.').pop()}_${columns.join('_')}_idx`;
+    const primary = node['primary'] === true;
+    this.builder.addIndex(table, {
+      name,
+      type: primary ? 'primary' : node['unique'] === true ? 'unique' : 'index',
+      columns,
+    });
+  }
+
+  private comment(node: Ast): boolean {
+    const objtype = str(node, 'objtype');
+    const comment = str(node, 'comment') ?? null;
+    if (objtype === 'OBJECT_TABLE') {
+      const parts = names(arr(obj(obj(node, 'object'), 'List'), 'items'));
+      const table = this.builder.table(this.typeKey(parts));
+      if (table) table.comment = comment;
+      return true;
+    }
+    if (objtype === 'OBJECT_COLUMN') {
+      const parts = names(arr(obj(obj(node, 'object'), 'List'), 'items'));
+      const column = parts.pop() ?? '';
+      const target = this.builder.column(this.typeKey(parts), column);
+      if (target) target.comment = comment;
+      return true;
+    }
+    return false;
+  }
+}
+
+export async function readPgsql(sql: string): Promise<SchemaBuilder> {
+  loaded ??= loadModule();
+  await loaded;
+  return new PgReader().read(sql);
+}

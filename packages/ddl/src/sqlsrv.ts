@@ -1,0 +1,4 @@
+import type { SchemaBuilder } from './builder';
+export async function readSqlsrv(_sql: string): Promise<SchemaBuilder> {
+  throw new Error('not yet');
+}

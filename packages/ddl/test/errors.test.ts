@@ -1,0 +1,33 @@
+import { convertDdl } from '../src';
+
+describe('errors', () => {
+  it('reports a syntax error in a CREATE TABLE with its line and column (pgsql)', async () => {
+    const sql = 'SET x = 1;\n\nCREATE TABLE a (\n  id integer,\n  name text nope nope\n);\n';
+    const result = await convertDdl('pgsql', sql);
+    expect(result).toEqual({
+      ok: false,
+      code: 'ddl_syntax_error',
+      message: expect.stringMatching(/^line 5, column 13: syntax error at or near "nope"/),
+      line: 5,
+      column: 13,
+    });
+  });
+
+  it('skips a statement that does not shape the schema and does not parse, with a warning (pgsql)', async () => {
+    const result = await convertDdl('pgsql', 'CREATE FUNCTION f( RETURNS;\nCREATE TABLE a (id int);');
+    expect(result.ok).toBe(true);
+    if (result.ok) {
+      expect(result.skipped).toBe(1);
+      expect(result.warnings[0]).toMatch(/^line 1, column \d+: syntax error .*\(statement skipped\)$/);
+      expect(result.document.tables.map((table) => table.name)).toEqual(['a']);
+    }
+  });
+
+  it.each([
+    ['pgsql', 'SET client_encoding = 1; CREATE VIEW v AS SELECT 1;'],
+    ['pgsql', '-- nothing but a comment\n'],
+  ] as const)('%s: no tables → ddl_no_tables', async (driver, sql) => {
+    const result = await convertDdl(driver, sql);
+    expect(result).toMatchObject({ ok: false, code: 'ddl_no_tables' });
+  });
+});
