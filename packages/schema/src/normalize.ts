@@ -39,8 +39,24 @@ export function isPlainObject(value: unknown): value is Fields {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function childPath(path: string, key: string): string {
-  return path === '' ? key : `${path}.${key}`;
+/**
+ * Where a value sits in the patch, as a chain of steps rendered (`tables[0].columns[2]`) only when a
+ * warning needs it: building the text for every one of a large patch's values cost more than normalising.
+ */
+interface PathStep {
+  parent: PathStep | null;
+  key: string | number;
+}
+
+function stepInto(parent: PathStep | null, key: string | number): PathStep {
+  return { parent, key };
+}
+
+function renderPath(step: PathStep | null): string {
+  if (step === null) return '';
+  const parent = renderPath(step.parent);
+  if (typeof step.key === 'number') return `${parent}[${step.key}]`;
+  return parent === '' ? step.key : `${parent}.${step.key}`;
 }
 
 function quoteKey(key: string): string {
@@ -67,7 +83,14 @@ function coerceNumber(value: unknown): unknown {
   return typeof value === 'string' && NUMBER_TEXT.test(value) ? Number(value) : value;
 }
 
-function normalizeValue(node: ContractNode, value: unknown, path: string, warnings: PatchWarning[]): unknown {
+/** `parent` and `key` locate the value; its path is built only for arrays and objects, whose entries may warn. */
+function normalizeValue(
+  node: ContractNode,
+  value: unknown,
+  parent: PathStep | null,
+  key: string | number,
+  warnings: PatchWarning[],
+): unknown {
   switch (node.spec.type) {
     case 'boolean':
       return coerceBoolean(value);
@@ -76,16 +99,16 @@ function normalizeValue(node: ContractNode, value: unknown, path: string, warnin
     case 'string':
       return node.spec.trim && typeof value === 'string' ? value.trim() : value;
     case 'array':
-      return normalizeArray(node, value, path, warnings);
+      return normalizeArray(node, value, stepInto(parent, key), warnings);
     case 'object':
-      return normalizeObject(node, value, path, warnings);
+      return normalizeObject(node, value, stepInto(parent, key), warnings);
   }
 }
 
 function normalizeObject(
   node: ContractNode,
   value: unknown,
-  path: string,
+  path: PathStep | null,
   warnings: PatchWarning[],
 ): unknown {
   if (!isPlainObject(value)) return value;
@@ -98,18 +121,20 @@ function normalizeObject(
     if (raw === undefined) continue;
     const field = node.properties.get(key);
     if (field !== undefined) {
-      out[key] = normalizeValue(field, raw, childPath(path, key), warnings);
+      out[key] = normalizeValue(field, raw, path, key, warnings);
       continue;
     }
     const alias = node.aliases.get(key);
     if (alias === undefined) {
-      warn(warnings, path, key, `Unknown key ${quoteKey(key)} ${where(path)} was ignored`);
+      const at = renderPath(path);
+      warn(warnings, at, key, `Unknown key ${quoteKey(key)} ${where(at)} was ignored`);
     } else if (Object.hasOwn(value, alias.becomes) && value[alias.becomes] !== undefined) {
-      const message = `${quoteKey(key)} ${where(path)} was ignored: ${quoteKey(alias.becomes)} is also given and wins`;
-      warn(warnings, path, key, message);
+      const at = renderPath(path);
+      const message = `${quoteKey(key)} ${where(at)} was ignored: ${quoteKey(alias.becomes)} is also given and wins`;
+      warn(warnings, at, key, message);
     } else if (!Object.hasOwn(out, alias.becomes)) {
       const target = node.properties.get(alias.becomes)!;
-      const coerced = normalizeValue(target, raw, childPath(path, alias.becomes), warnings);
+      const coerced = normalizeValue(target, raw, path, alias.becomes, warnings);
       out[alias.becomes] = alias.inverted && typeof coerced === 'boolean' ? !coerced : coerced;
     }
   }
@@ -126,13 +151,16 @@ function expandShorthand(node: ContractNode, value: Fields): Fields[] {
   });
 }
 
-function normalizeArray(node: ContractNode, value: unknown, path: string, warnings: PatchWarning[]): unknown {
+function normalizeArray(
+  node: ContractNode,
+  value: unknown,
+  path: PathStep,
+  warnings: PatchWarning[],
+): unknown {
   const entries = node.spec.object_shorthand && isPlainObject(value) ? expandShorthand(node, value) : value;
   if (!Array.isArray(entries) || node.items === null) return entries;
   const items = node.items;
-  const normalized = entries.map((entry, index) =>
-    normalizeValue(items, entry, `${path}[${index}]`, warnings),
-  );
+  const normalized = entries.map((entry, index) => normalizeValue(items, entry, path, index, warnings));
   const mergeBy = node.spec.merge_entries_by;
   return mergeBy === undefined ? normalized : mergeEntries(items, normalized, mergeBy);
 }
@@ -204,6 +232,6 @@ export function normalize(input: unknown): NormalizeResult {
     return { patch: new RejectedPatchInput(`the patch is ${what}, not a JSON object`), warnings: [] };
   }
   const warnings: PatchWarning[] = [];
-  const patch = normalizeObject(patchContract, parsed, '', warnings) as NormalizedPatchObject;
+  const patch = normalizeObject(patchContract, parsed, null, warnings) as NormalizedPatchObject;
   return { patch, warnings };
 }

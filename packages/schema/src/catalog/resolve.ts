@@ -313,9 +313,35 @@ function resolveUncached(driver: Driver, written: string, extras: DataTypeExtras
 }
 
 // A patch repeats a handful of types thousands of times; resolving each distinct one once keeps
-// validation of large patches fast. Bounded, and results are copied out so callers may mutate them.
+// validation of large patches fast. Keyed by driver, then `length`, then the written text (nested Maps, so no
+// key string is built per lookup); bounded by clearing when full.
 const CACHE_LIMIT = 4096;
-const cache = new Map<string, DataTypeResolution>();
+const cache = new Map<Driver, Map<number | undefined, Map<string, DataTypeResolution>>>();
+let cachedCount = 0;
+
+function cachedResolution(driver: Driver, written: string, extras: DataTypeExtras): DataTypeResolution {
+  let byLength = cache.get(driver);
+  if (byLength === undefined) {
+    byLength = new Map();
+    cache.set(driver, byLength);
+  }
+  let byText = byLength.get(extras.length);
+  if (byText === undefined) {
+    byText = new Map();
+    byLength.set(extras.length, byText);
+  }
+  let resolution = byText.get(written);
+  if (resolution === undefined) {
+    resolution = resolveUncached(driver, written, extras);
+    if (cachedCount >= CACHE_LIMIT) {
+      for (const lengths of cache.values()) for (const texts of lengths.values()) texts.clear();
+      cachedCount = 0;
+    }
+    byText.set(written, resolution);
+    cachedCount++;
+  }
+  return resolution;
+}
 
 function copyResolution(resolution: DataTypeResolution): DataTypeResolution {
   if (!resolution.ok) return { ...resolution };
@@ -330,11 +356,26 @@ function copyResolution(resolution: DataTypeResolution): DataTypeResolution {
 }
 
 /**
+ * `parseDataType` for callers that only read the result: it may be the memoised object itself, shared with
+ * every other caller, so it must not be mutated (validation copies the type into the Patch it builds).
+ */
+export function parseDataTypeShared(
+  driver: Driver,
+  written: string,
+  extras: DataTypeExtras = {},
+): DataTypeResolution {
+  if (extras.enum_values !== undefined || typeof written !== 'string' || written.length > 200)
+    return resolveUncached(driver, written, extras);
+  return cachedResolution(driver, written, extras);
+}
+
+/**
  * Resolves a written type with a reason on failure. Accepts what real dumps write: display widths
  * (`int(11)`), MySQL attributes (`bigint(20) unsigned`, reported in `modifiers`), multi-word names
  * (`double precision`, `timestamp(3) with time zone`), quoted names (`"int"`, `[nvarchar](50)`),
  * schema-qualified built-ins (`pg_catalog.int4`), PostgreSQL arrays (`text[]`, `integer array`).
- * `extras.length` and `extras.enum_values` are folded into the parameters. Never throws.
+ * `extras.length` and `extras.enum_values` are folded into the parameters. Never throws. The result is
+ * the caller's own: it may be mutated.
  */
 export function parseDataType(
   driver: Driver,
@@ -343,14 +384,7 @@ export function parseDataType(
 ): DataTypeResolution {
   if (extras.enum_values !== undefined || typeof written !== 'string' || written.length > 200)
     return resolveUncached(driver, written, extras);
-  const key = `${driver}\u0000${extras.length ?? ''}\u0000${written}`;
-  let resolution = cache.get(key);
-  if (resolution === undefined) {
-    resolution = resolveUncached(driver, written, extras);
-    if (cache.size >= CACHE_LIMIT) cache.clear();
-    cache.set(key, resolution);
-  }
-  return copyResolution(resolution);
+  return copyResolution(cachedResolution(driver, written, extras));
 }
 
 /** The canonical name and parameters of a written type, or null when the driver has no such type. */

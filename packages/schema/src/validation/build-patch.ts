@@ -11,6 +11,7 @@ import type {
   PatchTable,
   Strategy,
 } from '../patch-types';
+import { copyDataTypeParams } from '../project';
 import type { ResolvedColumn } from './column-checks';
 import type { ShapedFrame, ShapedPatch } from './shaped-types';
 import type { TablePlan } from './table-plan';
@@ -40,7 +41,9 @@ const COLUMN_FIELDS = [
 
 function buildColumn({ located, dataType, isUnsigned }: ResolvedColumn): PatchColumn {
   const entry = located.entry;
-  const column: PatchColumn = { name: entry.name, type: entry.type, data_type: dataType };
+  // `dataType` is shared with the type catalog's memo, so each column gets its own copy.
+  const data_type = { name: dataType.name, params: copyDataTypeParams(dataType.params) };
+  const column: PatchColumn = { name: entry.name, type: entry.type, data_type };
   copyDefined(entry, column, COLUMN_FIELDS);
   if (isUnsigned !== undefined) column.is_unsigned = isUnsigned;
   if (entry.enum_values !== undefined) column.enum_values = [...entry.enum_values];

@@ -11,72 +11,73 @@ function describe(value: unknown): string {
   return typeof value === 'number' && !Number.isInteger(value) ? 'a fractional number' : `a ${typeof value}`;
 }
 
+/**
+ * Where a value sits: its path as text, or a step below a parent, rendered only when a problem is
+ * reported. Most values of a large patch have no problem, and building every path cost more than checking.
+ */
+type Where = string | { readonly parent: Where; readonly key: string | number };
+
+function render(where: Where): string {
+  if (typeof where === 'string') return where;
+  const parent = render(where.parent);
+  return typeof where.key === 'number' ? `${parent}[${where.key}]` : pathOf(parent, where.key);
+}
+
 function label(path: string): string {
   return path === '' ? 'the patch' : path;
 }
 
-function checkString(node: ContractNode, value: unknown, path: string, problems: ProblemList): boolean {
-  if (typeof value !== 'string') {
-    problems.add(path, `${label(path)} must be a string, got ${describe(value)}`);
-    return false;
-  }
+/** Reports that the value at `where` `must …`; returns false, the verdict on the value. */
+function report(problems: ProblemList, where: Where, must: string): false {
+  const path = render(where);
+  problems.add(path, `${label(path)} ${must}`);
+  return false;
+}
+
+function checkString(node: ContractNode, value: unknown, where: Where, problems: ProblemList): boolean {
+  if (typeof value !== 'string') return report(problems, where, `must be a string, got ${describe(value)}`);
   const minLength = node.spec.min_length;
-  if (minLength !== undefined && value.trim().length < minLength) {
-    problems.add(path, `${label(path)} must not be empty`);
-    return false;
-  }
-  if (node.enumValues !== null && !node.enumValues.has(value)) {
-    problems.add(path, `${label(path)} must be one of ${[...node.enumValues].join(', ')}`);
-    return false;
-  }
+  if (minLength !== undefined && value.trim().length < minLength)
+    return report(problems, where, 'must not be empty');
+  if (node.enumValues !== null && !node.enumValues.has(value))
+    return report(problems, where, `must be one of ${[...node.enumValues].join(', ')}`);
   return true;
 }
 
-function checkInteger(node: ContractNode, value: unknown, path: string, problems: ProblemList): boolean {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
-    problems.add(path, `${label(path)} must be an integer, got ${describe(value)}`);
-    return false;
-  }
+function checkInteger(node: ContractNode, value: unknown, where: Where, problems: ProblemList): boolean {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value))
+    return report(problems, where, `must be an integer, got ${describe(value)}`);
   const minimum = node.spec.minimum;
-  if (minimum !== undefined && value < minimum) {
-    problems.add(path, `${label(path)} must be ${minimum === 0 ? 'non-negative' : `at least ${minimum}`}`);
-    return false;
-  }
+  if (minimum !== undefined && value < minimum)
+    return report(problems, where, `must be ${minimum === 0 ? 'non-negative' : `at least ${minimum}`}`);
   return true;
 }
 
-function checkArray(node: ContractNode, value: unknown, path: string, problems: ProblemList): boolean {
-  if (!Array.isArray(value)) {
-    problems.add(path, `${label(path)} must be an array, got ${describe(value)}`);
-    return false;
-  }
+function checkArray(node: ContractNode, value: unknown, where: Where, problems: ProblemList): boolean {
+  if (!Array.isArray(value)) return report(problems, where, `must be an array, got ${describe(value)}`);
   const minItems = node.spec.min_items;
   let valid = true;
-  if (minItems !== undefined && value.length < minItems) {
-    problems.add(path, `${label(path)} must list at least ${minItems} entr${minItems === 1 ? 'y' : 'ies'}`);
-    valid = false;
-  }
+  if (minItems !== undefined && value.length < minItems)
+    valid = report(problems, where, `must list at least ${minItems} entr${minItems === 1 ? 'y' : 'ies'}`);
   const items = node.items;
   if (items === null) return valid;
   for (let index = 0; index < value.length && !problems.isFull; index++)
-    valid = checkShape(items, value[index], `${path}[${index}]`, problems) && valid;
+    valid = checkShape(items, value[index], { parent: where, key: index }, problems) && valid;
   return valid && !problems.isFull;
 }
 
-function checkObject(node: ContractNode, value: unknown, path: string, problems: ProblemList): boolean {
-  if (!isPlainObject(value)) {
-    problems.add(path, `${label(path)} must be an object, got ${describe(value)}`);
-    return false;
-  }
+function checkObject(node: ContractNode, value: unknown, where: Where, problems: ProblemList): boolean {
+  if (!isPlainObject(value)) return report(problems, where, `must be an object, got ${describe(value)}`);
   let valid = true;
   for (const { key, node: child } of node.propertyList) {
     const field = Object.hasOwn(value, key) ? value[key] : undefined;
     if (field === undefined) {
       if (!child.required) continue;
-      problems.add(pathOf(path, key), `${pathOf(path, key)} is required`);
+      const fieldPath = pathOf(render(where), key);
+      problems.add(fieldPath, `${fieldPath} is required`);
       valid = false;
     } else if (!conformsAtAGlance(child, field))
-      valid = checkShape(child, field, pathOf(path, key), problems) && valid;
+      valid = checkShape(child, field, { parent: where, key }, problems) && valid;
   }
   return valid;
 }
@@ -103,20 +104,21 @@ function conformsAtAGlance(node: ContractNode, value: unknown): boolean {
 }
 
 /** Reports every way `value` departs from `node`; true when it conforms. */
-export function checkShape(node: ContractNode, value: unknown, path: string, problems: ProblemList): boolean {
+export function checkShape(node: ContractNode, value: unknown, where: Where, problems: ProblemList): boolean {
   switch (node.spec.type) {
     case 'string':
-      return checkString(node, value, path, problems);
+      return checkString(node, value, where, problems);
     case 'integer':
-      return checkInteger(node, value, path, problems);
+      return checkInteger(node, value, where, problems);
     case 'boolean':
-      if (typeof value === 'boolean') return true;
-      problems.add(path, `${label(path)} must be a boolean (true or false), got ${describe(value)}`);
-      return false;
+      return (
+        typeof value === 'boolean' ||
+        report(problems, where, `must be a boolean (true or false), got ${describe(value)}`)
+      );
     case 'array':
-      return checkArray(node, value, path, problems);
+      return checkArray(node, value, where, problems);
     case 'object':
-      return checkObject(node, value, path, problems);
+      return checkObject(node, value, where, problems);
   }
 }
 

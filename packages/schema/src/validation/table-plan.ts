@@ -25,11 +25,21 @@ interface Context {
   problems: ProblemList;
 }
 
+/** A column entry whose path is built only when a problem names it (most columns of a patch have none). */
+class LocatedColumn implements Located<ShapedColumn> {
+  constructor(
+    readonly entry: ShapedColumn,
+    private readonly tablePath: string,
+    private readonly position: number,
+  ) {}
+
+  get path(): string {
+    return `${this.tablePath}.columns[${this.position}]`;
+  }
+}
+
 function locatedColumns(table: Located<ShapedTable>): Located<ShapedColumn>[] {
-  return (table.entry.columns ?? []).map((entry, position) => ({
-    entry,
-    path: `${table.path}.columns[${position}]`,
-  }));
+  return (table.entry.columns ?? []).map((entry, position) => new LocatedColumn(entry, table.path, position));
 }
 
 function checkMemberConflicts(plan: TablePlan, columns: Located<ShapedColumn>[], context: Context): void {
