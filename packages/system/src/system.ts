@@ -14,6 +14,7 @@ import {
   loadConfig,
   startAdminServer,
 } from '@dss/platform';
+import { readProposalsConfig, startProposalsService } from '@dss/proposals';
 
 export interface SystemOptions {
   /** The environment the services read their configuration from (defaults to process.env). */
@@ -56,12 +57,29 @@ export async function startSystem(options: SystemOptions = {}) {
     stops.unshift(() => diagrams.stop());
     const diagramsAddress = `127.0.0.1:${diagrams.grpc.port}`;
 
+    const proposalsMetrics = createMetrics('proposals');
+    const proposals = await startProposalsService({
+      config: loadConfig(() =>
+        readProposalsConfig({
+          ...env,
+          DSS_ACCOUNTS_GRPC_ADDR: accountsAddress,
+          DSS_DIAGRAMS_GRPC_ADDR: diagramsAddress,
+        }),
+      ),
+      logger: logger.child({ service: 'proposals' }),
+      metrics: proposalsMetrics,
+      bus,
+    });
+    stops.unshift(() => proposals.stop());
+    const proposalsAddress = `127.0.0.1:${proposals.grpc.port}`;
+
     const gatewayConfig = loadConfig(() =>
       readGatewayConfig({
         ...env,
         DSS_ACCOUNTS_GRPC_ADDR: accountsAddress,
         DSS_CATALOG_GRPC_ADDR: catalogAddress,
         DSS_DIAGRAMS_GRPC_ADDR: diagramsAddress,
+        DSS_PROPOSALS_GRPC_ADDR: proposalsAddress,
       }),
     );
     const gatewayMetrics = createMetrics('gateway');
@@ -80,6 +98,7 @@ export async function startSystem(options: SystemOptions = {}) {
         accountsMetrics.registry,
         catalogMetrics.registry,
         diagramsMetrics.registry,
+        proposalsMetrics.registry,
         gatewayMetrics.registry,
       ],
       logger,
@@ -88,6 +107,7 @@ export async function startSystem(options: SystemOptions = {}) {
           ...(await accounts.readiness()),
           ...(await catalog.readiness()),
           ...(await diagrams.readiness()),
+          ...(await proposals.readiness()),
           ...(await gateway.readiness()),
           bus: bus.isHealthy(),
         };
@@ -100,7 +120,12 @@ export async function startSystem(options: SystemOptions = {}) {
       apiUrl: `http://${displayHost(gatewayConfig.httpHost)}:${gateway.port}/v1`,
       appUrl: gatewayConfig.appUrl,
       adminPort: admin.port,
-      grpc: { accounts: accountsAddress, catalog: catalogAddress, diagrams: diagramsAddress },
+      grpc: {
+        accounts: accountsAddress,
+        catalog: catalogAddress,
+        diagrams: diagramsAddress,
+        proposals: proposalsAddress,
+      },
       logger,
       async stop() {
         for (const stop of stops) await stop();

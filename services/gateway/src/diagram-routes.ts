@@ -126,13 +126,13 @@ export function diagramRoutes(diagrams: DiagramsClient): RouteSpec[] {
   ];
 }
 
-function uuidOf(req: Request): string {
+export function uuidOf(req: Request): string {
   const uuid = req.params.uuid;
   return typeof uuid === 'string' ? uuid : '';
 }
 
 /** The principal as the proto carries it (plan caps without nulls: an unset cap is unlimited). */
-function wirePrincipal(principal: Principal) {
+export function wirePrincipal(principal: Principal) {
   const caps = principal.caps ?? {};
   return {
     ...principal,

@@ -5,24 +5,29 @@ import { DRIVERS } from '@dss/schema';
 import type { RouteSpec } from './app';
 import type { GatewayConfig } from './config';
 import { diagramRoutes } from './diagram-routes';
+import { proposalRoutes } from './proposal-routes';
 import { optionalQueryEnum } from './query';
 import { sendRepresentation } from './representation';
 
 export interface RouteClients {
   catalog: ServiceClient<'Catalog'>;
   diagrams: ServiceClient<'Diagrams'>;
+  proposals: ServiceClient<'Proposals'>;
   close(): void;
 }
 
 export function connectRouteClients(config: GatewayConfig): RouteClients {
   const catalog = createServiceClient('Catalog', config.catalogAddress);
   const diagrams = createServiceClient('Diagrams', config.diagramsAddress);
+  const proposals = createServiceClient('Proposals', config.proposalsAddress);
   return {
     catalog,
     diagrams,
+    proposals,
     close() {
       catalog.close();
       diagrams.close();
+      proposals.close();
     },
   };
 }
@@ -30,6 +35,7 @@ export function connectRouteClients(config: GatewayConfig): RouteClients {
 export function v1Routes(clients: RouteClients): RouteSpec[] {
   return [
     ...diagramRoutes(clients.diagrams),
+    ...proposalRoutes(clients.proposals),
     {
       method: 'get',
       path: '/data-types',

@@ -1,0 +1,117 @@
+// The /v1 proposal routes: propose a patch to a diagram, and read a proposal's state. The gateway checks
+// the shape of the request (body field types and sizes) and the proposals service decides everything
+// else. Proposal responses carry counts and states only, never names or values from the patch.
+import { ServiceError, type ServiceClient, strongEtag } from '@dss/platform';
+import type { RouteSpec } from './app';
+import { objectBody } from './app';
+import { MAX_SCHEMA_BYTES, uuidOf, wirePrincipal } from './diagram-routes';
+import { sendRepresentation } from './representation';
+
+/** Spec "Sizes and bounds", in characters (code points). */
+export const MAX_TITLE_CHARACTERS = 100;
+export const MAX_MESSAGE_CHARACTERS = 500;
+
+type ProposalsClient = ServiceClient<'Proposals'>;
+type ProposalMessage = Awaited<ReturnType<ProposalsClient['GetProposal']>>;
+
+/** The spec's create response table. */
+export function proposalCreated(proposal: ProposalMessage) {
+  const counts = proposal.counts;
+  return {
+    uuid: proposal.uuid,
+    status: proposal.state,
+    review_url: proposal.review_url,
+    expires_at: proposal.expires_at,
+    counts: {
+      tables: counts?.tables ?? 0,
+      columns: counts?.columns ?? 0,
+      relationships: counts?.relationships ?? 0,
+      groups: counts?.groups ?? 0,
+      sticky_notes: counts?.sticky_notes ?? 0,
+      deletions: counts?.deletions ?? 0,
+    },
+  };
+}
+
+/** The spec's status table: every field present, null where due (the proposals service's key order). */
+export function proposalStatus(proposal: ProposalMessage) {
+  return {
+    uuid: proposal.uuid,
+    state: proposal.state,
+    opened_at: proposal.opened_at ?? null,
+    applied_at: proposal.applied_at ?? null,
+    applied_version_uuid: proposal.applied_version_uuid ?? null,
+    declined_at: proposal.declined_at ?? null,
+    decline_reason: proposal.decline_reason ?? null,
+    expires_at: proposal.expires_at,
+  };
+}
+
+function invalidBodyField(path: string, problem: string): ServiceError {
+  return new ServiceError('invalid_request', `${path} ${problem}`, { errors: [{ path, message: problem }] });
+}
+
+const characters = (text: string) => [...text].length;
+
+function requiredText(body: Record<string, unknown>, path: string, max: number): string {
+  const value = body[path];
+  if (value === undefined || value === null) throw invalidBodyField(path, 'is required');
+  if (typeof value !== 'string') throw invalidBodyField(path, 'must be a string');
+  if (value.trim() === '') throw invalidBodyField(path, 'must not be empty');
+  if (characters(value) > max) throw invalidBodyField(path, `must be at most ${max} characters`);
+  return value;
+}
+
+/** The body of POST /diagrams/{uuid}/proposals checked for shape and size. */
+function proposeRequest(body: Record<string, unknown>) {
+  const { schema } = body;
+  if (schema === undefined || schema === null)
+    throw invalidBodyField('schema', 'is required (a schema patch object, or a JSON string holding one)');
+  let schemaJson: string;
+  if (typeof schema === 'string') schemaJson = schema;
+  else if (typeof schema === 'object' && !Array.isArray(schema)) schemaJson = JSON.stringify(schema);
+  else
+    throw invalidBodyField('schema', 'must be a JSON object (a schema patch) or a JSON string holding one');
+  if (Buffer.byteLength(schemaJson, 'utf8') > MAX_SCHEMA_BYTES)
+    throw new ServiceError('payload_too_large', `schema must be at most ${MAX_SCHEMA_BYTES} bytes (500KB)`);
+  const title = requiredText(body, 'title', MAX_TITLE_CHARACTERS);
+  const message = requiredText(body, 'message', MAX_MESSAGE_CHARACTERS);
+  return { schema_json: schemaJson, title, message };
+}
+
+export function proposalRoutes(proposals: ProposalsClient): RouteSpec[] {
+  return [
+    {
+      method: 'post',
+      path: '/diagrams/:uuid/proposals',
+      operation: 'write',
+      write: true,
+      handler: async (req, res, principal) => {
+        const created = await proposals.CreateProposal({
+          principal: wirePrincipal(principal),
+          diagram_uuid: uuidOf(req),
+          ...proposeRequest(objectBody(req)),
+        });
+        res.status(201).json({ data: proposalCreated(created) });
+      },
+    },
+    {
+      method: 'get',
+      path: '/proposals/:uuid',
+      operation: 'read',
+      write: false,
+      handler: async (req, res, principal) => {
+        const proposal = await proposals.GetProposal({
+          principal: wirePrincipal(principal),
+          uuid: uuidOf(req),
+        });
+        const body = JSON.stringify({ data: proposalStatus(proposal) });
+        sendRepresentation(req, res, {
+          body,
+          etag: strongEtag(body),
+          content_type: 'application/json; charset=utf-8',
+        });
+      },
+    },
+  ];
+}
