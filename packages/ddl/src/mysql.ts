@@ -1,4 +1,287 @@
-import type { SchemaBuilder } from './builder';
-export async function readMysql(_sql: string): Promise<SchemaBuilder> {
-  throw new Error('not yet');
+// MySQL / MariaDB DDL reader: node-sql-parser (database `mysql`), one statement at a time after the
+// splitter has honoured DELIMITER, opened `/*!NNNNN …*/` version comments and blanked other comments.
+// Light pre-cleaning: character-set introducers (`_utf8mb4'…'`) are dropped before parsing.
+import { Parser } from 'node-sql-parser/build/mysql';
+import { type Ast, arr, obj, raw, str } from './ast';
+import { type DdlColumn, type DdlTable, SchemaBuilder } from './builder';
+import { DdlSyntaxError } from './result';
+import { LineMap, splitStatements } from './split';
+
+const SHAPING =
+  /^\s*(create\s+(?:temporary\s+)?table|alter\s+table|create\s+(?:unique\s+|fulltext\s+|spatial\s+)?index)\b/i;
+const LITERALS = /('(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*"|`[^`]*`)/;
+/**
+ * Pre-cleaning outside literals, each keeping the statement's length so error offsets stay exact:
+ * character-set introducers (`_utf8mb4'…'`) and `SRID n` column attributes are blanked; `NVARCHAR`/`NCHAR`
+ * (which the parser lacks, and which MySQL itself reads as VARCHAR/CHAR) become ` VARCHAR`/` CHAR`.
+ */
+const CLEANUPS: [RegExp, (match: string) => string][] = [
+  [
+    /(?<![\w'])_(?:utf8mb4|utf8mb3|utf8|latin1|binary|ascii|ucs2|utf16le|utf16|utf32|cp1251|gbk|big5|sjis)$/gi,
+    blank,
+  ],
+  [/\bsrid\s+\d+/gi, blank],
+  [/\bnvarchar\b/gi, () => ' VARCHAR'],
+  [/\bnchar\b/gi, () => ' CHAR'],
+];
+
+function blank(match: string): string {
+  return ' '.repeat(match.length);
+}
+
+function preClean(text: string): string {
+  const parts = text.split(LITERALS);
+  for (let i = 0; i < parts.length; i += 2) {
+    let part = parts[i] as string;
+    for (const [pattern, replace] of CLEANUPS) part = part.replace(pattern, replace);
+    parts[i] = part;
+  }
+  return parts.join('');
+}
+const OPTIONS = { database: 'mysql' };
+
+/** `it''s` / `it\'s` as written inside a quoted literal → `it's`. */
+function unquote(text: string): string {
+  return text
+    .replace(/''/g, "'")
+    .replace(/\\(.)/g, (_, c: string) => ({ n: '\n', t: '\t', r: '\r', '0': '\0' })[c] ?? c);
+}
+
+function tableName(node: Ast | undefined): string {
+  return str(node, 'table') ?? '';
+}
+
+function columnOf(ref: Ast): string | undefined {
+  const column = raw(ref, 'column');
+  if (typeof column === 'string') return column;
+  // `column` is `{expr: {type: 'default', value}}` in some statements.
+  const value = str(obj(obj(ref, 'column'), 'expr'), 'value');
+  if (value !== undefined) return value;
+  // A prefix index `name(10)` reads as a function call.
+  if (str(ref, 'type') === 'function') return str(arr(obj(ref, 'name'), 'name')[0], 'value');
+  return undefined;
+}
+
+const ACTIONS = new Set(['cascade', 'set null', 'set default', 'restrict']);
+
+class MysqlReader {
+  readonly builder = new SchemaBuilder('mysql');
+  private readonly parser = new Parser();
+
+  read(sql: string): SchemaBuilder {
+    const lines = new LineMap(sql);
+    for (const piece of splitStatements('mysql', sql)) {
+      const cleaned = preClean(piece.text);
+      const lead = cleaned.length - cleaned.trimStart().length;
+      const text = cleaned.slice(lead);
+      let tree: unknown;
+      try {
+        tree = this.parser.astify(text, OPTIONS);
+      } catch (error) {
+        const offset = (error as { location?: { start?: { offset?: number } } }).location?.start?.offset;
+        const at = lines.at(piece.offset + lead + (offset ?? 0));
+        const message = `line ${at.line}, column ${at.column}: ${firstLine((error as Error).message)}`;
+        if (SHAPING.test(text)) throw new DdlSyntaxError(message, at.line, at.column);
+        this.builder.skipped++;
+        this.builder.warn(`${message} (statement skipped)`);
+        continue;
+      }
+      for (const statement of Array.isArray(tree) ? tree : [tree])
+        if (!this.statement(statement)) this.builder.skipped++;
+    }
+    return this.builder;
+  }
+
+  private statement(node: unknown): boolean {
+    const type = str(node, 'type');
+    const keyword = str(node, 'keyword');
+    if (type === 'create' && keyword === 'table' && node) {
+      this.createTable(node as Ast);
+      return true;
+    }
+    if (type === 'create' && keyword === 'index') {
+      this.createIndex(node as Ast);
+      return true;
+    }
+    if (type === 'alter') return this.alterTable(node as Ast);
+    return false;
+  }
+
+  private createTable(node: Ast): void {
+    if (obj(node, 'query_expr') || raw(node, 'like')) {
+      this.builder.warn(`CREATE TABLE ${tableName(arr(node, 'table')[0])} … AS/LIKE: columns not read`);
+    }
+    const table = this.builder.addTable(tableName(arr(node, 'table')[0]));
+    const constraints: Ast[] = [];
+    for (const definition of arr(node, 'create_definitions')) {
+      if (str(definition, 'resource') === 'column') this.addColumn(table, definition);
+      else constraints.push(definition);
+    }
+    for (const definition of constraints) this.definition(table.name, definition);
+    for (const option of arr(node, 'table_options')) {
+      if (str(option, 'keyword') === 'comment') {
+        const value = str(option, 'value');
+        if (value !== undefined) table.comment = unquote(value.replace(/^'|'$/g, ''));
+      }
+    }
+  }
+
+  private addColumn(table: DdlTable, definition: Ast): void {
+    const name = columnOf(obj(definition, 'column') ?? {}) ?? '';
+    const type = obj(definition, 'definition');
+    const dataType = str(type, 'dataType') ?? '';
+    const length = raw(type, 'length');
+    const scale = raw(type, 'scale');
+    const suffix = (raw(type, 'suffix') as unknown[] | null | undefined) ?? [];
+    const valueNodes = arr(obj(type, 'expr'), 'value');
+    const enumValues = /^(enum|set)$/i.test(dataType)
+      ? valueNodes.map((value) => unquote(String(raw(value, 'value') ?? '')))
+      : undefined;
+    const params =
+      typeof length === 'number' ? `(${length}${typeof scale === 'number' ? `,${scale}` : ''})` : '';
+    const written = [`${dataType}${params}`, ...suffix.filter((s) => typeof s === 'string')].join(' ');
+    const resolved = this.builder.resolveType(table.name, name, written, enumValues);
+    const column: DdlColumn = {
+      name,
+      written,
+      type: resolved.type,
+      default: this.defaultText(obj(obj(definition, 'default_val'), 'value')),
+      nullable: str(obj(definition, 'nullable'), 'type') !== 'not null',
+      primary: false,
+      unique: false,
+      autoIncrement: raw(definition, 'auto_increment') !== undefined || /^serial$/i.test(dataType),
+      unsigned: resolved.unsigned,
+      comment: null,
+    };
+    const comment = obj(obj(definition, 'comment'), 'value');
+    if (comment) column.comment = unquote(String(raw(comment, 'value') ?? ''));
+    const existing = table.columns.findIndex((c) => c.name === name);
+    if (existing >= 0) table.columns[existing] = column;
+    else table.columns.push(column);
+    const primary = raw(definition, 'primary_key');
+    if (typeof primary === 'string')
+      this.builder.addIndex(table.name, { name: 'PRIMARY', type: 'primary', columns: [name] });
+    if (raw(definition, 'unique') !== undefined && raw(definition, 'unique') !== null)
+      this.builder.addIndex(table.name, { name, type: 'unique', columns: [name] });
+    // A column-level REFERENCES; the parser also files `ON UPDATE CURRENT_TIMESTAMP` here, without a table.
+    const reference = obj(definition, 'reference_definition');
+    if (reference && arr(reference, 'table').length > 0) this.foreignKey(table.name, null, [name], reference);
+  }
+
+  private defaultText(value: Ast | undefined): string | null {
+    if (!value) return null;
+    switch (str(value, 'type')) {
+      case 'null':
+        return null; // DEFAULT NULL is the absence of a default
+      case 'single_quote_string':
+      case 'string':
+        return `'${String(raw(value, 'value') ?? '')}'`;
+      case 'double_quote_string':
+        return `'${String(raw(value, 'value') ?? '').replace(/'/g, "''")}'`;
+      case 'number':
+      case 'bool':
+        return String(raw(value, 'value'));
+      default: {
+        // Expressions and functions: regenerate the SQL, without the `ON UPDATE` clause the parser attaches.
+        const copy: Ast = { ...value };
+        if (str(obj(copy, 'over'), 'type') === 'on update') copy['over'] = null;
+        try {
+          return this.parser.exprToSQL(copy as never, OPTIONS);
+        } catch {
+          return null;
+        }
+      }
+    }
+  }
+
+  private definition(table: string, definition: Ast): void {
+    const columns = arr(definition, 'definition')
+      .map(columnOf)
+      .filter((name): name is string => name !== undefined);
+    const resource = str(definition, 'resource');
+    const constraintType = (str(definition, 'constraint_type') ?? '').toLowerCase();
+    const keyword = (str(definition, 'keyword') ?? '').toLowerCase();
+    const indexName = str(definition, 'index') ?? str(definition, 'constraint');
+    if (constraintType === 'primary key') {
+      this.builder.addIndex(table, { name: 'PRIMARY', type: 'primary', columns });
+    } else if (constraintType.startsWith('unique')) {
+      this.builder.addIndex(table, { name: indexName ?? columns[0] ?? 'unique', type: 'unique', columns });
+    } else if (constraintType === 'foreign key') {
+      const reference = obj(definition, 'reference_definition');
+      if (reference) this.foreignKey(table, str(definition, 'constraint') ?? null, columns, reference);
+    } else if (resource === 'index') {
+      if (/fulltext|spatial/.test(keyword)) {
+        this.builder.warn(`${keyword} ${indexName ?? ''} on ${table}: not a diagram index; skipped`);
+        return;
+      }
+      this.builder.addIndex(table, { name: indexName ?? columns[0] ?? 'index', type: 'index', columns });
+    }
+  }
+
+  private foreignKey(table: string, name: string | null, columns: string[], reference: Ast): void {
+    let onDelete: string | null = null;
+    let onUpdate: string | null = null;
+    for (const action of arr(reference, 'on_action')) {
+      const value = (str(obj(action, 'value'), 'value') ?? '').toLowerCase();
+      const kept = ACTIONS.has(value) ? value : null;
+      if (str(action, 'type') === 'on delete') onDelete = kept;
+      else if (str(action, 'type') === 'on update') onUpdate = kept;
+    }
+    this.builder.addForeignKey({
+      name,
+      table,
+      columns,
+      refTable: tableName(arr(reference, 'table')[0]),
+      refColumns: arr(reference, 'definition')
+        .map(columnOf)
+        .filter((column): column is string => column !== undefined),
+      onDelete,
+      onUpdate,
+    });
+  }
+
+  private createIndex(node: Ast): void {
+    const table = tableName(obj(node, 'table'));
+    const kind = (str(node, 'index_type') ?? '').toLowerCase();
+    const name = str(node, 'index') ?? '';
+    if (kind === 'fulltext' || kind === 'spatial') {
+      this.builder.warn(`${kind} index ${name} on ${table}: not a diagram index; skipped`);
+      return;
+    }
+    const columns = arr(node, 'index_columns')
+      .map(columnOf)
+      .filter((column): column is string => column !== undefined);
+    this.builder.addIndex(table, { name, type: kind === 'unique' ? 'unique' : 'index', columns });
+  }
+
+  private alterTable(node: Ast): boolean {
+    const name = tableName(arr(node, 'table')[0]);
+    const table = this.builder.table(name);
+    let shaped = false;
+    for (const expr of arr(node, 'expr')) {
+      const action = str(expr, 'action');
+      const resource = str(expr, 'resource');
+      if (action === 'add' && resource === 'constraint') {
+        const definition = obj(expr, 'create_definitions');
+        if (definition) this.definition(name, definition);
+        shaped = true;
+      } else if (action === 'add' && resource === 'index') {
+        this.definition(name, expr);
+        shaped = true;
+      } else if ((action === 'add' || action === 'modify') && resource === 'column' && table) {
+        this.addColumn(table, expr);
+        shaped = true;
+      }
+    }
+    return shaped;
+  }
+}
+
+function firstLine(message: string): string {
+  const line = message.split('\n')[0] ?? message;
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+export async function readMysql(sql: string): Promise<SchemaBuilder> {
+  return new MysqlReader().read(sql);
 }

@@ -221,7 +221,8 @@ class PgReader {
     const text = this.statement.piece.text;
     const start = charOffset(this.statement, location);
     const keyword = /^default\s+/i.exec(text.slice(start, start + 16));
-    return expressionAt(text, start + (keyword ? keyword[0].length : 0), STOP_WORDS) || null;
+    const expression = expressionAt(text, start + (keyword ? keyword[0].length : 0), STOP_WORDS);
+    return expression === '' || /^null$/i.test(expression) ? null : expression;
   }
 
   private writtenType(typeName: Ast | undefined): {

@@ -18,9 +18,7 @@ const entries: ManifestEntry[] = present
   ? (JSON.parse(fs.readFileSync(path.join(CORPUS, 'manifest.json'), 'utf8')) as { files: ManifestEntry[] })
       .files
   : [];
-const SUPPORTED: DdlDriver[] = (process.env['DDL_CORPUS_DRIVERS'] ?? 'pgsql').split(
-  ',',
-) as DdlDriver[];
+const SUPPORTED: DdlDriver[] = (process.env['DDL_CORPUS_DRIVERS'] ?? 'pgsql,mysql').split(',') as DdlDriver[];
 
 if (!present) {
   it.skip(`public DDL corpus not found at ${CORPUS}; corpus tests skipped`, () => {});

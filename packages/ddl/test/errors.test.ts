@@ -23,7 +23,16 @@ describe('errors', () => {
     }
   });
 
+  it('reports a syntax error in a CREATE TABLE with its line and column (mysql)', async () => {
+    const sql =
+      'SET NAMES utf8mb4;\n/* banner */\nCREATE TABLE `a` (\n  `id` int NOT NULL,\n  `name` varchar(10) NOPE\n);\n';
+    const result = await convertDdl('mysql', sql);
+    expect(result).toMatchObject({ ok: false, code: 'ddl_syntax_error', line: 5, column: 22 });
+    if (!result.ok) expect(result.message).toMatch(/^line 5, column 22: /);
+  });
+
   it.each([
+    ['mysql', 'SET NAMES utf8mb4;\nDROP TABLE IF EXISTS `a`;\nINSERT INTO `a` VALUES (1);'],
     ['pgsql', 'SET client_encoding = 1; CREATE VIEW v AS SELECT 1;'],
     ['pgsql', '-- nothing but a comment\n'],
   ] as const)('%s: no tables → ddl_no_tables', async (driver, sql) => {
