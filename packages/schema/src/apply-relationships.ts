@@ -59,6 +59,8 @@ function sameLink(existing: Relationship, wanted: CanonicalRelationship): boolea
   return existing.type === wanted.type && endpointKey(existing) === endpointKey(wanted);
 }
 
+type ColumnRenames = ReadonlyMap<string, ReadonlyMap<string, string>>;
+
 /** Rewrites the stored relationships through the table and column renames the patch made. */
 export function followRenames(draft: DocumentDraft): void {
   const tableRenames = new Map<string, string>();
@@ -66,29 +68,44 @@ export function followRenames(draft: DocumentDraft): void {
   for (const [before, after] of draft.editedTables()) {
     if (before.name !== after.name) tableRenames.set(before.name, after.name);
     const renames = columnRenamesOf(before.columns, after.columns);
-    if (renames.size > 0) columnRenames.set(before.name, renames);
+    if (renames !== null) columnRenames.set(before.name, renames);
   }
   if (tableRenames.size === 0 && columnRenames.size === 0) return;
-  const touches = (table: string) => tableRenames.has(table) || columnRenames.has(table);
-  const rename = (table: string, column: string): [string, string] => [
-    tableRenames.get(table) ?? table,
-    columnRenames.get(table)?.get(column) ?? column,
-  ];
-  draft.relationships = draft.relationships.map((relationship) => {
-    if (!touches(relationship.source_table) && !touches(relationship.target_table)) return relationship;
-    const [source_table, source_column] = rename(relationship.source_table, relationship.source_column);
-    const [target_table, target_column] = rename(relationship.target_table, relationship.target_column);
-    const renamed = { ...relationship, source_table, source_column, target_table, target_column };
-    return endpointKey(renamed) === endpointKey(relationship) ? relationship : renamed;
-  });
+  draft.relationships = draft.relationships.map((relationship) =>
+    renamedRelationship(relationship, tableRenames, columnRenames),
+  );
 }
 
-/** Old name → new name of the columns whose name changed; columns usually keep their positions. */
+/** The relationship with its endpoints renamed; the same object when neither endpoint was renamed. */
+function renamedRelationship(
+  relationship: Relationship,
+  tableRenames: ReadonlyMap<string, string>,
+  columnRenames: ColumnRenames,
+): Relationship {
+  const { source_table, source_column, target_table, target_column } = relationship;
+  const renamed = {
+    source_table: tableRenames.get(source_table) ?? source_table,
+    source_column: columnRenames.get(source_table)?.get(source_column) ?? source_column,
+    target_table: tableRenames.get(target_table) ?? target_table,
+    target_column: columnRenames.get(target_table)?.get(target_column) ?? target_column,
+  };
+  const unchanged =
+    renamed.source_table === source_table &&
+    renamed.source_column === source_column &&
+    renamed.target_table === target_table &&
+    renamed.target_column === target_column;
+  return unchanged ? relationship : { ...relationship, ...renamed };
+}
+
+/**
+ * Old name → new name of the columns whose name changed, or null when none did (most edited tables);
+ * columns usually keep their positions.
+ */
 function columnRenamesOf(
   before: readonly { uuid: string; name: string }[],
   after: readonly { uuid: string; name: string }[],
-): Map<string, string> {
-  const renames = new Map<string, string>();
+): Map<string, string> | null {
+  let renames: Map<string, string> | null = null;
   let namesBefore: Map<string, string> | undefined;
   for (let position = 0; position < after.length; position++) {
     const column = after[position]!;
@@ -97,7 +114,10 @@ function columnRenamesOf(
       namesBefore ??= new Map(before.map((old) => [old.uuid, old.name]));
       previous = namesBefore.get(column.uuid);
     }
-    if (previous !== undefined && previous !== column.name) renames.set(previous, column.name);
+    if (previous !== undefined && previous !== column.name) {
+      renames ??= new Map();
+      renames.set(previous, column.name);
+    }
   }
   return renames;
 }

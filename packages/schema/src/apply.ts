@@ -3,7 +3,6 @@
 //
 // Order: deletions (merge only), groups, tables, renames carried into relationships, relationships, sticky
 // notes, then the layout of records created without a position.
-import { randomUUID } from 'node:crypto';
 import { applyDeletions } from './apply-deletions';
 import { DocumentDraft } from './apply-draft';
 import { addStickyNote, applyGroupEntry } from './apply-groups';
@@ -13,9 +12,10 @@ import { type DocumentDiff, diff } from './diff';
 import { layOutNewRecords } from './layout';
 import type { DiagramDocument } from './model';
 import type { Patch } from './patch-types';
+import { randomUuid } from './uuid';
 
 export interface ApplyOptions {
-  /** Source of UUIDs for new records; `crypto.randomUUID` by default. */
+  /** Source of UUIDs for new records; random version-4 UUIDs (`randomUuid`, from `crypto`) by default. */
   newUuid?: () => string;
 }
 
@@ -26,7 +26,7 @@ export interface ApplyResult {
 }
 
 export function apply(document: DiagramDocument, patch: Patch, options: ApplyOptions = {}): ApplyResult {
-  const draft = new DocumentDraft(document, options.newUuid ?? randomUUID);
+  const draft = new DocumentDraft(document, options.newUuid ?? randomUuid);
   if (patch.strategy === 'merge') applyDeletions(draft, patch.deletions, renamedFrom(patch));
   for (const entry of patch.groups) applyGroupEntry(draft, entry, patch.strategy);
   for (const entry of patch.tables) applyTableEntry(draft, entry, patch.strategy);
