@@ -1,0 +1,356 @@
+// The proposal routes through a real gateway in front of real services (the embedded system on free
+// ports, a fresh PostgreSQL database, real gRPC between them). Every response is also checked against the
+// published OpenAPI description.
+import { randomUUID } from 'node:crypto';
+import { createServiceClient, type ServiceClient } from '@dss/platform';
+import { startTestSystem, type TestSystem } from '@dss/system';
+import { assertMatchesOpenApi } from '../../../e2e/support/openapi-validator';
+
+const APP_URL = 'https://app.example.test';
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const STATUS_KEYS = [
+  'uuid',
+  'state',
+  'opened_at',
+  'applied_at',
+  'applied_version_uuid',
+  'declined_at',
+  'decline_reason',
+  'expires_at',
+];
+/** Names and values in the proposed patches that must never come back in a proposal response. */
+const SECRET_WORDS = ['secret_invoices', 'secret_column', 'secret_default'];
+
+const basePatch = () => ({
+  strategy: 'merge',
+  tables: [
+    {
+      name: 'customers',
+      columns: [
+        { name: 'id', type: 'bigint', is_primary_key: true },
+        { name: 'email', type: 'varchar(255)' },
+      ],
+    },
+  ],
+});
+
+const proposalPatch = (extra: Record<string, unknown> = {}) => ({
+  strategy: 'merge',
+  tables: [
+    {
+      name: 'secret_invoices',
+      left: 40,
+      top: 80,
+      columns: [{ name: 'secret_column', type: 'varchar(20)', default: 'secret_default' }],
+    },
+  ],
+  deletions: { columns: [{ table: 'customers', columns: ['email'] }] },
+  ...extra,
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies under test are read field by field
+type Json = Record<string, any>;
+
+describe('Proposal routes (real gateway, real services)', () => {
+  let system: TestSystem;
+  let accounts: ServiceClient<'Accounts'>;
+  let proposals: ServiceClient<'Proposals'>;
+  const token: Record<'writer' | 'reader' | 'viewer' | 'outsider' | 'starter', string> = {
+    writer: '',
+    reader: '',
+    viewer: '',
+    outsider: '',
+    starter: '',
+  };
+  let writerId: string;
+  let diagramUuid: string;
+  let outsiderDiagram: string;
+  let starterDiagram: string;
+
+  async function member(team: string, plan: string, role: string, write: boolean) {
+    await accounts
+      .CreateTeam({ slug: team, name: `Team ${team}`, plan })
+      .catch((error: { code?: string }) => {
+        if (error.code !== 'conflict') throw error;
+      });
+    const email = `${randomUUID()}@${team}.test`;
+    const user = await accounts.CreateUser({ email, name: email });
+    await accounts.AddMember({ team_slug: team, user_email: email, role });
+    const issued = await accounts.IssueToken({ team_slug: team, user_email: email, name: 'test', write });
+    return { token: issued.token, userId: user.id };
+  }
+
+  async function newDiagram(bearer: string): Promise<string> {
+    const response = await call(bearer, 'POST', '/diagrams', {
+      name: 'Shop',
+      driver: 'pgsql',
+      schema: basePatch(),
+    });
+    expect(response.status).toBe(201);
+    return ((await response.json()) as Json).data.uuid;
+  }
+
+  beforeAll(async () => {
+    system = await startTestSystem({ DSS_APP_URL: APP_URL });
+    accounts = createServiceClient('Accounts', system.grpc.accounts);
+    proposals = createServiceClient('Proposals', system.grpc.proposals);
+    const writer = await member('prop', 'team', 'editor', true);
+    token.writer = writer.token;
+    writerId = writer.userId;
+    token.reader = (await member('prop', 'team', 'editor', false)).token;
+    token.viewer = (await member('prop', 'team', 'viewer', true)).token;
+    token.outsider = (await member('elsewhere', 'team', 'owner', true)).token;
+    token.starter = (await member('small', 'starter', 'owner', true)).token;
+    diagramUuid = await newDiagram(token.writer);
+    outsiderDiagram = await newDiagram(token.outsider);
+    starterDiagram = await newDiagram(token.starter);
+  }, 60_000);
+  afterAll(async () => {
+    accounts?.close();
+    proposals?.close();
+    await system?.stop();
+  });
+
+  async function call(
+    bearer: string | null,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) {
+    const response = await fetch(`${system.apiUrl}${path}`, {
+      method,
+      headers: {
+        ...(bearer === null ? {} : { authorization: `Bearer ${bearer}` }),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.clone().text();
+    const json =
+      (response.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : text;
+    assertMatchesOpenApi(method, `/v1${path}`, response.status, response.headers, json);
+    for (const word of SECRET_WORDS) expect(text).not.toContain(word);
+    return response;
+  }
+  const propose = (body: unknown, bearer = token.writer, uuid = diagramUuid) =>
+    call(bearer, 'POST', `/diagrams/${uuid}/proposals`, body);
+  const status = (uuid: string, bearer = token.reader, headers: Record<string, string> = {}) =>
+    call(bearer, 'GET', `/proposals/${uuid}`, undefined, headers);
+  const valid = (extra: Record<string, unknown> = {}) => ({
+    schema: proposalPatch(),
+    title: 'Invoices',
+    message: 'Billing needs them',
+    ...extra,
+  });
+
+  async function expectError(response: Response, httpStatus: number, code: string, extra: Json = {}) {
+    expect(response.status).toBe(httpStatus);
+    const body = (await response.json()) as Json;
+    expect(body).toEqual({ error: { code, message: expect.any(String), ...extra } });
+    return body;
+  }
+
+  describe('POST /diagrams/{uuid}/proposals', () => {
+    it('should answer 201 with uuid, status pending, review_url, expires_at and counts only', async () => {
+      const before = Date.now();
+      const response = await propose(valid());
+      expect(response.status).toBe(201);
+      expect(response.headers.get('x-ratelimit-limit')).toEqual(expect.any(String));
+      const body = (await response.json()) as Json;
+      expect(Object.keys(body)).toEqual(['data']);
+      expect(Object.keys(body.data).sort()).toEqual(['counts', 'expires_at', 'review_url', 'status', 'uuid']);
+      expect(body.data).toEqual({
+        uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        status: 'pending',
+        review_url: `${APP_URL}/review/${body.data.uuid}`,
+        expires_at: expect.stringMatching(ISO_WITH_OFFSET),
+        counts: { tables: 1, columns: 1, relationships: 0, groups: 0, sticky_notes: 0, deletions: 1 },
+      });
+      const days = (Date.parse(body.data.expires_at) - before) / 86_400_000;
+      expect(days).toBeCloseTo(30, 2);
+    });
+
+    it('should accept the patch as a JSON string, and create a new proposal for every request', async () => {
+      const first = (await (
+        await propose(valid({ schema: JSON.stringify(proposalPatch()) }))
+      ).json()) as Json;
+      const second = (await (
+        await propose(valid({ schema: JSON.stringify(proposalPatch()) }))
+      ).json()) as Json;
+      expect(first.data.status).toBe('pending');
+      expect(second.data.uuid).not.toBe(first.data.uuid);
+    });
+
+    it('should answer 400 invalid_request when the body is not a JSON object', async () => {
+      for (const body of ['[1,2]', '"text"', '42', 'null', '{"broken":'])
+        await expectError(await propose(body), 400, 'invalid_request');
+    });
+
+    it('should answer 401 without a token or with a bad one', async () => {
+      await expectError(await propose(valid(), null as unknown as string), 401, 'unauthenticated');
+      expect((await propose(valid(), 'not-a-token')).status).toBe(401);
+    });
+
+    it('should answer 403 insufficient_scope for a read-only token and editor_required for a viewer', async () => {
+      await expectError(await propose(valid(), token.reader), 403, 'insufficient_scope');
+      await expectError(await propose(valid(), token.viewer), 403, 'editor_required');
+    });
+
+    it('should answer the same 404 for an unknown, malformed and other-team diagram', async () => {
+      const bodies = [];
+      for (const uuid of [randomUUID(), 'nope', outsiderDiagram])
+        bodies.push(await expectError(await propose(valid(), token.writer, uuid), 404, 'not_found'));
+      expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
+    });
+
+    it('should answer 413 over 512,000 bytes of schema, as an object or a string, counting UTF-8 bytes', async () => {
+      await expectError(
+        await propose(valid({ schema: proposalPatch({ padding: 'x'.repeat(512_000) }) })),
+        413,
+        'payload_too_large',
+      );
+      await expectError(await propose(valid({ schema: 'x'.repeat(512_001) })), 413, 'payload_too_large');
+      await expectError(await propose(valid({ schema: 'é'.repeat(256_001) })), 413, 'payload_too_large');
+      // Exactly 512,000 bytes is within the bound: judged as a patch (not JSON), not as too large.
+      await expectError(await propose(valid({ schema: 'x'.repeat(512_000) })), 422, 'invalid_schema', {
+        errors: expect.any(Array),
+      });
+    });
+
+    it('should answer 422 invalid_request naming each missing, mistyped or too long field', async () => {
+      const cases: [Json, string][] = [
+        [{ title: 't', message: 'm' }, 'schema'],
+        [valid({ schema: 42 }), 'schema'],
+        [valid({ schema: [proposalPatch()] }), 'schema'],
+        [{ schema: proposalPatch(), message: 'm' }, 'title'],
+        [valid({ title: 7 }), 'title'],
+        [valid({ title: 't'.repeat(101) }), 'title'],
+        [{ schema: proposalPatch(), title: 't' }, 'message'],
+        [valid({ message: false }), 'message'],
+        [valid({ message: 'm'.repeat(501) }), 'message'],
+      ];
+      for (const [body, path] of cases) {
+        const error = await expectError(await propose(body), 422, 'invalid_request', {
+          errors: [{ path, message: expect.any(String) }],
+        });
+        expect(error.error.message).toContain(path);
+      }
+      // The bounds themselves are accepted (characters, not bytes).
+      expect((await propose(valid({ title: 'é'.repeat(100), message: 'é'.repeat(500) }))).status).toBe(201);
+    });
+
+    it('should answer 422 invalid_schema with up to 15 errors', async () => {
+      const broken = {
+        strategy: 'merge',
+        tables: Array.from({ length: 20 }, (_, i) => ({
+          name: `t${i}`,
+          columns: [{ name: 'c', type: 'nope' }],
+        })),
+      };
+      const body = await expectError(await propose(valid({ schema: broken })), 422, 'invalid_schema', {
+        errors: expect.any(Array),
+      });
+      expect(body.error.errors.length).toBeGreaterThan(0);
+      expect(body.error.errors.length).toBeLessThanOrEqual(15);
+    });
+
+    it('should answer 422 plan_limit when the patch would take the diagram past the plan’s tables cap', async () => {
+      const tables = Array.from({ length: 50 }, (_, i) => ({
+        name: `n${i}`,
+        columns: [{ name: 'id', type: 'int' }],
+      }));
+      await expectError(
+        await propose(valid({ schema: { strategy: 'additive', tables } }), token.starter, starterDiagram),
+        422,
+        'plan_limit',
+        { limit_type: 'tables', limit: 50, requested: 51 },
+      );
+      const fits = { strategy: 'additive', tables: tables.slice(0, 49) };
+      expect((await propose(valid({ schema: fits }), token.starter, starterDiagram)).status).toBe(201);
+    });
+  });
+
+  describe('GET /proposals/{uuid}', () => {
+    it('should answer every status field, an ETag, 304 until a change, and a new ETag after it', async () => {
+      const created = ((await (await propose(valid())).json()) as Json).data;
+      const first = await status(created.uuid);
+      expect(first.status).toBe(200);
+      const etag = first.headers.get('etag')!;
+      expect(etag).toMatch(/^"[^"]+"$/);
+      const body = (await first.json()) as Json;
+      expect(Object.keys(body)).toEqual(['data']);
+      expect(Object.keys(body.data)).toEqual(STATUS_KEYS);
+      expect(body.data).toEqual({
+        uuid: created.uuid,
+        state: 'pending',
+        opened_at: null,
+        applied_at: null,
+        applied_version_uuid: null,
+        declined_at: null,
+        decline_reason: null,
+        expires_at: created.expires_at,
+      });
+
+      const notModified = await status(created.uuid, token.reader, { 'if-none-match': etag });
+      expect(notModified.status).toBe(304);
+      expect(await notModified.text()).toBe('');
+
+      await proposals.DeclineProposal({
+        uuid: created.uuid,
+        user_id: writerId,
+        team_id: '',
+        reason: 'Not now',
+      });
+      const changed = await status(created.uuid, token.reader, { 'if-none-match': etag });
+      expect(changed.status).toBe(200);
+      expect(changed.headers.get('etag')).not.toBe(etag);
+      expect(((await changed.json()) as Json).data).toMatchObject({
+        state: 'declined',
+        declined_at: expect.stringMatching(ISO_WITH_OFFSET),
+        decline_reason: 'Not now',
+      });
+    });
+
+    it('should show applied_at and applied_version_uuid once applied', async () => {
+      const created = (
+        (await (
+          await propose(
+            valid({
+              schema: {
+                strategy: 'additive',
+                tables: [{ name: 'x1', columns: [{ name: 'id', type: 'int' }] }],
+              },
+            }),
+          )
+        ).json()) as Json
+      ).data;
+      await proposals.ApplyProposal({ uuid: created.uuid, user_id: writerId, team_id: '', reason: '' });
+      const body = (await (await status(created.uuid)).json()) as Json;
+      expect(body.data).toMatchObject({
+        state: 'applied',
+        applied_at: expect.stringMatching(ISO_WITH_OFFSET),
+        applied_version_uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        declined_at: null,
+      });
+    });
+
+    it('should answer the same 404 for an unknown, malformed and other-team proposal', async () => {
+      const created = ((await (await propose(valid())).json()) as Json).data;
+      const bodies = [];
+      for (const [uuid, bearer] of [
+        [randomUUID(), token.reader],
+        ['nope', token.reader],
+        [created.uuid, token.outsider],
+      ] as const)
+        bodies.push(await expectError(await status(uuid, bearer), 404, 'not_found'));
+      expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
+      expect((await status(created.uuid, token.viewer)).status).toBe(200);
+    });
+
+    it('should answer 401 without a token', async () => {
+      await expectError(await status(randomUUID(), null as unknown as string), 401, 'unauthenticated');
+    });
+  });
+});
