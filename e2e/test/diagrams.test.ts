@@ -1,7 +1,10 @@
 // Black-box: the diagram journeys of a REST client or a language-model agent — create from a patch, replay,
 // list and page, read the diagram, its schema as JSON and Markdown, conditional reads — and every refusal
 // the spec lists for them. Only HTTP and the operator CLI; every response goes through `call`, so it is
-// also checked against the OpenAPI description. Runs against the embedded stack or any E2E_BASE_URL.
+// also checked against the OpenAPI description. Runs against the embedded stack or any E2E_BASE_URL; a
+// deployment needs a per-IP limit like charts/dss/ci/kind-values.yaml's (this file makes about 150
+// requests from one IP within a minute); per token it stays within the spec's defaults (at most 10 creates,
+// 60 reads and 30 schema reads a minute).
 import { randomUUID } from 'node:crypto';
 import { call, errorOf } from '../support/api';
 import { createDiagram, type Json, planCaps, runId, shopPatch, tablesPatch } from '../support/diagrams';
@@ -387,13 +390,23 @@ describe('Diagram journeys over HTTP', () => {
   });
 
   describe('refused creates', () => {
-    const post = (body: unknown, token = writer) => createDiagram(stack.baseUrl, token, body);
+    // Refused creates count toward the per-token write limit too, so these use tokens of their own: with
+    // the spec's default (10 a minute) the writer's budget stays for the journeys above.
+    let shapeWriter: string;
+    let patchWriter: string;
+    const post = (body: unknown, token = patchWriter) => createDiagram(stack.baseUrl, token, body);
+
+    beforeAll(async () => {
+      const email = `editor-${run}@shop.test`;
+      shapeWriter = await teamMemberToken(stack, { team: `shop-${run}`, email, write: true });
+      patchWriter = await teamMemberToken(stack, { team: `shop-${run}`, email, write: true });
+    }, 60_000);
 
     it('answers 400 invalid_request when the body is not a JSON object', async () => {
       for (const rawBody of ['[1,2]', '"a patch"', '42', '{"schema":']) {
         const response = await call(stack.baseUrl, '/diagrams', {
           method: 'POST',
-          token: writer,
+          token: shapeWriter,
           headers: { 'content-type': 'application/json' },
           rawBody,
         });
@@ -407,7 +420,7 @@ describe('Diagram journeys over HTTP', () => {
         { name: 'Neither' },
         { name: 'Both', ddl: 'CREATE TABLE a (id int);', schema: tablesPatch(1) },
       ]) {
-        const response = await post(body);
+        const response = await post(body, shapeWriter);
         expect(response.status).toBe(422);
         expect(errorOf(response).code).toBe('invalid_request');
       }
@@ -416,7 +429,7 @@ describe('Diagram journeys over HTTP', () => {
     it('answers 413 payload_too_large for a schema over 500KB', async () => {
       const schema = tablesPatch(1);
       schema.tables[0].comment = 'x'.repeat(501 * 1024);
-      const response = await post({ name: 'Too large', schema });
+      const response = await post({ name: 'Too large', schema }, shapeWriter);
       expect(response.status).toBe(413);
       expect(errorOf(response).code).toBe('payload_too_large');
     });
