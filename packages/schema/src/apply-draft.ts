@@ -24,12 +24,14 @@ export class DocumentDraft {
     this.tables = new Map(source.tables.map((table) => [table.uuid, table]));
     this.originalTables = new Map(this.tables);
     this.tableNames = new NameIndex(
-      source.tables.map((table) => [table.name, table.uuid] as const),
+      source.tables.map((table) => table.name),
+      source.tables.map((table) => table.uuid),
       (uuid) => this.tables.has(uuid),
     );
     this.groups = new Map(source.groups.map((group) => [group.uuid, group]));
     this.groupNames = new NameIndex(
-      source.groups.map((group) => [group.name, group.uuid] as const),
+      source.groups.map((group) => group.name),
+      source.groups.map((group) => group.uuid),
       (uuid) => this.groups.has(uuid),
     );
     this.notes = new Map(source.sticky_notes.map((note) => [note.uuid, note]));

@@ -98,20 +98,21 @@ function renamedRelationship(
 }
 
 /**
- * Old name → new name of the columns whose name changed, or null when none did (most edited tables);
- * columns usually keep their positions.
+ * Old name → new name of the columns whose name changed, or null when none did (most edited tables).
+ * Columns usually keep their positions; one that does not (a column was deleted before it, or it is new)
+ * is looked up by uuid.
  */
 function columnRenamesOf(
-  before: readonly { uuid: string; name: string }[],
-  after: readonly { uuid: string; name: string }[],
+  before: readonly NamedRecord[],
+  after: readonly NamedRecord[],
 ): Map<string, string> | null {
   let renames: Map<string, string> | null = null;
-  let namesBefore: Map<string, string> | undefined;
+  let namesBefore: UuidNames | undefined;
   for (let position = 0; position < after.length; position++) {
     const column = after[position]!;
     let previous = before[position]?.uuid === column.uuid ? before[position]!.name : undefined;
     if (previous === undefined) {
-      namesBefore ??= new Map(before.map((old) => [old.uuid, old.name]));
+      namesBefore ??= new UuidNames(before);
       previous = namesBefore.get(column.uuid);
     }
     if (previous !== undefined && previous !== column.name) {
@@ -120,4 +121,29 @@ function columnRenamesOf(
     }
   }
   return renames;
+}
+
+interface NamedRecord {
+  uuid: string;
+  name: string;
+}
+
+/** Up to this many records, a uuid is found by scanning them: cheaper than building a Map. */
+const SCAN_LIMIT = 32;
+
+/** uuid → name of a table's columns before the patch (the last one for a repeated uuid, as a Map holds). */
+class UuidNames {
+  private byUuid: Map<string, string> | undefined;
+
+  constructor(private readonly records: readonly NamedRecord[]) {}
+
+  get(uuid: string): string | undefined {
+    if (this.records.length <= SCAN_LIMIT) {
+      for (let i = this.records.length - 1; i >= 0; i--)
+        if (this.records[i]!.uuid === uuid) return this.records[i]!.name;
+      return undefined;
+    }
+    this.byUuid ??= new Map(this.records.map((record) => [record.uuid, record.name]));
+    return this.byUuid.get(uuid);
+  }
 }

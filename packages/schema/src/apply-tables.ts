@@ -83,7 +83,10 @@ function mergeColumns(
   entries: PatchColumn[],
 ): Map<string, string> {
   // Positions identify columns here: a merge entry only appends, so existing positions never move.
-  const names = new NameIndex(table.columns.map((column, position) => [column.name, position] as const));
+  const names = new NameIndex(
+    table.columns.map((column) => column.name),
+    table.columns.map((_, position) => position),
+  );
   const renames = new Map<string, string>();
   for (const entry of entries) {
     const position = names.find(entry.name, entry.old_name);

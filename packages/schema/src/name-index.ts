@@ -1,19 +1,24 @@
 // Name lookup that survives renames inside one patch: `old_name` is resolved against the names the records
 // had before the patch, a plain name against the names they have now. That makes swaps (a→b, b→a) work.
 
+/** Up to this many names, an `old_name` is found by scanning them: cheaper than building a second Map. */
+const SCAN_LIMIT = 32;
+
 export class NameIndex<Id = string> {
-  private readonly entries: readonly (readonly [string, Id])[];
-  private readonly current: Map<string, Id>;
-  /** Built on the first `old_name` lookup: most patch entries rename nothing. */
+  private readonly current = new Map<string, Id>();
+  /** Built on the first `old_name` lookup, and only for many names: most patch entries rename nothing. */
   private original: Map<string, Id> | undefined;
 
-  /** `exists` tells whether an id is still in the draft (deleted records are not found by old names). */
+  /**
+   * `names[i]` is the name of the record `ids[i]` before the patch; `exists` tells whether an id is still in
+   * the draft (deleted records are not found by old names).
+   */
   constructor(
-    entries: readonly (readonly [name: string, id: Id])[],
+    private readonly names: readonly string[],
+    private readonly ids: readonly Id[],
     private readonly exists: (id: Id) => boolean = () => true,
   ) {
-    this.entries = entries;
-    this.current = new Map(entries);
+    for (let i = 0; i < names.length; i++) this.current.set(names[i]!, ids[i]!);
   }
 
   /** The id a patch entry refers to: its `old_name` first (when given and known), then its name. */
@@ -31,10 +36,9 @@ export class NameIndex<Id = string> {
     return id !== undefined && this.exists(id) ? id : undefined;
   }
 
-  /** The id that carried `name` before the patch, if that record still exists. */
+  /** The id that carried `name` before the patch (the last one, as a Map built from them would hold). */
   getOriginal(name: string): Id | undefined {
-    this.original ??= new Map(this.entries);
-    const id = this.original.get(name);
+    const id = this.originalId(name);
     return id !== undefined && this.exists(id) ? id : undefined;
   }
 
@@ -45,5 +49,17 @@ export class NameIndex<Id = string> {
   rename(id: Id, from: string, to: string): void {
     if (this.current.get(from) === id) this.current.delete(from);
     this.current.set(to, id);
+  }
+
+  private originalId(name: string): Id | undefined {
+    if (this.names.length <= SCAN_LIMIT) {
+      for (let i = this.names.length - 1; i >= 0; i--) if (this.names[i] === name) return this.ids[i];
+      return undefined;
+    }
+    if (this.original === undefined) {
+      this.original = new Map();
+      for (let i = 0; i < this.names.length; i++) this.original.set(this.names[i]!, this.ids[i]!);
+    }
+    return this.original.get(name);
   }
 }

@@ -27,24 +27,22 @@ function copyDefined<T extends object, K extends keyof T>(from: T, to: Partial<T
   for (const key of keys) if (from[key] !== undefined) to[key] = from[key];
 }
 
-const COLUMN_FIELDS = [
-  'old_name',
-  'length',
-  'is_primary_key',
-  'is_auto_increment',
-  'is_nullable',
-  'is_unique_key',
-  'is_index',
-  'default',
-  'comment',
-] as const;
-
 function buildColumn({ located, dataType, isUnsigned }: ResolvedColumn): PatchColumn {
   const entry = located.entry;
   // `dataType` is shared with the type catalog's memo, so each column gets its own copy.
   const data_type = { name: dataType.name, params: copyDataTypeParams(dataType.params) };
   const column: PatchColumn = { name: entry.name, type: entry.type, data_type };
-  copyDefined(entry, column, COLUMN_FIELDS);
+  // Field by field rather than a loop over key names: a patch has thousands of columns, and named property
+  // access is several times faster than access by a computed key. Fields not sent stay absent.
+  if (entry.old_name !== undefined) column.old_name = entry.old_name;
+  if (entry.length !== undefined) column.length = entry.length;
+  if (entry.is_primary_key !== undefined) column.is_primary_key = entry.is_primary_key;
+  if (entry.is_auto_increment !== undefined) column.is_auto_increment = entry.is_auto_increment;
+  if (entry.is_nullable !== undefined) column.is_nullable = entry.is_nullable;
+  if (entry.is_unique_key !== undefined) column.is_unique_key = entry.is_unique_key;
+  if (entry.is_index !== undefined) column.is_index = entry.is_index;
+  if (entry.default !== undefined) column.default = entry.default;
+  if (entry.comment !== undefined) column.comment = entry.comment;
   if (isUnsigned !== undefined) column.is_unsigned = isUnsigned;
   if (entry.enum_values !== undefined) column.enum_values = [...entry.enum_values];
   return column;
