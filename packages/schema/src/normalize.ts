@@ -172,21 +172,38 @@ function canMerge(earlier: Fields, later: Fields): boolean {
   );
 }
 
+/** Up to this many entries, an earlier entry with the same key is found by scanning: no Map per array. */
+const SCAN_LIMIT = 32;
+
 function mergeEntries(items: ContractNode, entries: unknown[], mergeBy: string): unknown[] {
   const merged: unknown[] = [];
-  const positionByKey = new Map<string, number>();
+  const positionByKey = entries.length > SCAN_LIMIT ? new Map<string, number>() : null;
   for (const entry of entries) {
     const key = isPlainObject(entry) ? entry[mergeBy] : undefined;
-    const position = typeof key === 'string' ? positionByKey.get(key) : undefined;
+    const position =
+      typeof key !== 'string'
+        ? undefined
+        : positionByKey === null
+          ? lastPositionOf(merged, mergeBy, key)
+          : positionByKey.get(key);
     const earlier = position === undefined ? undefined : merged[position];
     if (isPlainObject(entry) && isPlainObject(earlier) && canMerge(earlier, entry)) {
       merged[position!] = mergeObjects(items, earlier, entry);
       continue;
     }
-    if (typeof key === 'string') positionByKey.set(key, merged.length);
+    if (typeof key === 'string') positionByKey?.set(key, merged.length);
     merged.push(entry);
   }
   return merged;
+}
+
+/** The last entry of `merged` whose `mergeBy` is `key` (what the Map of larger arrays holds). */
+function lastPositionOf(merged: readonly unknown[], mergeBy: string, key: string): number | undefined {
+  for (let position = merged.length - 1; position >= 0; position--) {
+    const entry = merged[position];
+    if (isPlainObject(entry) && entry[mergeBy] === key) return position;
+  }
+  return undefined;
 }
 
 function mergeObjects(node: ContractNode, earlier: Fields, later: Fields): Fields {

@@ -61,7 +61,7 @@ function planMemberDeletions(
       continue;
     }
     const names = 'columns' in entry ? entry.columns : entry.indexes;
-    const existing = kind === 'columns' ? index.columnNames(table) : index.indexNames(table);
+    const existing = kind === 'columns' ? index.columnLookup(table) : index.indexNames(table);
     plan.entryCount += names.length;
     for (const [position, name] of names.entries()) {
       if (existing.has(name)) addTo(kind === 'columns' ? plan.columns : plan.indexes, table, name);

@@ -10,6 +10,9 @@ export function relationshipKey(endpoints: RelationshipEndpoints): string {
   return source < target ? `${source}\u0001${target}` : `${target}\u0001${source}`;
 }
 
+/** Up to this many columns, a table's column names are scanned rather than put in a Set. */
+const SCAN_LIMIT = 32;
+
 function byKey<T>(items: readonly T[], key: (item: T) => string): Map<string, T> {
   const map = new Map<string, T>();
   for (const item of items) if (!map.has(key(item))) map.set(key(item), item);
@@ -51,6 +54,22 @@ export class DocumentIndex {
       this.columnNameSets.set(table, names);
     }
     return names;
+  }
+
+  /**
+   * Whether `table` has a column named `name`. A patch touches hundreds of tables of a few dozen columns:
+   * scanning those is cheaper than building a Set for each; wide tables get the Set.
+   */
+  hasColumn(table: DocumentTable, name: string): boolean {
+    const columns = table.columns;
+    if (columns.length > SCAN_LIMIT) return this.columnNames(table).has(name);
+    for (const column of columns) if (column.name === name) return true;
+    return false;
+  }
+
+  /** `hasColumn` for one table, for checks that take a `has` lookup. */
+  columnLookup(table: DocumentTable): { has(name: string): boolean } {
+    return { has: (name) => this.hasColumn(table, name) };
   }
 
   indexNames(table: DocumentTable): ReadonlySet<string> {

@@ -56,11 +56,11 @@ export class FinalSchema {
     const table = this.tables.get(tableName);
     if (table === undefined) return false;
     const entryColumns = table.plan?.located.entry.columns ?? [];
-    if (entryColumns.length <= 16) {
+    if (entryColumns.length <= 32) {
       if (entryColumns.some((entry) => entry.name === column)) return true;
     } else if (this.patchColumnNames(tableName, entryColumns).has(column)) return true;
     const existing = table.existing;
-    if (existing === null || !this.index.columnNames(existing).has(column)) return false;
+    if (existing === null || !this.index.hasColumn(existing, column)) return false;
     if (this.deletions.columns.get(existing)?.has(column)) return false;
     return !entryColumns.some((entry) => entry.old_name === column && entry.name !== column);
   }

@@ -80,7 +80,7 @@ function planTable(located: Located<ShapedTable>, context: Context): TablePlan {
   }
   const columns = locatedColumns(located);
   if (columns.some((column) => column.entry.old_name !== undefined)) {
-    const existingNames = target === null ? new Set<string>() : context.index.columnNames(target);
+    const existingNames = target === null ? new Set<string>() : context.index.columnLookup(target);
     const container =
       target === null ? `new table ${quoteName(entry.name)}` : `table ${quoteName(target.name)}`;
     checkRenames(
