@@ -2,7 +2,7 @@
 // ports, a fresh PostgreSQL database, real gRPC between them). Every response is also checked against the
 // published OpenAPI description.
 import { randomUUID } from 'node:crypto';
-import { createServiceClient, type ServiceClient } from '@dss/platform';
+import { createPool, createServiceClient, type ServiceClient } from '@dss/platform';
 import { startTestSystem, type TestSystem } from '@dss/system';
 import { assertMatchesOpenApi } from '../../../e2e/support/openapi-validator';
 
@@ -80,9 +80,9 @@ describe('Proposal routes (real gateway, real services)', () => {
     return { token: issued.token, userId: user.id };
   }
 
-  async function newDiagram(bearer: string): Promise<string> {
+  async function newDiagram(bearer: string, name = 'Shop'): Promise<string> {
     const response = await call(bearer, 'POST', '/diagrams', {
-      name: 'Shop',
+      name,
       driver: 'pgsql',
       schema: basePatch(),
     });
@@ -203,6 +203,18 @@ describe('Proposal routes (real gateway, real services)', () => {
       for (const uuid of [randomUUID(), 'nope', outsiderDiagram])
         bodies.push(await expectError(await propose(valid(), token.writer, uuid), 404, 'not_found'));
       expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
+    });
+
+    it('should answer 409 diagram_not_ready while the diagram is importing', async () => {
+      const importing = await newDiagram(token.writer, 'Importing');
+      // No DDL import exists yet, so the state is set directly (test only; the API never writes it).
+      const db = createPool(system.env.DATABASE_URL!, { max: 1 });
+      try {
+        await db.query("UPDATE diagrams.diagrams SET status = 'importing' WHERE uuid = $1", [importing]);
+      } finally {
+        await db.end();
+      }
+      await expectError(await propose(valid(), token.writer, importing), 409, 'diagram_not_ready');
     });
 
     it('should answer 413 over 512,000 bytes of schema, as an object or a string, counting UTF-8 bytes', async () => {

@@ -148,6 +148,20 @@ describe('proposals lifecycle (real services, PostgreSQL and NATS)', () => {
     expect(transitionsOf(normal, created.uuid)).toEqual(['created', 'applied']);
   });
 
+  it('should apply once when two reviewers apply at the same moment', async () => {
+    const created = await propose(normal, addPatch('raced_table'));
+    const outcomes = await Promise.allSettled([
+      normal.client.ApplyProposal({ uuid: created.uuid, ...review(owner) }),
+      normal.client.ApplyProposal({ uuid: created.uuid, ...review(editor) }),
+      normal.client.DeclineProposal({ uuid: created.uuid, ...review(editor) }),
+    ]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    for (const outcome of outcomes)
+      if (outcome.status === 'rejected') expect((outcome.reason as { code: string }).code).toBe('conflict');
+    const { versions } = await diagrams.ListVersions({ principal: editor.principal, uuid: diagramUuid });
+    expect(versions.filter((v) => v.source_id === created.uuid).length).toBeLessThanOrEqual(1);
+  });
+
   it('should decline with and without a reason, close the proposal and refuse a reason over 500 characters', async () => {
     const created = await propose(normal);
     const tooLong = await failureOf(
