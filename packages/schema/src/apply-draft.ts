@@ -13,8 +13,10 @@ export class DocumentDraft {
   relationships: Relationship[];
   /** Records created without a position: the layout places them. */
   readonly unplaced = { tables: new Set<string>(), groups: new Set<string>(), notes: new Set<string>() };
-  /** Records this draft created or copied; a plain Set, as a draft lives only for one apply. */
+  /** Tables, groups and notes this draft created or copied; a plain Set, as a draft lives for one apply. */
   private readonly owned = new Set<object>();
+  /** UUIDs of the input's tables this draft has copied, in the order it copied them. */
+  private readonly copiedTables: string[] = [];
   private readonly originalTables: Map<string, DocumentTable>;
 
   constructor(
@@ -45,9 +47,9 @@ export class DocumentDraft {
 
   /** Pairs of (before, after) for every table of the input that this draft has copied and still holds. */
   *editedTables(): Generator<[before: DocumentTable, after: DocumentTable]> {
-    for (const [uuid, before] of this.originalTables) {
+    for (const uuid of this.copiedTables) {
       const after = this.tables.get(uuid);
-      if (after !== undefined && after !== before) yield [before, after];
+      if (after !== undefined) yield [this.originalTables.get(uuid)!, after];
     }
   }
 
@@ -63,17 +65,30 @@ export class DocumentDraft {
     const copy = { ...table, columns: [...table.columns], indexes: [...table.indexes] };
     this.adopt(copy);
     this.tables.set(uuid, copy);
+    // Only tables of the input are ever copied: the ones this draft creates are its own from the start.
+    this.copiedTables.push(uuid);
     return copy;
   }
 
   /** A copy of the column at `position` of an edited table that may be edited. */
   editColumn(table: DocumentTable, position: number): Column {
     const column = table.columns[position]!;
-    if (this.owned.has(column)) return column;
+    if (!this.isInputColumn(table.uuid, column, position)) return column;
     const copy = { ...column };
-    this.adopt(copy);
     table.columns[position] = copy;
     return copy;
+  }
+
+  /**
+   * Whether `column` is a record of the input (shared, so copied before an edit) rather than one this draft
+   * created or copied. Asking the input table instead of recording every new column as owned saves a Set
+   * entry for each of the thousands of columns a large patch creates; a column is almost always still at
+   * its position, and only one that moved (or is new and edited twice) costs a scan.
+   */
+  private isInputColumn(tableUuid: string, column: Column, position: number): boolean {
+    const columns = this.originalTables.get(tableUuid)?.columns;
+    if (columns === undefined) return false;
+    return columns[position] === column || columns.includes(column);
   }
 
   editGroup(uuid: string): Group {
@@ -100,7 +115,6 @@ export class DocumentDraft {
 
   addTable(table: DocumentTable): void {
     this.adopt(table);
-    for (const column of table.columns) this.adopt(column);
     this.tables.set(table.uuid, table);
     this.tableNames.add(table.name, table.uuid);
   }

@@ -51,7 +51,7 @@ function addMissingParts(draft: DocumentDraft, uuid: string, entry: PatchTable):
   for (const column of columns) {
     if (columnNames.has(column.name)) continue;
     columnNames.add(column.name);
-    table.columns.push(draft.adopt(createColumn(column, draft.newUuid())));
+    table.columns.push(createColumn(column, draft.newUuid()));
   }
   for (const index of indexes) {
     if (indexNames.has(index.name)) continue;
@@ -92,7 +92,7 @@ function mergeColumns(
     const position = names.find(entry.name, entry.old_name);
     if (position === undefined) {
       names.add(entry.name, table.columns.length);
-      table.columns.push(draft.adopt(createColumn(entry, draft.newUuid())));
+      table.columns.push(createColumn(entry, draft.newUuid()));
       continue;
     }
     const column = draft.editColumn(table, position);
