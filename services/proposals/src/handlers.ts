@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   enqueueEvent,
+  type Metrics,
   ServiceError,
   type ServiceClient,
   type ServiceHandlers,
@@ -42,22 +43,39 @@ export interface ProposalsHandlerDeps {
   lifetimeSeconds: number;
   accounts: ServiceClient<'Accounts'>;
   diagrams: ServiceClient<'Diagrams'>;
+  announce: Announce;
 }
 
-/** Writes the `proposals.changed` event of a transition; carries ids and the state only, never patch text. */
-export async function announce(client: PoolClient, row: repo.ProposalRow, kind: ProposalEventKind) {
-  await enqueueEvent(client, repo.SCHEMA, PROPOSALS_CHANGED_SUBJECT, {
-    proposal_uuid: row.uuid,
-    diagram_uuid: row.diagram_uuid,
-    team_id: row.team_id,
-    transition: kind,
-    state: effectiveState(row),
-    at: row.updated_at.toISOString(),
-  });
+export type Announce = (client: PoolClient, row: repo.ProposalRow, kind: ProposalEventKind) => Promise<void>;
+
+/**
+ * The writer of `proposals.changed` events: ids and the state only, never patch text. Also counts
+ * `dss_proposal_transitions_total{transition}` when given metrics (counted when written; a transaction
+ * that then fails to commit, rare since the event is the last write of each, still counts).
+ */
+export function createAnnounce(metrics?: Metrics): Announce {
+  const counter = metrics?.counter('proposal_transitions_total', 'Proposal transitions written, by kind', [
+    'transition',
+  ]);
+  return async (client, row, kind) => {
+    await enqueueEvent(client, repo.SCHEMA, PROPOSALS_CHANGED_SUBJECT, {
+      proposal_uuid: row.uuid,
+      diagram_uuid: row.diagram_uuid,
+      team_id: row.team_id,
+      transition: kind,
+      state: effectiveState(row),
+      at: row.updated_at.toISOString(),
+    });
+    counter?.inc({ transition: kind });
+  };
 }
 
 /** Stores and announces the expiry of a locked row that is pending but past `expires_at`. */
-async function settleExpiry(client: PoolClient, row: repo.ProposalRow): Promise<repo.ProposalRow> {
+async function settleExpiry(
+  client: PoolClient,
+  row: repo.ProposalRow,
+  announce: Announce,
+): Promise<repo.ProposalRow> {
   if (row.state !== 'pending' || effectiveState(row) !== 'expired') return row;
   const expired = await repo.transition(client, row.uuid, { kind: 'expired' });
   await announce(client, expired, 'expired');
@@ -76,7 +94,7 @@ function conflict(action: string, state: repo.StoredState): ServiceError {
 }
 
 export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHandlers<'Proposals'> {
-  const { pool, appUrl, accounts, diagrams } = deps;
+  const { pool, appUrl, accounts, diagrams, announce } = deps;
   const answer = (row: repo.ProposalRow) => toProposal(row, appUrl);
 
   async function reviewer(teamId: string, userId: string): Promise<string> {
@@ -114,7 +132,7 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
     const outcome = await withTransaction(pool, async (client) => {
       const locked = await repo.findProposalForUpdate(client, uuid);
       if (!locked) throw proposalNotFound();
-      return change(client, await settleExpiry(client, locked));
+      return change(client, await settleExpiry(client, locked, announce));
     });
     if (outcome instanceof ServiceError) throw outcome;
     return answer(outcome);

@@ -10,7 +10,7 @@ import {
   startPersistentService,
 } from '@dss/platform';
 import type { ProposalsConfig } from './config';
-import { createProposalsHandlers } from './handlers';
+import { createAnnounce, createProposalsHandlers } from './handlers';
 import { SCHEMA } from './repository';
 import { startSweeper } from './sweeper';
 
@@ -24,6 +24,7 @@ export interface ProposalsServiceDeps {
 }
 
 export async function startProposalsService({ config, logger, metrics, bus }: ProposalsServiceDeps) {
+  const announce = createAnnounce(metrics);
   const accounts = createServiceClient('Accounts', config.accountsAddress, { metrics });
   const diagrams = createServiceClient('Diagrams', config.diagramsAddress, { metrics, deadlineMs: 30_000 });
   const closeClients = () => {
@@ -48,6 +49,7 @@ export async function startProposalsService({ config, logger, metrics, bus }: Pr
           lifetimeSeconds: config.lifetimeSeconds,
           accounts,
           diagrams,
+          announce,
         }),
       }),
     });
@@ -55,7 +57,7 @@ export async function startProposalsService({ config, logger, metrics, bus }: Pr
     closeClients();
     throw error;
   }
-  const sweeper = startSweeper(service.pool, config.sweepIntervalMs, (error) =>
+  const sweeper = startSweeper(service.pool, config.sweepIntervalMs, announce, (error) =>
     logger.error({ err: error }, 'proposal expiry sweep failed'),
   );
   return {

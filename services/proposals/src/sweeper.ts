@@ -3,13 +3,13 @@
 // Several instances may run: rows are taken with SKIP LOCKED.
 import { withTransaction } from '@dss/platform';
 import type { Pool } from 'pg';
-import { announce } from './handlers';
+import { type Announce, createAnnounce } from './handlers';
 import * as repo from './repository';
 
 const BATCH = 200;
 
 /** One pass; returns how many proposals it marked expired. */
-export async function sweepExpired(pool: Pool): Promise<number> {
+export async function sweepExpired(pool: Pool, announce: Announce = createAnnounce()): Promise<number> {
   let total = 0;
   for (;;) {
     const marked = await withTransaction(pool, async (client) => {
@@ -23,10 +23,15 @@ export async function sweepExpired(pool: Pool): Promise<number> {
   }
 }
 
-export function startSweeper(pool: Pool, intervalMs: number, onError: (error: unknown) => void) {
+export function startSweeper(
+  pool: Pool,
+  intervalMs: number,
+  announce: Announce,
+  onError: (error: unknown) => void,
+) {
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    running = sweepExpired(pool).catch(onError);
+    running = sweepExpired(pool, announce).catch(onError);
   }, intervalMs);
   timer.unref();
   return {

@@ -10,6 +10,7 @@ import {
   createServiceClient,
   deleteNatsNamespace,
   type EventBus,
+  type Metrics,
   type ServiceClient,
   ServiceError,
 } from '@dss/platform';
@@ -26,6 +27,7 @@ export interface ProposalsHarness {
   service: ProposalsService;
   client: ServiceClient<'Proposals'>;
   events: BusMessage<Record<string, unknown>>[];
+  metrics: Metrics;
   stop(): Promise<void>;
 }
 
@@ -50,7 +52,8 @@ export async function startProposalsHarness(
     DSS_APP_URL: APP_URL,
     ...env,
   });
-  const service = await startProposalsService({ config, logger, metrics: createMetrics('proposals'), bus });
+  const metrics = createMetrics('proposals', { processMetrics: false });
+  const service = await startProposalsService({ config, logger, metrics, bus });
   const client = createServiceClient('Proposals', `127.0.0.1:${service.grpc.port}`);
   return {
     database,
@@ -58,6 +61,7 @@ export async function startProposalsHarness(
     service,
     client,
     events,
+    metrics,
     async stop() {
       client.close();
       await service.stop();

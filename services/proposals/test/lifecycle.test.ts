@@ -146,6 +146,8 @@ describe('proposals lifecycle (real services, PostgreSQL and NATS)', () => {
     expect((await get(normal, created.uuid)).state).toBe('applied');
     await waitForEvents(normal, created.uuid, ['created', 'applied']);
     expect(transitionsOf(normal, created.uuid)).toEqual(['created', 'applied']);
+    const counted = await normal.metrics.registry.getSingleMetricAsString('dss_proposal_transitions_total');
+    expect(counted).toMatch(/dss_proposal_transitions_total\{[^}]*transition="applied"[^}]*\} [1-9]/);
   });
 
   it('should apply once when two reviewers apply at the same moment', async () => {
