@@ -43,6 +43,37 @@ describe('apply', () => {
       );
     });
 
+    it('copies an input column moved by a deletion before editing it, and keeps untouched columns', () => {
+      const before = deepFreeze(shopDocument());
+      const snapshot = JSON.stringify(before);
+      const patch = patchOf({
+        tables: [patchTable('users', { columns: [patchColumn('email', 'text', { comment: 'changed' })] })],
+        deletions: { columns: [{ table: 'users', columns: ['id'] }] },
+      });
+      const users = tableNamed(run(before, patch), 'users');
+      expect(JSON.stringify(before)).toBe(snapshot);
+      expect(users.columns.map((c) => [c.name, c.comment])).toEqual([['email', 'changed']]);
+      expect(users.columns[0]).not.toBe(tableNamed(before, 'users').columns[1]);
+      const orders = tableNamed(
+        run(before, patchOf({ tables: [patchTable('orders', { comment: 'x' })] })),
+        'orders',
+      );
+      expect(orders.columns[0]).toBe(tableNamed(before, 'orders').columns[0]);
+    });
+
+    it('edits a column it created earlier in the same patch in place', () => {
+      const patch = patchOf({
+        tables: [
+          patchTable('users', { columns: [patchColumn('nickname', 'text')] }),
+          patchTable('users', { columns: [patchColumn('nickname', 'text', { comment: 'second entry' })] }),
+        ],
+      });
+      const users = tableNamed(run(shopDocument(), patch), 'users');
+      expect(users.columns.filter((c) => c.name === 'nickname').map((c) => c.comment)).toEqual([
+        'second entry',
+      ]);
+    });
+
     it('shares the records the patch does not touch', () => {
       const before = shopDocument();
       const after = run(before, patchOf({ tables: [patchTable('tags')] }));

@@ -25,7 +25,8 @@ export class DocumentIndex {
   readonly groupByName: ReadonlyMap<string, Group>;
   readonly groupByUuid: ReadonlyMap<string, Group>;
   readonly stickyNoteUuids: ReadonlySet<string>;
-  readonly relationshipKeys: ReadonlySet<string>;
+  private relationshipKeySet: ReadonlySet<string> | undefined;
+  private readonly relationships: DiagramDocument['relationships'];
   readonly tables: readonly DocumentTable[];
   readonly groups: readonly Group[];
   private readonly columnNameSets = new Map<DocumentTable, ReadonlySet<string>>();
@@ -39,7 +40,13 @@ export class DocumentIndex {
     this.groupByName = byKey(this.groups, (group) => group.name);
     this.groupByUuid = byKey(this.groups, (group) => group.uuid);
     this.stickyNoteUuids = new Set((document?.sticky_notes ?? []).map((note) => note.uuid));
-    this.relationshipKeys = new Set((document?.relationships ?? []).map(relationshipKey));
+    this.relationships = document?.relationships ?? [];
+  }
+
+  /** Keys of the diagram's relationships; built on first use, as only relationship deletions need them. */
+  get relationshipKeys(): ReadonlySet<string> {
+    this.relationshipKeySet ??= new Set(this.relationships.map(relationshipKey));
+    return this.relationshipKeySet;
   }
 
   /** A table named by name first, then by UUID (deletions accept either). */
