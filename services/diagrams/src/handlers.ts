@@ -28,19 +28,29 @@ export function createDiagramsHandlers(deps: DiagramsHandlerDeps): ServiceHandle
     return row;
   }
 
-  async function representation(caller: Caller, uuid: string, name: repo.RepresentationName) {
+  async function representation(
+    caller: Caller,
+    uuid: string,
+    name: repo.RepresentationName,
+    knownEtag: string,
+  ) {
     if (!isUuid(uuid)) throw diagramNotFound();
-    const found = await repo.findRepresentation(pool, caller.teamId, uuid.toLowerCase(), name);
+    const found = await repo.findRepresentation(pool, caller.teamId, uuid.toLowerCase(), name, knownEtag);
     if (!found) throw diagramNotFound();
     if (found.status === 'importing')
       throw new ServiceError(
         'diagram_not_ready',
         'the diagram is still importing; poll GET /diagrams/{uuid} until its status is ready',
       );
-    if (found.status === 'failed' || found.body === null || found.etag === null)
+    if (found.status === 'failed' || found.etag === null || (found.body === null && !found.unchanged))
       throw new ServiceError('diagram_not_ready', 'the diagram’s import failed, so it has no schema');
     const contentType = name.startsWith('markdown') ? MARKDOWN_CONTENT_TYPE : JSON_CONTENT_TYPE;
-    return { body: found.body, etag: found.etag, content_type: contentType };
+    return {
+      body: found.body ?? '',
+      etag: found.etag,
+      content_type: contentType,
+      unchanged: found.unchanged,
+    };
   }
 
   return {
@@ -82,12 +92,12 @@ export function createDiagramsHandlers(deps: DiagramsHandlerDeps): ServiceHandle
         throw invalidField('level', 'must be detailed or simple');
       const name =
         format === 'json' ? 'schema_json' : level === 'simple' ? 'markdown_simple' : 'markdown_detailed';
-      return representation(caller, request.uuid, name);
+      return representation(caller, request.uuid, name, request.known_etag);
     },
 
     async GetFullDocument(request) {
       const caller = callerOf(request.principal);
-      return representation(caller, request.uuid, 'full_document_json');
+      return representation(caller, request.uuid, 'full_document_json', request.known_etag);
     },
 
     async ApplyPatch(request) {

@@ -87,19 +87,26 @@ const ETAG_COLUMN: Record<RepresentationName, string> = {
   full_document_json: 'full_document_etag',
 };
 
-/** One stored representation of a diagram of the team; body null when the diagram has no document. */
+/**
+ * One stored representation of a diagram of the team; body null when the diagram has no document.
+ * When `knownEtag` is the current ETag the body is not read at all (`unchanged`), so a revalidation
+ * costs one index lookup instead of moving the whole representation.
+ */
 export async function findRepresentation(
   db: Queryable,
   teamId: string,
   uuid: string,
   name: RepresentationName,
-): Promise<{ status: DiagramStatus; body: string | null; etag: string | null } | null> {
+  knownEtag = '',
+): Promise<{ status: DiagramStatus; body: string | null; etag: string | null; unchanged: boolean } | null> {
   // `name` is one of four fixed identifiers (checked by the type and the map), never client text.
+  const etag = `c.${ETAG_COLUMN[name]}`;
   const { rows } = await db.query(
-    `SELECT d.status, c.${name} AS body, c.${ETAG_COLUMN[name]} AS etag
+    `SELECT d.status, ${etag} AS etag, coalesce(${etag} = $3, false) AS unchanged,
+            CASE WHEN ${etag} = $3 THEN NULL ELSE c.${name} END AS body
        FROM diagrams.diagrams d LEFT JOIN diagrams.diagram_contents c ON c.diagram_uuid = d.uuid
       WHERE d.uuid = $1 AND d.team_id = $2`,
-    [uuid, teamId],
+    [uuid, teamId, knownEtag],
   );
   return rows[0] ?? null;
 }

@@ -145,6 +145,40 @@ describe('Diagrams reads: GetDiagram, GetSchema, GetFullDocument, ApplyPatch, Li
     });
   });
 
+  describe('revalidation with known_etag', () => {
+    it('leaves the body out and answers unchanged when the caller already holds the current ETag', async () => {
+      const first = await schema(owner, 'markdown', 'detailed');
+      const again = await harness.client.GetSchema({
+        principal: owner,
+        uuid,
+        format: 'markdown',
+        level: 'detailed',
+        known_etag: first.etag,
+      });
+      expect(again).toMatchObject({ unchanged: true, body: '', etag: first.etag });
+    });
+
+    it('sends the body when the ETag the caller holds is stale', async () => {
+      const current = await fullDocument(owner);
+      const stale = await harness.client.GetFullDocument({ principal: owner, uuid, known_etag: '"stale"' });
+      expect(stale).toMatchObject({ unchanged: false, body: current.body, etag: current.etag });
+    });
+
+    it('still refuses another team, whatever ETag it offers', async () => {
+      const first = await schema(owner);
+      const stranger = newPrincipal();
+      await expect(
+        harness.client.GetSchema({
+          principal: stranger,
+          uuid,
+          format: '',
+          level: '',
+          known_etag: first.etag,
+        }),
+      ).rejects.toMatchObject({ code: 'not_found' });
+    });
+  });
+
   describe('ETags across ApplyPatch', () => {
     it('should keep the schema ETags and change the full-document ETag when a table only moves', async () => {
       const jsonBefore = await schema(owner);

@@ -8,6 +8,7 @@ import { objectBody } from './app';
 import type { Principal } from './authenticator';
 import { invalidQuery, optionalQueryEnum, optionalQueryString } from './query';
 import { sendRepresentation } from './representation';
+import { RepresentationCache } from './representation-cache';
 
 /** Spec "Sizes and bounds", measured on UTF-8 bytes: `ddl` 200KB, `schema` (as JSON text) 500KB. */
 export const MAX_DDL_BYTES = 200 * 1024;
@@ -35,6 +36,7 @@ export function diagramItem(diagram: DiagramMessage) {
 }
 
 export function diagramRoutes(diagrams: DiagramsClient): RouteSpec[] {
+  const cache = new RepresentationCache();
   return [
     {
       method: 'get',
@@ -101,12 +103,18 @@ export function diagramRoutes(diagrams: DiagramsClient): RouteSpec[] {
           );
         }
         const markdown = format === 'ai' || accepted === 'text/markdown';
-        const representation = await diagrams.GetSchema({
-          principal: wirePrincipal(principal),
-          uuid: uuidOf(req),
-          format: markdown ? 'markdown' : 'json',
-          level,
-        });
+        const uuid = uuidOf(req);
+        const wanted = markdown ? 'markdown' : 'json';
+        const key = `${principal.team_id}/${uuid}/schema/${wanted}/${level}`;
+        const representation = await cache.fetch(key, req.get('if-none-match'), (known_etag) =>
+          diagrams.GetSchema({
+            principal: wirePrincipal(principal),
+            uuid,
+            format: wanted,
+            level,
+            known_etag,
+          }),
+        );
         sendRepresentation(req, res, representation, { vary: 'Accept' });
       },
     },
@@ -116,10 +124,12 @@ export function diagramRoutes(diagrams: DiagramsClient): RouteSpec[] {
       operation: 'schema',
       write: false,
       handler: async (req, res, principal) => {
-        const representation = await diagrams.GetFullDocument({
-          principal: wirePrincipal(principal),
-          uuid: uuidOf(req),
-        });
+        const uuid = uuidOf(req);
+        const representation = await cache.fetch(
+          `${principal.team_id}/${uuid}/full`,
+          req.get('if-none-match'),
+          (known_etag) => diagrams.GetFullDocument({ principal: wirePrincipal(principal), uuid, known_etag }),
+        );
         sendRepresentation(req, res, representation);
       },
     },
