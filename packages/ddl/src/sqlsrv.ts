@@ -1,4 +1,321 @@
-import type { SchemaBuilder } from './builder';
-export async function readSqlsrv(_sql: string): Promise<SchemaBuilder> {
-  throw new Error('not yet');
+// SQL Server DDL reader: @dbml/core's T-SQL front end (an ANTLR grammar of T-SQL) reads the schema
+// statements; the rest of the script is not parsed at all.
+//
+// The script is split into `GO` batches. Batches that shape a schema (CREATE TABLE, ALTER TABLE, CREATE
+// INDEX) are kept in place and every other character is blanked, so the parser sees one text of the
+// script's length: its line and column numbers are the script's, and ALTER TABLE finds tables created in
+// earlier batches. Everything else (procedures, views, triggers, inserts, SET, USE…) is skipped unparsed,
+// which is what keeps this parser fast enough. Light pre-cleaning, each keeping the text's length:
+// `dbo.` qualifiers are blanked (the default schema, dropped from names anyway), `WITH [NO]CHECK ADD`
+// becomes `ADD`, typed XML `xml(CONTENT schema.collection)` becomes `xml`, `NOT FOR REPLICATION` is blanked.
+//
+// The parser loses `sp_addextendedproperty` (MS_Description comments) and `sp_addtype` / `CREATE TYPE …
+// FROM` alias types; those two procedure calls are read from their literal arguments here.
+import { Parser } from '@dbml/core';
+import { type Ast, arr, obj, raw, str } from './ast';
+import { type DdlColumn, SchemaBuilder } from './builder';
+import { DdlSyntaxError } from './result';
+import { splitStatements } from './split';
+
+const DEFAULT_SCHEMA = 'dbo';
+const SHAPING = /^\s*(create\s+table|alter\s+table|create\s+(?:unique\s+)?(?:(?:non)?clustered\s+)?index)\b/i;
+const ROUTINE = /^\s*(?:create|alter|create\s+or\s+alter)\s+(?:proc|procedure|function|trigger|view)\b/i;
+const NOT_SHAPING = /\b(?:no)?check\s+constraint\s+all\b|\b(?:enable|disable)\s+trigger\b/i;
+const LITERALS = /('(?:[^']|'')*'|\[(?:[^\]]|\]\])*\]|"(?:[^"]|"")*")/;
+const CLEANUPS: [RegExp, (match: string, ...groups: string[]) => string][] = [
+  [/\bwith\s+(?:no)?check\s+add\b/gi, (m) => `${' '.repeat(m.length - 3)}ADD`],
+  [/\bnot\s+for\s+replication\b/gi, blank],
+];
+const ACTIONS = new Set(['cascade', 'set null', 'set default', 'restrict']);
+
+function blank(match: string): string {
+  return match.replace(/[^\n]/g, ' ');
+}
+
+/** Pre-cleaning with quoted names and strings set aside; every replacement keeps the length. */
+function preClean(text: string): string {
+  const parts = text.split(LITERALS);
+  for (let i = 0; i < parts.length; i++) {
+    let part = parts[i] as string;
+    if (i % 2 === 0) {
+      for (const [pattern, replace] of CLEANUPS) part = part.replace(pattern, replace);
+    } else if (/^(\[dbo\]|"dbo")$/i.test(part) && /^\s*\./.test(parts[i + 1] ?? '')) {
+      // `[dbo].` / `"dbo".`: blank the qualifier and its dot.
+      part = blank(part);
+      parts[i + 1] = (parts[i + 1] as string).replace(/^(\s*)\./, (_, space: string) => `${space} `);
+    }
+    parts[i] = part;
+  }
+  return parts
+    .join('')
+    .replace(/(?<![\w\]"])dbo\s*\.(?=\s*[\w["])/gi, blank)
+    .replace(
+      /(\[?xml\]?)(\s*\(\s*(?:(?:content|document)\s+)?(?:\[[^\]]*\]|\w+)(?:\s*\.\s*(?:\[[^\]]*\]|\w+))*\s*\))/gi,
+      (_, type: string, rest: string) => type + blank(rest),
+    );
+}
+
+/** A quoted T-SQL string literal or a bare word as written → its text. */
+function literal(text: string): string {
+  const quoted = /^N?'((?:[^']|'')*)'$/is.exec(text.trim());
+  if (quoted) return (quoted[1] as string).replace(/''/g, "'");
+  return text.trim().replace(/^\[|\]$/g, '');
+}
+
+/** Arguments of an EXEC call: named (`@name = N'…'`) or positional, as text. */
+function execArguments(text: string, names: string[]): Map<string, string> {
+  const args = new Map<string, string>();
+  const start = text.search(/\bsp_\w+/i);
+  const rest = text.slice(start).replace(/^sp_\w+\]?/i, '');
+  const pieces = rest.match(/(@\w+\s*=\s*)?(N?'(?:[^']|'')*'|[^,\s][^,]*)/gis) ?? [];
+  pieces.forEach((piece, index) => {
+    const named = /^@(\w+)\s*=\s*([\s\S]*)$/.exec(piece.trim());
+    if (named) args.set((named[1] as string).toLowerCase(), literal(named[2] as string));
+    else if (names[index]) args.set(names[index] as string, literal(piece));
+  });
+  return args;
+}
+
+const EXTENDED_PROPERTY_ARGS = [
+  'name',
+  'value',
+  'level0type',
+  'level0name',
+  'level1type',
+  'level1name',
+  'level2type',
+  'level2name',
+];
+
+/**
+ * The statements of a batch, cut at `;` (and, with `atKeywords`, before each EXEC/EXECUTE/CREATE keyword),
+ * with string literals and bracketed or quoted names stepped over. Offsets are within the batch.
+ */
+function statementsOf(batch: string, atKeywords: boolean): { text: string; offset: number }[] {
+  const statements: { text: string; offset: number }[] = [];
+  let start = 0;
+  let i = 0;
+  const cut = (end: number) => {
+    if (batch.slice(start, end).trim() !== '')
+      statements.push({ text: batch.slice(start, end), offset: start });
+  };
+  while (i < batch.length) {
+    const c = batch[i] as string;
+    if (c === "'" || c === '[' || c === '"') {
+      const close = c === '[' ? ']' : c;
+      let j = i + 1;
+      while (j < batch.length) {
+        if (batch[j] === close) {
+          if (batch[j + 1] === close) j += 2;
+          else break;
+        } else j++;
+      }
+      i = j + 1;
+      continue;
+    }
+    const keyword =
+      atKeywords &&
+      i > start &&
+      /^(?:exec|execute|create)\b/i.test(batch.slice(i, i + 8)) &&
+      !/[\w@#$.]/.test(batch[i - 1] ?? ' ');
+    if (c === ';' || keyword) {
+      cut(i);
+      start = c === ';' ? i + 1 : i;
+    }
+    i++;
+  }
+  cut(batch.length);
+  return statements;
+}
+
+function qualified(schema: string | null | undefined, name: string): string {
+  return schema && schema.toLowerCase() !== DEFAULT_SCHEMA ? `${schema}.${name}` : name;
+}
+
+class SqlsrvReader {
+  readonly builder = new SchemaBuilder('sqlsrv');
+  private readonly aliasTypes = new Map<string, string>();
+
+  read(sql: string): SchemaBuilder {
+    const masked = sql.replace(/[^\n]/g, ' ').split('');
+    const comments: string[] = [];
+    let shaping = 0;
+    for (const piece of splitStatements('sqlsrv', sql)) {
+      // Procedures, functions, triggers and views are skipped whole (their bodies may hold CREATE TABLE).
+      if (ROUTINE.test(piece.text)) {
+        this.builder.skipped++;
+        continue;
+      }
+      for (const statement of statementsOf(piece.text, false)) {
+        const text = statement.text;
+        if (SHAPING.test(text) && !NOT_SHAPING.test(text)) {
+          const cleaned = preClean(text);
+          const offset = piece.offset + statement.offset;
+          for (let i = 0; i < cleaned.length; i++) masked[offset + i] = cleaned[i] as string;
+          // End the statement where its `;` or GO line was.
+          const end = offset + cleaned.length;
+          if (end < masked.length && masked[end] !== '\n') masked[end] = ';';
+          shaping++;
+          continue;
+        }
+        for (const call of statementsOf(text, true))
+          if (!this.procedureCall(call.text, comments)) this.builder.skipped++;
+      }
+    }
+    if (shaping === 0) return this.builder;
+    let json: unknown;
+    try {
+      json = Parser.parseMSSQLToJSONv2(masked.join(''));
+    } catch (error) {
+      const first = Array.isArray(error) ? (error[0] as unknown) : error;
+      const location = obj(obj(first, 'location'), 'start');
+      const line = Number(raw(location, 'line') ?? 0);
+      // ANTLR reports 0-based columns.
+      const column = Number(raw(location, 'column') ?? 0) + 1;
+      const text = str(first, 'text') ?? str(first, 'message') ?? String(error);
+      throw new DdlSyntaxError(
+        `line ${line}, column ${column}: ${text.split('\n')[0]?.slice(0, 200)}`,
+        line,
+        column,
+      );
+    }
+    for (const table of arr(json, 'tables')) this.table(table);
+    for (const ref of arr(json, 'refs')) this.ref(ref);
+    for (const text of comments) this.comment(text);
+    return this.builder;
+  }
+
+  /** Reads the procedure calls the parser does not: alias types and MS_Description comments. */
+  private procedureCall(text: string, comments: string[]): boolean {
+    if (/\bsp_addextendedproperty\b/i.test(text)) {
+      comments.push(text);
+      return true;
+    }
+    if (/\bsp_addtype\b/i.test(text)) {
+      const args = execArguments(text, ['typename', 'phystype', 'nulltype']);
+      const name = args.get('typename');
+      const type = args.get('phystype');
+      if (name && type) this.aliasTypes.set(name.toLowerCase(), type);
+      return true;
+    }
+    const alias =
+      /^\s*create\s+type\s+((?:\[[^\]]+\]|\w+)\s*\.\s*)?(\[[^\]]+\]|\w+)\s+from\s+([\s\S]+?)\s*(?:(?:not\s+)?null\s*)?;?\s*$/i.exec(
+        text,
+      );
+    if (alias) this.aliasTypes.set(literal(alias[2] as string).toLowerCase(), (alias[3] as string).trim());
+    return alias !== null;
+  }
+
+  private table(node: Ast): void {
+    const name = qualified(str(node, 'schemaName'), str(node, 'name') ?? '');
+    const table = this.builder.addTable(name);
+    for (const field of arr(node, 'fields')) {
+      const columnName = str(field, 'name') ?? '';
+      let written = str(obj(field, 'type'), 'type_name') ?? '';
+      let autoIncrement = raw(field, 'increment') === true;
+      const identity = /\s+identity\s*(\([^)]*\))?\s*$/i.exec(written);
+      if (identity) {
+        written = written.slice(0, identity.index);
+        autoIncrement = true;
+      }
+      let resolved: { type: DdlColumn['type']; unsigned: boolean };
+      if (/^as\b/i.test(written)) {
+        this.builder.warn(`${name}.${columnName}: computed column (${written}); imported as sql_variant`);
+        resolved = { type: { name: 'sql_variant', params: null }, unsigned: false };
+      } else {
+        const alias = this.aliasTypes.get(written.replace(/^\[|\]$/g, '').toLowerCase());
+        resolved = this.builder.resolveType(name, columnName, alias ?? written);
+      }
+      const dbdefault = obj(field, 'dbdefault');
+      const value = raw(dbdefault, 'value');
+      const defaultText =
+        value === undefined || value === null
+          ? null
+          : str(dbdefault, 'type') === 'string'
+            ? `'${String(value).replace(/'/g, "''")}'`
+            : String(value);
+      const column: DdlColumn = {
+        name: columnName,
+        written,
+        type: resolved.type,
+        default: defaultText === null || /^null$/i.test(defaultText) ? null : defaultText,
+        nullable: raw(field, 'not_null') !== true,
+        primary: false,
+        unique: false,
+        autoIncrement,
+        unsigned: false,
+        comment: null,
+      };
+      table.columns.push(column);
+      if (raw(field, 'pk') === true)
+        this.builder.addIndex(name, {
+          name: `PK_${str(node, 'name') ?? ''}`,
+          type: 'primary',
+          columns: [columnName],
+        });
+      if (raw(field, 'unique') === true)
+        this.builder.addIndex(name, {
+          name: `UQ_${str(node, 'name') ?? ''}_${columnName}`,
+          type: 'unique',
+          columns: [columnName],
+        });
+    }
+    for (const index of arr(node, 'indexes')) {
+      const columns: string[] = [];
+      for (const column of arr(index, 'columns')) {
+        if (str(column, 'type') !== 'column') {
+          this.builder.warn(`index ${str(index, 'name') ?? ''} on ${name} has an expression; skipped`);
+          columns.length = 0;
+          break;
+        }
+        columns.push(str(column, 'value') ?? '');
+      }
+      if (columns.length === 0) continue;
+      const type = raw(index, 'pk') === true ? 'primary' : raw(index, 'unique') === true ? 'unique' : 'index';
+      this.builder.addIndex(name, {
+        name: str(index, 'name') ?? `${type}_${columns.join('_')}`,
+        type,
+        columns,
+      });
+    }
+  }
+
+  private ref(node: Ast): void {
+    const [source, target] = arr(node, 'endpoints');
+    if (!source || !target) return;
+    const action = (key: string) => {
+      const value = (str(node, key) ?? '').toLowerCase();
+      return ACTIONS.has(value) ? value : null;
+    };
+    this.builder.addForeignKey({
+      name: str(node, 'name') ?? null,
+      table: qualified(str(source, 'schemaName'), str(source, 'tableName') ?? ''),
+      columns: ((raw(source, 'fieldNames') as string[] | undefined) ?? []).map(String),
+      refTable: qualified(str(target, 'schemaName'), str(target, 'tableName') ?? ''),
+      refColumns: ((raw(target, 'fieldNames') as string[] | undefined) ?? []).map(String),
+      onDelete: action('onDelete'),
+      onUpdate: action('onUpdate'),
+    });
+  }
+
+  /** `EXEC sp_addextendedproperty 'MS_Description', 'text', 'SCHEMA', s, 'TABLE', t[, 'COLUMN', c]`. */
+  private comment(text: string): void {
+    const args = execArguments(text, EXTENDED_PROPERTY_ARGS);
+    if ((args.get('name') ?? '').toLowerCase() !== 'ms_description') return;
+    if ((args.get('level1type') ?? '').toLowerCase() !== 'table') return;
+    const table = qualified(args.get('level0name'), args.get('level1name') ?? '');
+    const value = args.get('value') ?? null;
+    const level2 = (args.get('level2type') ?? '').toLowerCase();
+    if (level2 === '') {
+      const target = this.builder.table(table);
+      if (target) target.comment = value;
+    } else if (level2 === 'column') {
+      const target = this.builder.column(table, args.get('level2name') ?? '');
+      if (target) target.comment = value;
+    }
+  }
+}
+
+export async function readSqlsrv(sql: string): Promise<SchemaBuilder> {
+  return new SqlsrvReader().read(sql);
 }

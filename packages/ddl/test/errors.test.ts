@@ -31,7 +31,16 @@ describe('errors', () => {
     if (!result.ok) expect(result.message).toMatch(/^line 5, column 22: /);
   });
 
+  it('reports a syntax error in a CREATE TABLE with its line and column (sqlsrv)', async () => {
+    const sql =
+      'SET NOCOUNT ON\nGO\nCREATE TABLE [dbo].[A](\n  [Id] [int] NOT NULL,\n  [Name] [nvarchar](10) NOT NULL PRIMARY KEY KEY\n)\nGO\n';
+    const result = await convertDdl('sqlsrv', sql);
+    expect(result).toMatchObject({ ok: false, code: 'ddl_syntax_error', line: 5, column: 46 });
+    if (!result.ok) expect(result.message).toMatch(/^line 5, column 46: .*'KEY'/);
+  });
+
   it.each([
+    ['sqlsrv', 'USE [x]\nGO\nCREATE PROCEDURE p AS BEGIN CREATE TABLE #t (id int) END\nGO\n'],
     ['mysql', 'SET NAMES utf8mb4;\nDROP TABLE IF EXISTS `a`;\nINSERT INTO `a` VALUES (1);'],
     ['pgsql', 'SET client_encoding = 1; CREATE VIEW v AS SELECT 1;'],
     ['pgsql', '-- nothing but a comment\n'],
