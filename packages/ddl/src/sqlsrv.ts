@@ -11,13 +11,20 @@
 //
 // The parser loses `sp_addextendedproperty` (MS_Description comments) and `sp_addtype` / `CREATE TYPE …
 // FROM` alias types; those two procedure calls are read from their literal arguments here.
-import { Parser } from '@dbml/core';
+import type * as Dbml from '@dbml/core';
 import { type Ast, arr, obj, raw, str } from './ast';
 import { type DdlColumn, SchemaBuilder } from './builder';
 import { DdlSyntaxError } from './result';
 import { splitStatements } from './split';
 
 const DEFAULT_SCHEMA = 'dbo';
+
+let loadedDbml: typeof Dbml | undefined;
+/** @dbml/core is loaded on first use: it holds ~400MB of ANTLR grammars once loaded, which the other drivers don't need. */
+function dbml(): typeof Dbml {
+  loadedDbml ??= require('@dbml/core') as typeof Dbml;
+  return loadedDbml;
+}
 const SHAPING = /^\s*(create\s+table|alter\s+table|create\s+(?:unique\s+)?(?:(?:non)?clustered\s+)?index)\b/i;
 const ROUTINE = /^\s*(?:create|alter|create\s+or\s+alter)\s+(?:proc|procedure|function|trigger|view)\b/i;
 const NOT_SHAPING = /\b(?:no)?check\s+constraint\s+all\b|\b(?:enable|disable)\s+trigger\b/i;
@@ -165,7 +172,7 @@ class SqlsrvReader {
     if (shaping === 0) return this.builder;
     let json: unknown;
     try {
-      json = Parser.parseMSSQLToJSONv2(masked.join(''));
+      json = dbml().Parser.parseMSSQLToJSONv2(masked.join(''));
     } catch (error) {
       const first = Array.isArray(error) ? (error[0] as unknown) : error;
       const location = obj(obj(first, 'location'), 'start');
