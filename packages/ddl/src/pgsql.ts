@@ -61,6 +61,24 @@ function relationName(relation: Ast | undefined): string {
   return qualified(str(relation, 'schemaname'), str(relation, 'relname') ?? '');
 }
 
+/** The smallest `location` in a parse tree (a cast's own location is its `::`, after its operand). */
+function leftmostLocation(node: unknown): number | undefined {
+  let best: number | undefined;
+  const visit = (value: unknown) => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, child] of Object.entries(value)) {
+        if (key === 'location' && typeof child === 'number' && child >= 0) {
+          if (best === undefined || child < best) best = child;
+        } else visit(child);
+      }
+    }
+  };
+  visit(node);
+  return best;
+}
+
 class PgReader {
   readonly builder = new SchemaBuilder('pgsql');
   private readonly enums = new Map<string, string[]>();
@@ -312,9 +330,9 @@ class PgReader {
         case 'AT_ColumnDefault': {
           const target = column !== undefined ? this.builder.column(name, column) : undefined;
           if (target) {
-            const location = this.alterDefaultLocation(column ?? '');
-            target.default = location;
-            if (/^nextval\s*\(/i.test(location ?? '')) target.autoIncrement = true;
+            const expression = this.expressionText(obj(cmd, 'def'));
+            target.default = expression;
+            if (/^nextval\s*\(/i.test(expression ?? '')) target.autoIncrement = true;
           }
           shaped = true;
           break;
@@ -339,13 +357,16 @@ class PgReader {
     return shaped;
   }
 
-  /** `ALTER TABLE … ALTER COLUMN c SET DEFAULT expr`: the expression's source text. */
-  private alterDefaultLocation(column: string): string | null {
+  /** The source text of an expression node (`ALTER COLUMN c SET DEFAULT expr`), from its leftmost token. */
+  private expressionText(node: Ast | undefined): string | null {
+    const location = leftmostLocation(node);
+    if (location === undefined) return null;
     const text = this.statement.piece.text;
-    const match = /\bset\s+default\s+/i.exec(text);
-    if (!match) return null;
-    void column;
-    return expressionAt(text, match.index + match[0].length, STOP_WORDS) || null;
+    // Parentheses carry no location: widen to the opening ones written before the leftmost token.
+    let start = charOffset(this.statement, location);
+    for (let i = start - 1; i >= 0 && /[\s(]/.test(text[i] ?? ''); i--) if (text[i] === '(') start = i;
+    const expression = expressionAt(text, start, STOP_WORDS);
+    return expression === '' || /^null$/i.test(expression) ? null : expression;
   }
 
   private createIndex(node: Ast): void {

@@ -1,0 +1,66 @@
+// Small, focused cases beside the fixtures.
+import { convertDdl } from '../src';
+
+async function columnsOf(driver: 'mysql' | 'pgsql' | 'sqlsrv', sql: string) {
+  const result = await convertDdl(driver, sql);
+  if (!result.ok) throw new Error(result.message);
+  return result.document.tables.flatMap((table) =>
+    table.columns.map((column) => [`${table.name}.${column.name}`, column.default, column.is_auto_increment]),
+  );
+}
+
+describe('defaults', () => {
+  it('pgsql: ALTER TABLE with several SET DEFAULT sub-commands sets each column its own expression', async () => {
+    const sql =
+      "CREATE TABLE a (id int, v text, w numeric);\nALTER TABLE ONLY a ALTER COLUMN v SET DEFAULT 'x'::text, " +
+      "ALTER COLUMN id SET DEFAULT nextval('s'::regclass), ALTER COLUMN w SET DEFAULT ((1 + 2)) * 3;";
+    expect(await columnsOf('pgsql', sql)).toEqual([
+      ['a.id', "nextval('s'::regclass)", true],
+      ['a.v', "'x'::text", false],
+      ['a.w', '((1 + 2)) * 3', false],
+    ]);
+  });
+
+  it('pgsql: DEFAULT NULL is no default; a default before NOT NULL stops there', async () => {
+    const sql = "CREATE TABLE a (x text DEFAULT NULL, y text DEFAULT 'a b' NOT NULL, z int DEFAULT (1));";
+    expect(await columnsOf('pgsql', sql)).toEqual([
+      ['a.x', null, false],
+      ['a.y', "'a b'", false],
+      ['a.z', '(1)', false],
+    ]);
+  });
+
+  it('mysql: literal, NULL, function and bit defaults', async () => {
+    const sql =
+      "CREATE TABLE a (x varchar(3) DEFAULT 'it''s', y int DEFAULT NULL, z datetime DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP, id int AUTO_INCREMENT PRIMARY KEY);";
+    expect(await columnsOf('mysql', sql)).toEqual([
+      ['a.x', "'it''s'", false],
+      ['a.y', null, false],
+      ['a.z', 'CURRENT_TIMESTAMP', false],
+      ['a.id', null, true],
+    ]);
+  });
+});
+
+describe('relationships', () => {
+  it('mysql: a composite foreign key links its first pair and says so; PK-equal FK columns are one-to-one', async () => {
+    const result = await convertDdl(
+      'mysql',
+      'CREATE TABLE c (id int, k int, PRIMARY KEY (id, k)); CREATE TABLE d (x int, y int, PRIMARY KEY (x, y), CONSTRAINT f FOREIGN KEY (x, y) REFERENCES c (id, k));',
+    );
+    if (!result.ok) throw new Error(result.message);
+    expect(
+      result.document.relationships.map((r) => [r.name, r.type, r.source_column, r.target_column]),
+    ).toEqual([['f', 'one-to-one', 'x', 'id']]);
+    expect(result.warnings).toEqual([
+      'foreign key f (d.x,y → c) has 2 columns; the diagram links its first pair only',
+    ]);
+  });
+
+  it('pgsql: a foreign key to an undefined table is skipped with a warning', async () => {
+    const result = await convertDdl('pgsql', 'CREATE TABLE a (id int REFERENCES missing (id));');
+    if (!result.ok) throw new Error(result.message);
+    expect(result.document.relationships).toEqual([]);
+    expect(result.warnings).toEqual(['foreign key (a.id → missing): table missing is not defined; skipped']);
+  });
+});
