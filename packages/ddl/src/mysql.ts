@@ -13,7 +13,8 @@ const LITERALS = /('(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*"|`[^`]*`)/;
 /**
  * Pre-cleaning outside literals, each keeping the statement's length so error offsets stay exact:
  * character-set introducers (`_utf8mb4'…'`) and `SRID n` column attributes are blanked; `NVARCHAR`/`NCHAR`
- * (which the parser lacks, and which MySQL itself reads as VARCHAR/CHAR) become ` VARCHAR`/` CHAR`.
+ * (which the parser lacks, and which MySQL itself reads as VARCHAR/CHAR) become ` VARCHAR`/` CHAR`, and
+ * `DOUBLE PRECISION` becomes `DOUBLE`. A table's `PARTITION BY …` clause (not in the model) is blanked.
  */
 const CLEANUPS: [RegExp, (match: string) => string][] = [
   [
@@ -23,6 +24,7 @@ const CLEANUPS: [RegExp, (match: string) => string][] = [
   [/\bsrid\s+\d+/gi, blank],
   [/\bnvarchar\b/gi, () => ' VARCHAR'],
   [/\bnchar\b/gi, () => ' CHAR'],
+  [/\bdouble\s+precision\b/gi, (match) => `DOUBLE${' '.repeat(match.length - 6)}`],
 ];
 
 function blank(match: string): string {
@@ -36,7 +38,33 @@ function preClean(text: string): string {
     for (const [pattern, replace] of CLEANUPS) part = part.replace(pattern, replace);
     parts[i] = part;
   }
-  return parts.join('');
+  const cleaned = parts.join('');
+  return /^\s*create\s+(?:temporary\s+)?table\b/i.test(cleaned) ? withoutPartitioning(cleaned) : cleaned;
+}
+
+/** Blanks `PARTITION BY …` written after a CREATE TABLE's column list (depth 0, outside literals). */
+function withoutPartitioning(text: string): string {
+  let depth = 0;
+  let closedList = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (c === "'" || c === '"' || c === '`') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== c) j += text[j] === '\\' ? 2 : 1;
+      i = j;
+    } else if (c === '(') depth++;
+    else if (c === ')') {
+      depth--;
+      if (depth === 0) closedList = true;
+    } else if (
+      closedList &&
+      depth === 0 &&
+      /^partition\s+by\b/i.test(text.slice(i, i + 20)) &&
+      !/\w/.test(text[i - 1] ?? ' ')
+    )
+      return text.slice(0, i) + blank(text.slice(i));
+  }
+  return text;
 }
 const OPTIONS = { database: 'mysql' };
 

@@ -64,3 +64,26 @@ describe('relationships', () => {
     expect(result.warnings).toEqual(['foreign key (a.id → missing): table missing is not defined; skipped']);
   });
 });
+
+describe('mysql pre-cleaning', () => {
+  it('reads DOUBLE PRECISION, SIGNED/UNSIGNED ZEROFILL and drops a PARTITION BY clause', async () => {
+    const result = await convertDdl(
+      'mysql',
+      'CREATE TABLE a (x double precision, z tinyint(1) unsigned zerofill, `partition by` bigint signed) ENGINE=InnoDB\n' +
+        '/*!50100 PARTITION BY RANGE (x)\n(PARTITION p0 VALUES LESS THAN (10) ENGINE = InnoDB) */;',
+    );
+    if (!result.ok) throw new Error(result.message);
+    expect(
+      result.document.tables[0]?.columns.map((c) => [
+        c.name,
+        c.driver_data_type_name,
+        c.driver_data_type_params,
+        c.is_unsigned,
+      ]),
+    ).toEqual([
+      ['x', 'double', null, false],
+      ['z', 'tinyint', { length: 1 }, true],
+      ['partition by', 'bigint', null, false],
+    ]);
+  });
+});
