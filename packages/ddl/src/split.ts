@@ -7,9 +7,9 @@
 // - mysql: `;` or the current `DELIMITER`; backslash escapes in strings; `#` comments; `/*!NNNNN …*/` and
 //   `/*M!NNNNN …*/` executable comments keep their content (the markers are blanked); other comments are
 //   blanked.
-// - sqlsrv: a line holding only `GO` (any case, optional count) ends a batch; `;` also ends a statement
-//   outside `BEGIN … END` blocks is NOT split (batches are kept whole: procedures and triggers span `;`).
-//   `[bracket]` identifiers.
+// - sqlsrv: a line holding only `GO` (any case, optional count) ends a batch; `;` does not split here
+//   (batches are kept whole because procedures and triggers span `;`; the SQL Server reader cuts the
+//   batches it reads). `[bracket]` identifiers.
 import type { Driver } from '@dss/schema';
 
 export interface Piece {
@@ -49,10 +49,9 @@ export function splitStatements(driver: Driver, sql: string): Piece[] {
   let delimiter = ';';
   let i = 0;
   const n = sql.length;
-  const flush = (end: number, next: number) => {
+  const flush = (next: number) => {
     if (out.trim() !== '') pieces.push({ text: out, offset: start });
     out = '';
-    void end;
     start = next;
   };
   const atLineStart = (pos: number) => {
@@ -73,7 +72,7 @@ export function splitStatements(driver: Driver, sql: string): Piece[] {
       const line = sql.slice(i, end);
       if (driver === 'pgsql' && c === '\\') {
         out += line;
-        flush(end, end);
+        flush(end);
         i = end;
         continue;
       }
@@ -91,7 +90,7 @@ export function splitStatements(driver: Driver, sql: string): Piece[] {
     if (driver === 'sqlsrv' && (c === 'g' || c === 'G') && atLineStart(i)) {
       const end = lineEnd(i);
       if (/^go(?:[ \t]+\d+)?[ \t]*;?[ \t]*\r?$/i.test(sql.slice(i, end))) {
-        flush(i, end);
+        flush(end);
         i = end;
         continue;
       }
@@ -172,13 +171,13 @@ export function splitStatements(driver: Driver, sql: string): Piece[] {
       }
     }
     if (driver !== 'sqlsrv' && sql.startsWith(delimiter, i)) {
-      flush(i, i + delimiter.length);
+      flush(i + delimiter.length);
       i += delimiter.length;
       continue;
     }
     out += c;
     i++;
   }
-  flush(n, n);
+  flush(n);
   return pieces;
 }
