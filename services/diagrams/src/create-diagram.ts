@@ -26,7 +26,9 @@ import {
   type Caller,
   diagramDriver,
   diagramName,
+  diagramNotFound,
   invalidField,
+  isUuid,
   MAX_DDL_BYTES,
   MAX_SCHEMA_BYTES,
   slugOf,
@@ -34,6 +36,12 @@ import {
 import { toDiagram } from './wire';
 
 export const DIAGRAMS_CHANGED_SUBJECT = 'diagrams.changed';
+export const IMPORT_FINISHED_SUBJECT = 'diagrams.import.finished';
+export const IMPORTER_JOBS_SUBJECT = 'importer.jobs';
+/** The longest a create waits for its import, whatever wait_ms asks. */
+export const MAX_IMPORT_WAIT_MS = 30_000;
+/** How often a waiting create re-reads its diagram. */
+const IMPORT_POLL_MS = 50;
 /** Seconds a client waits between polls of an importing diagram. */
 export const POLL_AFTER_SECONDS = 2;
 
@@ -42,6 +50,7 @@ export interface CreateDiagramInput {
   driver: string;
   ddl?: string;
   schema_json?: string;
+  wait_ms?: number;
 }
 
 export interface CreateContext {
@@ -66,9 +75,187 @@ export async function createDiagram(context: CreateContext, caller: Caller, inpu
   if (hasDdl) {
     if (Buffer.byteLength(input.ddl!, 'utf8') > MAX_DDL_BYTES)
       throw new ServiceError('payload_too_large', `ddl must be at most ${MAX_DDL_BYTES} bytes`);
-    throw new ServiceError('unavailable', 'DDL import is not available yet');
+    return createFromDdl(context, caller, { name, driver, ddl: input.ddl!, waitMs: input.wait_ms ?? 0 });
   }
   return createFromPatch(context, caller, { name, driver, schemaJson: input.schema_json! });
+}
+
+/** The job an importer consumes from `importer.jobs`. */
+export interface ImportJob {
+  job_id: string;
+  diagram_uuid: string;
+  driver: Driver;
+  ddl: string;
+}
+
+/**
+ * A DDL create (ARCHITECTURE.md, "Create from DDL"): stores the diagram as `importing` with a replay
+ * record whose window stays open while it imports and the importer job (outbox), in one transaction;
+ * then re-reads the diagram every 50 ms for up to `waitMs` and answers it as it then is.
+ */
+async function createFromDdl(
+  context: CreateContext,
+  caller: Caller,
+  input: { name: string; driver: Driver; ddl: string; waitMs: number },
+) {
+  const key = replayKey(caller.tokenId, input.name, input.driver, 'ddl', input.ddl);
+  const earlier = await repo.findReplay(context.pool, key, caller.teamId);
+  if (earlier) return replayAnswer(context, caller, earlier);
+
+  const created = await withTransaction(context.pool, async (client) => {
+    await lockReplayKey(client, key);
+    const concurrent = await repo.findReplay(client, key, caller.teamId);
+    if (concurrent) return { diagram: concurrent.diagram, replay: concurrent };
+    await lockTeamCaps(client, caller.teamId);
+    await checkPrivateDiagramsCap(client, caller);
+    const uuid = randomUUID();
+    const jobId = randomUUID();
+    await lockTeamListClockShared(client, caller.teamId);
+    const diagram = await repo.insertDiagram(client, {
+      uuid,
+      team_id: caller.teamId,
+      team_slug: caller.teamSlug,
+      team_name: caller.teamName,
+      name: input.name,
+      slug: slugOf(input.name),
+      driver: input.driver,
+      status: 'importing',
+      table_count: null,
+      created_by: caller.userId,
+      import_job_id: jobId,
+    });
+    await repo.insertReplay(client, {
+      key,
+      diagram_uuid: uuid,
+      counts: null,
+      warnings: [],
+      windowSeconds: null,
+    });
+    const job: ImportJob = { job_id: jobId, diagram_uuid: uuid, driver: input.driver, ddl: input.ddl };
+    await enqueueEvent(client, repo.SCHEMA, IMPORTER_JOBS_SUBJECT, job);
+    return { diagram, replay: null };
+  });
+  if (created.replay) return replayAnswer(context, caller, created.replay);
+
+  const deadline = Date.now() + Math.min(Math.max(input.waitMs, 0), MAX_IMPORT_WAIT_MS);
+  let current = await repo.findCreated(context.pool, created.diagram.uuid);
+  while (current?.diagram.status === 'importing' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(IMPORT_POLL_MS, deadline - Date.now())));
+    current = await repo.findCreated(context.pool, created.diagram.uuid);
+  }
+  const diagram = current?.diagram ?? created.diagram;
+  return {
+    diagram: toDiagram(diagram, context.appUrl, teamNames(caller)),
+    counts_json: JSON.stringify(createCounts(diagram, current?.counts)),
+    warnings_json: JSON.stringify(current?.warnings ?? []),
+    replayed: false,
+    poll_after_seconds: POLL_AFTER_SECONDS,
+  };
+}
+
+/** The counts of a create answer: always an object; zeros while a diagram imports or after it failed. */
+function createCounts(diagram: repo.DiagramRow, counts: unknown) {
+  if (counts !== null && counts !== undefined && typeof counts === 'object') return counts;
+  return documentCounts(emptyDocument(diagram.driver as Driver));
+}
+
+export interface CompleteImportInput {
+  diagram_uuid: string;
+  job_id: string;
+  document_json?: string | null;
+  error?: { code: string; message: string } | null;
+}
+
+/**
+ * The importer's report of a job. Only an importing diagram with that job id changes, so a repeated or
+ * stale report answers the diagram unchanged. Success stores the document as a create does (contents,
+ * representations, a version with source `import`); failure stores `failed` and the error. Either way
+ * the replay window starts, and `diagrams.import.finished` and `diagrams.changed` go out via the outbox.
+ */
+export async function completeImport(context: CreateContext, input: CompleteImportInput) {
+  if (!isUuid(input.diagram_uuid)) throw diagramNotFound();
+  const hasDocument = input.document_json !== undefined && input.document_json !== null;
+  if (hasDocument === (input.error !== undefined && input.error !== null))
+    throw new ServiceError('invalid_request', 'send exactly one of document_json and error');
+  const document = hasDocument ? importedDocument(input.document_json!) : null;
+
+  return withTransaction(context.pool, async (client) => {
+    const current = await repo.findImportForUpdate(client, input.diagram_uuid.toLowerCase());
+    if (!current) throw diagramNotFound();
+    if (current.status !== 'importing' || current.import_job_id !== input.job_id.toLowerCase())
+      return toDiagram(current, context.appUrl);
+
+    await lockTeamListClockShared(client, current.team_id);
+    let diagram: repo.DiagramRow;
+    let versionUuid: string | null = null;
+    if (document) {
+      versionUuid = randomUUID();
+      diagram = await repo.finishImport(client, current.uuid, {
+        status: 'ready',
+        table_count: document.tables.length,
+        current_version_uuid: versionUuid,
+        error_code: null,
+        error_message: null,
+      });
+      await repo.saveContents(client, current.uuid, document, buildRepresentations(document));
+      await repo.insertVersion(client, {
+        uuid: versionUuid,
+        diagram_uuid: current.uuid,
+        author_user_id: current.created_by,
+        source: 'import',
+        source_kind: 'import',
+        source_id: input.job_id.toLowerCase(),
+        document,
+      });
+    } else {
+      diagram = await repo.finishImport(client, current.uuid, {
+        status: 'failed',
+        table_count: null,
+        current_version_uuid: null,
+        error_code: input.error!.code || 'import_failed',
+        error_message: input.error!.message,
+      });
+    }
+    await repo.closeReplayWindow(client, current.uuid, {
+      counts: document ? documentCounts(document) : null,
+      warnings: [],
+      windowSeconds: context.replayWindowSeconds,
+    });
+    const event = {
+      diagram_uuid: current.uuid,
+      team_id: current.team_id,
+      job_id: input.job_id.toLowerCase(),
+      status: diagram.status,
+      updated_at: diagram.updated_at.toISOString(),
+    };
+    await enqueueEvent(client, repo.SCHEMA, IMPORT_FINISHED_SUBJECT, event);
+    await enqueueEvent(client, repo.SCHEMA, DIAGRAMS_CHANGED_SUBJECT, {
+      diagram_uuid: current.uuid,
+      team_id: current.team_id,
+      ...(versionUuid ? { version_uuid: versionUuid } : {}),
+      source: 'import',
+      updated_at: event.updated_at,
+    });
+    return toDiagram(diagram, context.appUrl);
+  });
+}
+
+function importedDocument(documentJson: string): DiagramDocument {
+  let document: unknown;
+  try {
+    document = JSON.parse(documentJson);
+  } catch {
+    throw invalidField('document_json', 'must be the JSON text of a document');
+  }
+  const candidate = document as Partial<DiagramDocument> | null;
+  if (
+    typeof candidate !== 'object' ||
+    candidate === null ||
+    !Array.isArray(candidate.tables) ||
+    !Array.isArray(candidate.relationships)
+  )
+    throw invalidField('document_json', 'must be a diagram document');
+  return candidate as DiagramDocument;
 }
 
 async function createFromPatch(
@@ -124,7 +311,7 @@ function replayKey(...parts: string[]): string {
 function replayAnswer(context: CreateContext, caller: Caller, record: repo.ReplayRecord) {
   return {
     diagram: toDiagram(record.diagram, context.appUrl, teamNames(caller)),
-    counts_json: JSON.stringify(record.counts ?? null),
+    counts_json: JSON.stringify(createCounts(record.diagram, record.counts)),
     warnings_json: JSON.stringify(record.warnings ?? []),
     replayed: true,
     poll_after_seconds: POLL_AFTER_SECONDS,

@@ -4,7 +4,7 @@
 import { ServiceError, type ServiceHandlers } from '@dss/platform';
 import type { Pool } from 'pg';
 import { applyStoredPatch } from './apply-patch';
-import { createDiagram } from './create-diagram';
+import { completeImport, createDiagram } from './create-diagram';
 import { decodeCursor, encodeCursor } from './list-cursor';
 import { JSON_CONTENT_TYPE, MARKDOWN_CONTENT_TYPE } from './representations';
 import * as repo from './repository';
@@ -104,8 +104,8 @@ export function createDiagramsHandlers(deps: DiagramsHandlerDeps): ServiceHandle
       return applyStoredPatch({ pool, appUrl }, request);
     },
 
-    async CompleteImport() {
-      throw new ServiceError('unavailable', 'DDL import is not available yet');
+    async CompleteImport(request) {
+      return completeImport({ pool, appUrl, replayWindowSeconds: deps.replayWindowSeconds }, request);
     },
 
     async ListVersions(request) {

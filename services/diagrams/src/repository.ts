@@ -212,6 +212,8 @@ export interface NewDiagram {
   status: DiagramStatus;
   table_count: number | null;
   created_by: string;
+  /** The import job of a diagram created from DDL (status importing); null otherwise. */
+  import_job_id?: string | null;
 }
 
 /**
@@ -223,8 +225,8 @@ export async function insertDiagram(client: PoolClient, diagram: NewDiagram): Pr
     `WITH clock AS (SELECT clock_timestamp() AS now), inserted AS (
        INSERT INTO diagrams.diagrams
          (uuid, team_id, team_slug, team_name, name, slug, driver, status, table_count, created_by,
-          created_at, updated_at)
-       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, clock.now, clock.now FROM clock
+          import_job_id, created_at, updated_at)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, clock.now, clock.now FROM clock
        RETURNING *
      ), recorded AS (
        INSERT INTO diagrams.diagram_update_times (diagram_uuid, updated_at)
@@ -242,6 +244,7 @@ export async function insertDiagram(client: PoolClient, diagram: NewDiagram): Pr
       diagram.status,
       diagram.table_count,
       diagram.created_by,
+      diagram.import_job_id ?? null,
     ],
   );
   return rows[0]!;
@@ -271,6 +274,72 @@ export async function touchDiagram(
     [uuid, fields.table_count, fields.current_version_uuid],
   );
   return rows[0]!;
+}
+
+/** Any team's diagram with its import job id, row-locked until the transaction ends (CompleteImport). */
+export async function findImportForUpdate(
+  client: PoolClient,
+  uuid: string,
+): Promise<(DiagramRow & { import_job_id: string | null }) | null> {
+  const { rows } = await client.query<DiagramRow & { import_job_id: string | null }>(
+    `SELECT ${DIAGRAM_COLUMNS}, d.import_job_id FROM diagrams.diagrams d WHERE d.uuid = $1 FOR UPDATE OF d`,
+    [uuid],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Ends an import: sets its outcome, moves updated_at forward and records the new update time, as
+ * touchDiagram does. The caller holds the row lock and the team's list-clock lock (shared).
+ */
+export async function finishImport(
+  client: PoolClient,
+  uuid: string,
+  fields: {
+    status: 'ready' | 'failed';
+    table_count: number | null;
+    current_version_uuid: string | null;
+    error_code: string | null;
+    error_message: string | null;
+  },
+): Promise<DiagramRow> {
+  const { rows } = await client.query<DiagramRow>(
+    `WITH updated AS (
+       UPDATE diagrams.diagrams
+          SET updated_at = GREATEST(clock_timestamp(), updated_at + interval '1 microsecond'),
+              status = $2, table_count = $3, current_version_uuid = $4, error_code = $5, error_message = $6
+        WHERE uuid = $1
+       RETURNING *
+     ), recorded AS (
+       INSERT INTO diagrams.diagram_update_times (diagram_uuid, updated_at)
+       SELECT uuid, updated_at FROM updated
+     )
+     SELECT ${DIAGRAM_COLUMNS} FROM updated d`,
+    [
+      uuid,
+      fields.status,
+      fields.table_count,
+      fields.current_version_uuid,
+      fields.error_code,
+      fields.error_message,
+    ],
+  );
+  return rows[0]!;
+}
+
+/** The diagram of a create and its replay record's counts and warnings (the answer of a DDL create). */
+export async function findCreated(db: Queryable, uuid: string): Promise<ReplayRecord | null> {
+  const { rows } = await db.query<DiagramRow & { replay_counts: unknown; replay_warnings: unknown }>(
+    `SELECT ${DIAGRAM_COLUMNS}, r.counts AS replay_counts, r.warnings AS replay_warnings
+       FROM diagrams.diagrams d LEFT JOIN diagrams.create_replays r ON r.diagram_uuid = d.uuid
+      WHERE d.uuid = $1
+      LIMIT 1`,
+    [uuid],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const { replay_counts, replay_warnings, ...diagram } = row;
+  return { diagram, counts: replay_counts, warnings: replay_warnings };
 }
 
 export async function setCurrentVersion(
@@ -394,5 +463,20 @@ export async function insertReplay(
       JSON.stringify(record.warnings),
       record.windowSeconds,
     ],
+  );
+}
+
+/** Closes the replay window of a finished import: `windowSeconds` from now, with the create's counts. */
+export async function closeReplayWindow(
+  client: PoolClient,
+  diagramUuid: string,
+  record: { counts: unknown; warnings: unknown; windowSeconds: number },
+): Promise<void> {
+  await client.query(
+    `UPDATE diagrams.create_replays
+        SET counts = $2::jsonb, warnings = $3::jsonb,
+            expires_at = clock_timestamp() + make_interval(secs => $4::int)
+      WHERE diagram_uuid = $1`,
+    [diagramUuid, JSON.stringify(record.counts), JSON.stringify(record.warnings), record.windowSeconds],
   );
 }

@@ -214,19 +214,6 @@ describe('Diagrams.CreateDiagram from a schema patch (real PostgreSQL, real gRPC
       );
       expect(ddlError.code).toBe('payload_too_large');
     });
-
-    it('should answer unavailable for a DDL create until the importer exists', async () => {
-      const error = await failureOf(
-        harness.client.CreateDiagram({
-          principal: newPrincipal(),
-          name: '',
-          driver: '',
-          ddl: 'CREATE TABLE a (id int);',
-        }),
-      );
-      expect(error.code).toBe('unavailable');
-      expect(error.message).toBe('DDL import is not available yet');
-    });
   });
 
   describe('patch validation', () => {

@@ -268,11 +268,4 @@ describe('Diagrams reads: GetDiagram, GetSchema, GetFullDocument, ApplyPatch, Li
       expect(error.code).toBe('invalid_request');
     });
   });
-
-  describe('CompleteImport', () => {
-    it('should answer unavailable until DDL import exists', async () => {
-      const error = await failureOf(harness.client.CompleteImport({ diagram_uuid: uuid, job_id: 'j' }));
-      expect(error.code).toBe('unavailable');
-    });
-  });
 });

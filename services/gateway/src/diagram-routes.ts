@@ -35,7 +35,14 @@ export function diagramItem(diagram: DiagramMessage) {
   };
 }
 
-export function diagramRoutes(diagrams: DiagramsClient): RouteSpec[] {
+/** The import wait when the gateway's configuration names none (DSS_IMPORT_WAIT_MS's default). */
+const DEFAULT_IMPORT_WAIT_MS = 3000;
+
+export function diagramRoutes(
+  diagrams: DiagramsClient,
+  options: { importWaitMs?: number } = {},
+): RouteSpec[] {
+  const waitMs = options.importWaitMs ?? DEFAULT_IMPORT_WAIT_MS;
   const cache = new RepresentationCache();
   return [
     {
@@ -73,6 +80,7 @@ export function diagramRoutes(diagrams: DiagramsClient): RouteSpec[] {
         const created = await diagrams.CreateDiagram({
           principal: wirePrincipal(principal),
           ...createRequest(objectBody(req)),
+          wait_ms: waitMs,
         });
         const diagram = created.diagram!;
         const status = diagram.status === 'importing' ? 202 : created.replayed ? 200 : 201;

@@ -32,9 +32,9 @@ export function connectRouteClients(config: GatewayConfig): RouteClients {
   };
 }
 
-export function v1Routes(clients: RouteClients): RouteSpec[] {
+export function v1Routes(clients: RouteClients, options: { importWaitMs?: number } = {}): RouteSpec[] {
   return [
-    ...diagramRoutes(clients.diagrams),
+    ...diagramRoutes(clients.diagrams, options),
     ...proposalRoutes(clients.proposals),
     {
       method: 'get',

@@ -59,7 +59,7 @@ export async function startGateway({ config, logger, metrics, bus, routes }: Gat
   const app = createGatewayApp({
     authenticator,
     rateLimits,
-    routes: routes ?? v1Routes(routeClients!),
+    routes: routes ?? v1Routes(routeClients!, { importWaitMs: config.importWaitMs }),
     logger,
     trustProxy: config.trustProxy,
     runWithRequestId: (requestId, work) => runWithRequestContext({ requestId }, work),

@@ -86,6 +86,7 @@ describe('Diagram routes (real gateway, real services)', () => {
       DSS_RATE_LIMIT_READ_PER_MIN: '5000',
       DSS_RATE_LIMIT_SCHEMA_PER_MIN: '4000',
       DSS_RATE_LIMIT_WRITE_PER_MIN: '3000',
+      DSS_IMPORT_WAIT_MS: '0',
     });
     tokens = tokenIssuer(system);
     writer = await tokens.issue({ team: 'alpha', write: true });
@@ -123,7 +124,7 @@ describe('Diagram routes (real gateway, real services)', () => {
     const text = await response.clone().text();
     const json =
       (response.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : text;
-    // Not described (on purpose): methods the API does not have, and the 503 of DDL creates before import exists.
+    // Not described (on purpose): methods the API does not have, and 503s.
     if (['GET', 'POST'].includes(method) && response.status !== 503)
       assertMatchesOpenApi(method, `/v1${path}`, response.status, response.headers, json);
     return response;
@@ -246,8 +247,20 @@ describe('Diagram routes (real gateway, real services)', () => {
       await expectError(await post({ schema: multibyte }), 413, 'payload_too_large');
     });
 
-    it('should answer 503 unavailable for a DDL create until DDL import exists', async () => {
-      await expectError(await post({ ddl: 'x'.repeat(204_800) }), 503, 'unavailable');
+    it('should answer 202 importing with zero counts for a DDL create that has not finished (wait 0)', async () => {
+      const response = await post({ ddl: 'x'.repeat(204_800) });
+      expect(response.status).toBe(202);
+      const body = (await response.json()) as {
+        data: { status: string; table_count: number | null };
+        counts: Record<string, number>;
+        replayed: boolean;
+        poll_after_seconds: number;
+      };
+      expect(body.data.status).toBe('importing');
+      expect(body.data.table_count).toBeNull();
+      expect(body.counts).toMatchObject({ tables: 0, columns: 0 });
+      expect(body.replayed).toBe(false);
+      expect(body.poll_after_seconds).toBe(2);
     });
 
     it('should answer 422 no_tables, unsupported_field with paths and invalid_schema with errors', async () => {
