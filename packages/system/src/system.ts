@@ -6,6 +6,7 @@ import { readAccountsConfig, startAccountsService } from '@dss/accounts';
 import { readCatalogConfig, startCatalogService } from '@dss/catalog';
 import { readDiagramsConfig, startDiagramsService } from '@dss/diagrams';
 import { readGatewayConfig, startGateway } from '@dss/gateway';
+import { readImporterConfig, startImporterService } from '@dss/importer';
 import {
   createEventBus,
   createLogger,
@@ -20,6 +21,8 @@ export interface SystemOptions {
   /** The environment the services read their configuration from (defaults to process.env). */
   env?: NodeJS.ProcessEnv;
   logger?: Logger;
+  /** Start no importer (tests that need DDL imports to stay `importing`); startImporter() adds one later. */
+  withoutImporter?: boolean;
 }
 
 export async function startSystem(options: SystemOptions = {}) {
@@ -54,8 +57,26 @@ export async function startSystem(options: SystemOptions = {}) {
       metrics: diagramsMetrics,
       bus,
     });
-    stops.unshift(() => diagrams.stop());
+    const diagramsStop = () => diagrams.stop();
+    stops.unshift(diagramsStop);
     const diagramsAddress = `127.0.0.1:${diagrams.grpc.port}`;
+
+    const importerMetrics = createMetrics('importer');
+    let importerAddress: string | null = null;
+    const startImporter = async () => {
+      const importer = await startImporterService({
+        config: loadConfig(() => readImporterConfig({ ...env, DSS_DIAGRAMS_GRPC_ADDR: diagramsAddress })),
+        logger: logger.child({ service: 'importer' }),
+        metrics: importerMetrics,
+        bus,
+      });
+      // Stopped before diagrams (stops run front to back), so no completion meets a stopped diagrams.
+      stops.splice(stops.indexOf(diagramsStop), 0, () => importer.stop());
+      importerAddress = `127.0.0.1:${importer.grpc.port}`;
+      return importerAddress;
+    };
+
+    if (!options.withoutImporter) await startImporter();
 
     const proposalsMetrics = createMetrics('proposals');
     const proposals = await startProposalsService({
@@ -98,6 +119,7 @@ export async function startSystem(options: SystemOptions = {}) {
         accountsMetrics.registry,
         catalogMetrics.registry,
         diagramsMetrics.registry,
+        importerMetrics.registry,
         proposalsMetrics.registry,
         gatewayMetrics.registry,
       ],
@@ -125,7 +147,12 @@ export async function startSystem(options: SystemOptions = {}) {
         catalog: catalogAddress,
         diagrams: diagramsAddress,
         proposals: proposalsAddress,
+        get importer() {
+          return importerAddress;
+        },
       },
+      /** Starts the importer when the system started without one; answers its gRPC address. */
+      startImporter,
       logger,
       async stop() {
         for (const stop of stops) await stop();

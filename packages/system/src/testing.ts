@@ -7,7 +7,10 @@ import { createLogger } from '@dss/platform';
 import { createTestDatabase } from '@dss/platform/testing';
 import { startSystem } from './system';
 
-export async function startTestSystem(extraEnv: Record<string, string> = {}) {
+export async function startTestSystem(
+  extraEnv: Record<string, string> = {},
+  options: { withoutImporter?: boolean } = {},
+) {
   const database = await createTestDatabase();
   const env: NodeJS.ProcessEnv = {
     DATABASE_URL: database.url,
@@ -26,7 +29,11 @@ export async function startTestSystem(extraEnv: Record<string, string> = {}) {
     DSS_RATE_LIMIT_WRITE_PER_MIN: '100000',
     ...extraEnv,
   };
-  const system = await startSystem({ env, logger: createLogger('dss', { level: 'silent' }) });
+  const system = await startSystem({
+    env,
+    logger: createLogger('dss', { level: 'silent' }),
+    withoutImporter: options.withoutImporter,
+  });
   return {
     ...system,
     env,

@@ -1,0 +1,3 @@
+export { type ImporterConfig, readImporterConfig } from './config';
+export { runConversion, workerEntry } from './run-conversion';
+export { type ImporterService, type ImportJob, startImporterService } from './server';

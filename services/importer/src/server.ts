@@ -1,0 +1,152 @@
+// Wiring of the importer service: a consumer of `importer.jobs` (queue `importers`) that converts each
+// job's DDL in a worker thread and reports the outcome to diagrams.CompleteImport, and a gRPC server with
+// health and ParseDdl. It holds nothing durable.
+import { convertDdl, type DdlDriver } from '@dss/ddl';
+import {
+  type BusMessage,
+  type BusSubscription,
+  createServiceClient,
+  type EventBus,
+  isServiceError,
+  type Logger,
+  type Metrics,
+  ServiceError,
+  startGrpcServer,
+} from '@dss/platform';
+import type { ImporterConfig } from './config';
+import { runConversion } from './run-conversion';
+
+export const IMPORTER_QUEUE = 'importers';
+export const IMPORTER_JOBS_SUBJECT = 'importer.jobs';
+/** A job unacknowledged this long is redelivered (it should have timed out well before). */
+export const JOB_ACK_WAIT_MS = 60_000;
+/** Deliveries before a job that keeps crashing its worker is given up as `ddl_import_crashed`. */
+export const JOB_MAX_DELIVER = 3;
+
+const DRIVERS = new Set(['mysql', 'pgsql', 'sqlsrv']);
+
+export interface ImportJob {
+  job_id: string;
+  diagram_uuid: string;
+  driver: string;
+  ddl: string;
+}
+
+export interface ImporterServiceDeps {
+  config: ImporterConfig;
+  logger: Logger;
+  metrics: Metrics;
+  bus: EventBus;
+}
+
+export async function startImporterService({ config, logger, metrics, bus }: ImporterServiceDeps) {
+  const diagrams = createServiceClient('Diagrams', config.diagramsAddress);
+  const started = metrics.counter('importer_jobs_started_total', 'DDL import jobs started');
+  const finished = metrics.counter('importer_jobs_finished_total', 'DDL import jobs finished by outcome', [
+    'outcome',
+  ]);
+  const durations = metrics.histogram('importer_job_duration_seconds', 'DDL conversion time per job', [
+    'outcome',
+  ]);
+
+  const complete = async (
+    job: ImportJob,
+    outcome: string,
+    report: { document_json: string } | { error: { code: string; message: string } },
+  ) => {
+    try {
+      await diagrams.CompleteImport({ diagram_uuid: job.diagram_uuid, job_id: job.job_id, ...report });
+    } catch (error) {
+      // A diagram that no longer exists has nobody to tell; anything else is retried by redelivery.
+      if (!(isServiceError(error) && (error.code === 'not_found' || error.code === 'invalid_request')))
+        throw error;
+      logger.warn({ err: error, job_id: job.job_id }, 'import completion refused');
+    }
+    finished.inc({ outcome });
+  };
+
+  const handleJob = async (message: BusMessage) => {
+    const job = message.data as ImportJob;
+    if (!job || typeof job.job_id !== 'string' || typeof job.diagram_uuid !== 'string') {
+      logger.error({ subject: message.subject }, 'malformed import job dropped');
+      return;
+    }
+    started.inc();
+    const began = process.hrtime.bigint();
+    const seconds = () => Number(process.hrtime.bigint() - began) / 1e9;
+    if (!DRIVERS.has(job.driver) || typeof job.ddl !== 'string') {
+      await complete(job, 'failed', {
+        error: { code: 'ddl_internal_error', message: 'the job names no known driver' },
+      });
+      return;
+    }
+    const outcome = await runConversion(job.driver, job.ddl, { timeoutMs: config.importTimeoutMs });
+    if (outcome.kind === 'timeout') {
+      durations.observe({ outcome: 'timeout' }, seconds());
+      await complete(job, 'timeout', {
+        error: {
+          code: 'ddl_timeout',
+          message: `the DDL could not be converted within ${Math.round(config.importTimeoutMs / 1000)} s`,
+        },
+      });
+      return;
+    }
+    const result = outcome.result;
+    if (result.ok) {
+      durations.observe({ outcome: 'ready' }, seconds());
+      await complete(job, 'ready', { document_json: JSON.stringify(result.document) });
+    } else {
+      durations.observe({ outcome: 'failed' }, seconds());
+      await complete(job, 'failed', { error: { code: result.code, message: result.message } });
+    }
+  };
+
+  const consumer: BusSubscription = await bus.consume(IMPORTER_QUEUE, IMPORTER_JOBS_SUBJECT, handleJob, {
+    ackWaitMs: JOB_ACK_WAIT_MS,
+    maxDeliver: JOB_MAX_DELIVER,
+    onDeadLetter: async (message) => {
+      const job = message.data as ImportJob;
+      logger.error({ job_id: job?.job_id, deliveries: message.deliveryCount }, 'import job kept crashing');
+      if (!job || typeof job.job_id !== 'string') return;
+      await complete(job, 'crashed', {
+        error: {
+          code: 'ddl_import_crashed',
+          message: 'the import crashed repeatedly; the DDL could not be converted',
+        },
+      });
+    },
+  });
+
+  const grpc = await startGrpcServer({
+    address: config.grpcAddress,
+    services: {
+      Importer: {
+        ParseDdl: async (request) => {
+          if (!DRIVERS.has(request.driver))
+            throw new ServiceError('invalid_request', 'driver must be mysql, pgsql or sqlsrv');
+          const result = await convertDdl(request.driver as DdlDriver, request.ddl);
+          return result.ok
+            ? { document_json: JSON.stringify(result.document), skipped_statements: result.skipped }
+            : { error_code: result.code, error_message: result.message, skipped_statements: 0 };
+        },
+      },
+    },
+    logger,
+    metrics,
+  });
+  logger.info({ address: grpc.address }, 'importer service listening');
+  return {
+    grpc,
+    async readiness() {
+      return { importer: true };
+    },
+    async stop() {
+      grpc.setServing(false);
+      await consumer.unsubscribe();
+      await grpc.stop();
+      diagrams.close();
+    },
+  };
+}
+
+export type ImporterService = Awaited<ReturnType<typeof startImporterService>>;

@@ -1,0 +1,140 @@
+// The DDL create flow end to end in the embedded system: gateway → diagrams (outbox) → in-process bus →
+// importer (worker thread) → diagrams.CompleteImport.
+import { randomUUID } from 'node:crypto';
+import { createServiceClient, type ServiceClient } from '@dss/platform';
+import { startTestSystem, type TestSystem } from '@dss/system';
+
+const SHOP_DDL = `CREATE TABLE customers (id bigint PRIMARY KEY, email varchar(255) UNIQUE);
+CREATE TABLE orders (id bigint PRIMARY KEY, customer_id bigint NOT NULL REFERENCES customers (id));`;
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies under test are read field by field
+type Json = Record<string, any>;
+
+async function writerToken(system: TestSystem): Promise<string> {
+  const accounts: ServiceClient<'Accounts'> = createServiceClient('Accounts', system.grpc.accounts);
+  try {
+    const team = `t${randomUUID().slice(0, 8)}`;
+    const email = `${randomUUID()}@${team}.test`;
+    await accounts.CreateTeam({ slug: team, name: `Team ${team}`, plan: 'team' });
+    await accounts.CreateUser({ email, name: email });
+    await accounts.AddMember({ team_slug: team, user_email: email, role: 'editor' });
+    return (await accounts.IssueToken({ team_slug: team, user_email: email, name: 'test', write: true }))
+      .token;
+  } finally {
+    accounts.close();
+  }
+}
+
+function api(system: TestSystem, token: string) {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${system.apiUrl}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json',
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : null) as Json };
+  };
+  return {
+    create: (name: string, ddl: string, driver = 'pgsql') => call('POST', '/diagrams', { name, driver, ddl }),
+    get: (uuid: string) => call('GET', `/diagrams/${uuid}`),
+    schema: (uuid: string) => call('GET', `/diagrams/${uuid}/schema`),
+  };
+}
+
+describe('DDL create through the importer (embedded system, in-process bus)', () => {
+  let system: TestSystem;
+  let client: ReturnType<typeof api>;
+
+  beforeAll(async () => {
+    system = await startTestSystem({ DSS_IMPORT_WAIT_MS: '10000' });
+    client = api(system, await writerToken(system));
+  });
+  afterAll(async () => {
+    await system.stop();
+  });
+
+  it('should answer 201 ready with table count and counts when the import finishes inside the wait, then 200 replayed', async () => {
+    const created = await client.create('Shop', SHOP_DDL);
+    expect(created.status).toBe(201);
+    expect(created.body.data.status).toBe('ready');
+    expect(created.body.data.table_count).toBe(2);
+    expect(created.body.counts).toMatchObject({ tables: 2, columns: 4, relationships: 1 });
+    expect(created.body.replayed).toBe(false);
+    const schema = await client.schema(created.body.data.uuid);
+    expect(schema.status).toBe(200);
+
+    const again = await client.create('Shop', SHOP_DDL);
+    expect(again.status).toBe(200);
+    expect(again.body.replayed).toBe(true);
+    expect(again.body.data.uuid).toBe(created.body.data.uuid);
+  });
+
+  it('should answer 201 failed with ddl_syntax_error naming line and column, and never replay it', async () => {
+    const ddl = 'CREATE TABLE a (id int);\nCREATE TABLE b (id int,,);';
+    const created = await client.create('Broken', ddl);
+    expect(created.status).toBe(201);
+    expect(created.body.data.status).toBe('failed');
+    expect(created.body.data.error.code).toBe('ddl_syntax_error');
+    expect(created.body.data.error.message).toMatch(/line 2, column \d+/);
+    expect(created.body.data.table_count).toBeNull();
+    expect((await client.schema(created.body.data.uuid)).body.error.code).toBe('diagram_not_ready');
+
+    const again = await client.create('Broken', ddl);
+    expect(again.status).toBe(201);
+    expect(again.body.replayed).toBe(false);
+    expect(again.body.data.uuid).not.toBe(created.body.data.uuid);
+  });
+});
+
+describe('DDL create with a zero wait and a held importer', () => {
+  let system: TestSystem;
+  let client: ReturnType<typeof api>;
+
+  beforeAll(async () => {
+    system = await startTestSystem({ DSS_IMPORT_WAIT_MS: '0' }, { withoutImporter: true });
+    client = api(system, await writerToken(system));
+  });
+  afterAll(async () => {
+    await system.stop();
+  });
+
+  it('should answer 202 importing, replay it as 202, answer 409 for the schema, then become ready on polling', async () => {
+    const created = await client.create('Later', SHOP_DDL);
+    expect(created.status).toBe(202);
+    expect(created.body.data.status).toBe('importing');
+    expect(created.body.data.table_count).toBeNull();
+    expect(created.body.counts).toMatchObject({ tables: 0 });
+    expect(created.body.poll_after_seconds).toBe(2);
+    const uuid = created.body.data.uuid as string;
+
+    const during = await client.create('Later', SHOP_DDL);
+    expect(during.status).toBe(202);
+    expect(during.body.replayed).toBe(true);
+    expect(during.body.data.uuid).toBe(uuid);
+
+    const notReady = await client.schema(uuid);
+    expect(notReady.status).toBe(409);
+    expect(notReady.body.error.code).toBe('diagram_not_ready');
+
+    await system.startImporter();
+    const deadline = Date.now() + 15_000;
+    let current = await client.get(uuid);
+    while (current.body.data.status === 'importing' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      current = await client.get(uuid);
+    }
+    expect(current.body.data.status).toBe('ready');
+    expect(current.body.data.table_count).toBe(2);
+    expect((await client.schema(uuid)).status).toBe(200);
+
+    const after = await client.create('Later', SHOP_DDL);
+    expect(after.status).toBe(200);
+    expect(after.body.replayed).toBe(true);
+    expect(after.body.data.status).toBe('ready');
+  });
+});

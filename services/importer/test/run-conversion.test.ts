@@ -1,0 +1,38 @@
+// The worker-thread conversion for real: the compiled worker entry (dist) loads @dss/ddl's dist.
+import { runConversion, workerEntry } from '../src/run-conversion';
+
+describe('runConversion (worker thread)', () => {
+  it('should resolve the compiled worker entry', () => {
+    expect(workerEntry()).toMatch(/dist[/\\]convert-worker\.js$/);
+  });
+
+  it('should convert pgsql DDL in a worker', async () => {
+    const outcome = await runConversion(
+      'pgsql',
+      'CREATE TABLE customers (id bigint PRIMARY KEY);\nCREATE TABLE orders (id bigint PRIMARY KEY, customer_id bigint REFERENCES customers (id));',
+      { timeoutMs: 20_000 },
+    );
+    expect(outcome.kind).toBe('converted');
+    if (outcome.kind !== 'converted' || !outcome.result.ok) throw new Error('expected a document');
+    expect(outcome.result.document.tables.map((table) => table.name).sort()).toEqual(['customers', 'orders']);
+    expect(outcome.result.document.relationships).toHaveLength(1);
+  });
+
+  it('should answer the syntax error with line and column', async () => {
+    const outcome = await runConversion('pgsql', 'CREATE TABLE a (id int);\nCREATE TABLE b (id int,,);', {
+      timeoutMs: 20_000,
+    });
+    if (outcome.kind !== 'converted' || outcome.result.ok) throw new Error('expected a failure');
+    expect(outcome.result.code).toBe('ddl_syntax_error');
+    expect(outcome.result.message).toMatch(/line 2, column \d+/);
+  });
+
+  it('should terminate a conversion that exceeds the time limit', async () => {
+    const ddl = Array.from(
+      { length: 2000 },
+      (_, i) => `CREATE TABLE t${i} (id int PRIMARY KEY, a text);`,
+    ).join('\n');
+    const outcome = await runConversion('mysql', ddl, { timeoutMs: 1 });
+    expect(outcome).toEqual({ kind: 'timeout' });
+  });
+});
