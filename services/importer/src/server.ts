@@ -80,7 +80,10 @@ export async function startImporterService({ config, logger, metrics, bus }: Imp
       });
       return;
     }
-    const outcome = await runConversion(job.driver, job.ddl, { timeoutMs: config.importTimeoutMs });
+    const outcome = await runConversion(job.driver, job.ddl, {
+      timeoutMs: config.importTimeoutMs,
+      maxOldGenerationSizeMb: config.workerMaxHeapMb,
+    });
     if (outcome.kind === 'timeout') {
       durations.observe({ outcome: 'timeout' }, seconds());
       await complete(job, 'timeout', {

@@ -138,3 +138,30 @@ describe('DDL create with a zero wait and a held importer', () => {
     expect(after.body.data.status).toBe('ready');
   });
 });
+
+describe('DDL create whose conversion keeps crashing (worker heap capped at 1 MB)', () => {
+  let system: TestSystem;
+  let client: ReturnType<typeof api>;
+
+  beforeAll(async () => {
+    system = await startTestSystem({ DSS_IMPORT_WAIT_MS: '0', DSS_IMPORT_MAX_HEAP_MB: '1' });
+    client = api(system, await writerToken(system));
+  });
+  afterAll(async () => {
+    await system.stop();
+  });
+
+  it('should fail the diagram with ddl_import_crashed after the last delivery', async () => {
+    const created = await client.create('Crashing', SHOP_DDL);
+    expect(created.status).toBe(202);
+    const uuid = created.body.data.uuid as string;
+    const deadline = Date.now() + 20_000;
+    let current = await client.get(uuid);
+    while (current.body.data.status === 'importing' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      current = await client.get(uuid);
+    }
+    expect(current.body.data.status).toBe('failed');
+    expect(current.body.data.error.code).toBe('ddl_import_crashed');
+  });
+});

@@ -35,4 +35,10 @@ describe('runConversion (worker thread)', () => {
     const outcome = await runConversion('mysql', ddl, { timeoutMs: 1 });
     expect(outcome).toEqual({ kind: 'timeout' });
   });
+
+  it('should reject when the worker runs out of its heap cap, so the job is redelivered', async () => {
+    await expect(
+      runConversion('pgsql', 'CREATE TABLE a (id int);', { timeoutMs: 20_000, maxOldGenerationSizeMb: 1 }),
+    ).rejects.toThrow(/memory/);
+  });
 });
