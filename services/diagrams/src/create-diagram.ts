@@ -123,6 +123,7 @@ async function createFromDdl(
       table_count: null,
       created_by: caller.userId,
       import_job_id: jobId,
+      import_max_tables: caller.caps.maxTablesPerDiagram,
     });
     await repo.insertReplay(client, {
       key,
@@ -188,7 +189,16 @@ export async function completeImport(context: CreateContext, input: CompleteImpo
     await lockTeamListClockShared(client, current.team_id);
     let diagram: repo.DiagramRow;
     let versionUuid: string | null = null;
-    if (document) {
+    let failure = document
+      ? null
+      : { code: input.error!.code || 'import_failed', message: input.error!.message };
+    const limit = current.import_max_tables;
+    if (document && limit !== null && document.tables.length > limit)
+      failure = {
+        code: 'plan_limit',
+        message: `the team's plan allows at most ${limit} tables per diagram; the DDL defines ${document.tables.length}`,
+      };
+    if (document && !failure) {
       versionUuid = randomUUID();
       diagram = await repo.finishImport(client, current.uuid, {
         status: 'ready',
@@ -212,12 +222,12 @@ export async function completeImport(context: CreateContext, input: CompleteImpo
         status: 'failed',
         table_count: null,
         current_version_uuid: null,
-        error_code: input.error!.code || 'import_failed',
-        error_message: input.error!.message,
+        error_code: failure!.code,
+        error_message: failure!.message,
       });
     }
     await repo.closeReplayWindow(client, current.uuid, {
-      counts: document ? documentCounts(document) : null,
+      counts: document && !failure ? documentCounts(document) : null,
       warnings: [],
       windowSeconds: context.replayWindowSeconds,
     });

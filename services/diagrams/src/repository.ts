@@ -214,6 +214,8 @@ export interface NewDiagram {
   created_by: string;
   /** The import job of a diagram created from DDL (status importing); null otherwise. */
   import_job_id?: string | null;
+  /** The plan's tables cap checked when the import completes; null for no cap. */
+  import_max_tables?: number | null;
 }
 
 /**
@@ -225,8 +227,8 @@ export async function insertDiagram(client: PoolClient, diagram: NewDiagram): Pr
     `WITH clock AS (SELECT clock_timestamp() AS now), inserted AS (
        INSERT INTO diagrams.diagrams
          (uuid, team_id, team_slug, team_name, name, slug, driver, status, table_count, created_by,
-          import_job_id, created_at, updated_at)
-       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, clock.now, clock.now FROM clock
+          import_job_id, import_max_tables, created_at, updated_at)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, clock.now, clock.now FROM clock
        RETURNING *
      ), recorded AS (
        INSERT INTO diagrams.diagram_update_times (diagram_uuid, updated_at)
@@ -245,6 +247,7 @@ export async function insertDiagram(client: PoolClient, diagram: NewDiagram): Pr
       diagram.table_count,
       diagram.created_by,
       diagram.import_job_id ?? null,
+      diagram.import_max_tables ?? null,
     ],
   );
   return rows[0]!;
@@ -280,9 +283,11 @@ export async function touchDiagram(
 export async function findImportForUpdate(
   client: PoolClient,
   uuid: string,
-): Promise<(DiagramRow & { import_job_id: string | null }) | null> {
-  const { rows } = await client.query<DiagramRow & { import_job_id: string | null }>(
-    `SELECT ${DIAGRAM_COLUMNS}, d.import_job_id FROM diagrams.diagrams d WHERE d.uuid = $1 FOR UPDATE OF d`,
+): Promise<(DiagramRow & { import_job_id: string | null; import_max_tables: number | null }) | null> {
+  const { rows } = await client.query<
+    DiagramRow & { import_job_id: string | null; import_max_tables: number | null }
+  >(
+    `SELECT ${DIAGRAM_COLUMNS}, d.import_job_id, d.import_max_tables FROM diagrams.diagrams d WHERE d.uuid = $1 FOR UPDATE OF d`,
     [uuid],
   );
   return rows[0] ?? null;

@@ -200,6 +200,18 @@ describe('Diagrams DDL import: CreateDiagram with ddl, CompleteImport', () => {
     expect(mine()[0]!.data).toMatchObject({ diagram_uuid: uuid, job_id: job.job_id, status: 'ready' });
   });
 
+  it('should fail an import over the plan’s tables-per-diagram cap with plan_limit', async () => {
+    const principal = newPrincipal({ caps: { max_tables_per_diagram: 1 } });
+    const uuid = (await createDdl(principal)).diagram!.uuid;
+    const done = await succeed(await jobFor(uuid));
+    expect(done.status).toBe('failed');
+    expect(done.error!.code).toBe('plan_limit');
+    expect(done.error!.message).toMatch(/at most 1 tables per diagram; the DDL defines 2/);
+    expect(done.table_count).toBeUndefined();
+    const versions = await harness.client.ListVersions({ principal, uuid });
+    expect(versions.versions).toHaveLength(0);
+  });
+
   it('should answer not_found for an unknown diagram and invalid_request without a document or error', async () => {
     expect(
       (
