@@ -11,6 +11,8 @@ export function readImporterConfig(source: NodeJS.ProcessEnv = process.env) {
     adminPort: env.int('DSS_ADMIN_PORT', { default: 9090, min: 0, max: 65535 }, source),
     /** A conversion running longer is terminated and its diagram fails with `ddl_timeout`. */
     importTimeoutMs: env.int('DSS_IMPORT_TIMEOUT_MS', { default: 30_000, min: 1, max: 600_000 }, source),
+    /** A job unacknowledged this long is redelivered to another importer (a stalled or killed one). */
+    jobAckWaitMs: env.int('DSS_IMPORT_ACK_WAIT_MS', { default: 60_000, min: 100, max: 3_600_000 }, source),
     /** Heap cap of a conversion worker; a worker that exceeds it crashes and its job is redelivered. */
     workerMaxHeapMb: env.int('DSS_IMPORT_MAX_HEAP_MB', { default: 1024, min: 1, max: 16_384 }, source),
   };

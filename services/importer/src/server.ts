@@ -18,8 +18,6 @@ import { runConversion } from './run-conversion';
 
 export const IMPORTER_QUEUE = 'importers';
 export const IMPORTER_JOBS_SUBJECT = 'importer.jobs';
-/** A job unacknowledged this long is redelivered (it should have timed out well before). */
-export const JOB_ACK_WAIT_MS = 60_000;
 /** Deliveries before a job that keeps crashing its worker is given up as `ddl_import_crashed`. */
 export const JOB_MAX_DELIVER = 3;
 
@@ -105,7 +103,7 @@ export async function startImporterService({ config, logger, metrics, bus }: Imp
   };
 
   const consumer: BusSubscription = await bus.consume(IMPORTER_QUEUE, IMPORTER_JOBS_SUBJECT, handleJob, {
-    ackWaitMs: JOB_ACK_WAIT_MS,
+    ackWaitMs: config.jobAckWaitMs,
     maxDeliver: JOB_MAX_DELIVER,
     onDeadLetter: async (message) => {
       const job = message.data as ImportJob;
