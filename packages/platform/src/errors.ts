@@ -58,3 +58,25 @@ export class ServiceError extends Error {
 export function isServiceError(value: unknown): value is ServiceError {
   return value instanceof ServiceError;
 }
+
+/** A request field that failed validation: `invalid_request` naming the field, with the problem in `errors`. */
+export function invalidField(path: string, problem: string): ServiceError {
+  return new ServiceError('invalid_request', `${path} ${problem}`, { errors: [{ path, message: problem }] });
+}
+
+/** Refuses text larger than the spec allows with `payload_too_large`; sizes count UTF-8 bytes. */
+export function ensureWithinBytes(field: string, text: string, maxBytes: number): void {
+  if (Buffer.byteLength(text, 'utf8') > maxBytes) {
+    throw new ServiceError(
+      'payload_too_large',
+      `${field} must be at most ${maxBytes} bytes (${maxBytes / 1024}KB)`,
+    );
+  }
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Record ids are UUIDs; anything else is checked before it reaches a uuid column. */
+export function isUuid(value: string): boolean {
+  return UUID_PATTERN.test(value);
+}

@@ -12,3 +12,4 @@ export * from './layout';
 export * from './markdown';
 export * from './project';
 export * from './table-size';
+export * from './limits';

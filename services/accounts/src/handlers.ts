@@ -9,6 +9,7 @@ import {
   signAccessToken,
   verifyAccessTokenSignature,
   withTransaction,
+  isUuid,
 } from '@dss/platform';
 import type { Pool } from 'pg';
 import { hashPassword, verifyPassword } from './passwords';
@@ -298,9 +299,4 @@ function required(field: string, value: string | undefined): string {
   const trimmed = (value ?? '').trim();
   if (!trimmed) throw new ServiceError('invalid_request', `${field} is required`);
   return trimmed;
-}
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export function isUuid(value: string): boolean {
-  return UUID_PATTERN.test(value);
 }

@@ -3,14 +3,14 @@
 // time, which may have changed since), applied, and stored as a new version with fresh representations
 // and a `diagrams.changed` event, all in one transaction.
 import { randomUUID } from 'node:crypto';
-import { enqueueEvent, ServiceError, withTransaction } from '@dss/platform';
+import { enqueueEvent, invalidField, isUuid, ServiceError, withTransaction } from '@dss/platform';
 import { apply, type Driver, normalize, validate } from '@dss/schema';
 import type { Pool } from 'pg';
 import { DIAGRAMS_CHANGED_SUBJECT, validationError } from './create-diagram';
 import { lockTeamListClockShared } from './locks';
 import { buildRepresentations } from './representations';
 import * as repo from './repository';
-import { diagramNotFound, invalidField, isUuid } from './requests';
+import { diagramNotFound } from './requests';
 import { toDiagram } from './wire';
 
 export interface ApplyPatchInput {

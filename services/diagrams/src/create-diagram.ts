@@ -6,7 +6,14 @@
 // with one key are serialised by an advisory lock, so two identical requests at the same moment make one
 // diagram. A failed create stores nothing, so it is never replayed.
 import { createHash, randomUUID } from 'node:crypto';
-import { enqueueEvent, ServiceError, withTransaction } from '@dss/platform';
+import {
+  enqueueEvent,
+  ensureWithinBytes,
+  invalidField,
+  isUuid,
+  ServiceError,
+  withTransaction,
+} from '@dss/platform';
 import {
   apply,
   type DiagramDocument,
@@ -17,22 +24,14 @@ import {
   type Patch,
   type PatchWarning,
   validate,
+  MAX_DDL_BYTES,
+  MAX_SCHEMA_BYTES,
 } from '@dss/schema';
 import type { Pool, PoolClient } from 'pg';
 import { lockReplayKey, lockTeamCaps, lockTeamListClockShared } from './locks';
 import { buildRepresentations } from './representations';
 import * as repo from './repository';
-import {
-  type Caller,
-  diagramDriver,
-  diagramName,
-  diagramNotFound,
-  invalidField,
-  isUuid,
-  MAX_DDL_BYTES,
-  MAX_SCHEMA_BYTES,
-  slugOf,
-} from './requests';
+import { type Caller, diagramDriver, diagramName, diagramNotFound, slugOf } from './requests';
 import { toDiagram } from './wire';
 
 export const DIAGRAMS_CHANGED_SUBJECT = 'diagrams.changed';
@@ -73,8 +72,7 @@ export async function createDiagram(context: CreateContext, caller: Caller, inpu
     });
   }
   if (hasDdl) {
-    if (Buffer.byteLength(input.ddl!, 'utf8') > MAX_DDL_BYTES)
-      throw new ServiceError('payload_too_large', `ddl must be at most ${MAX_DDL_BYTES} bytes`);
+    ensureWithinBytes('ddl', input.ddl!, MAX_DDL_BYTES);
     return createFromDdl(context, caller, { name, driver, ddl: input.ddl!, waitMs: input.wait_ms ?? 0 });
   }
   return createFromPatch(context, caller, { name, driver, schemaJson: input.schema_json! });
@@ -273,8 +271,7 @@ async function createFromPatch(
   caller: Caller,
   input: { name: string; driver: Driver; schemaJson: string },
 ) {
-  if (Buffer.byteLength(input.schemaJson, 'utf8') > MAX_SCHEMA_BYTES)
-    throw new ServiceError('payload_too_large', `schema must be at most ${MAX_SCHEMA_BYTES} bytes`);
+  ensureWithinBytes('schema', input.schemaJson, MAX_SCHEMA_BYTES);
   const key = replayKey(caller.tokenId, input.name, input.driver, 'schema', input.schemaJson);
   const answer = (record: repo.ReplayRecord) => replayAnswer(context, caller, record);
 

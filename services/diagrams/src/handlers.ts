@@ -1,14 +1,14 @@
 // The gRPC surface of diagrams (dss.v1.Diagrams). Every call that starts from a REST client carries the
 // caller's principal and sees only the caller's team: another team's diagram answers exactly like an
 // unknown one.
-import { ServiceError, type ServiceHandlers } from '@dss/platform';
+import { invalidField, isUuid, ServiceError, type ServiceHandlers } from '@dss/platform';
 import type { Pool } from 'pg';
 import { applyStoredPatch } from './apply-patch';
 import { completeImport, createDiagram } from './create-diagram';
 import { decodeCursor, encodeCursor } from './list-cursor';
 import { JSON_CONTENT_TYPE, MARKDOWN_CONTENT_TYPE } from './representations';
 import * as repo from './repository';
-import { type Caller, callerOf, diagramNotFound, invalidField, isUuid, listLimit } from './requests';
+import { type Caller, callerOf, diagramNotFound, listLimit } from './requests';
 import { toDiagram, toVersion } from './wire';
 
 export interface DiagramsHandlerDeps {

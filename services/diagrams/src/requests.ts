@@ -1,25 +1,12 @@
 // Validation of the fields of incoming calls. A client's mistake is always a ServiceError naming the
 // field (invalid_request), never a database error: ids are checked before they reach a uuid column.
-import { ServiceError } from '@dss/platform';
+import { invalidField, isUuid, ServiceError } from '@dss/platform';
 import { DRIVERS, type Driver } from '@dss/schema';
-
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 export const DEFAULT_DIAGRAM_NAME = 'Untitled';
 export const MAX_NAME_LENGTH = 255;
 export const DEFAULT_LIST_LIMIT = 25;
 export const MAX_LIST_LIMIT = 100;
-/** Spec "Sizes and bounds": `ddl` at most 200KB, `schema` at most 500KB (UTF-8 bytes). */
-export const MAX_DDL_BYTES = 200 * 1024;
-export const MAX_SCHEMA_BYTES = 500 * 1024;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
-
-export function invalidField(path: string, problem: string): ServiceError {
-  return new ServiceError('invalid_request', `${path} ${problem}`, { errors: [{ path, message: problem }] });
-}
 
 /** The same answer for an unknown, malformed or invisible diagram, so existence is never revealed. */
 export function diagramNotFound(): ServiceError {

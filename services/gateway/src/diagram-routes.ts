@@ -1,7 +1,8 @@
 // The /v1 diagram routes: list, read, create, schema (JSON or Markdown) and full document. The gateway
 // checks the shape of the request (query parameters, body field types and sizes) and the diagrams service
 // decides everything else; its answers are turned into the spec's JSON here and nowhere else.
-import { ServiceError, type ServiceClient } from '@dss/platform';
+import { ensureWithinBytes, ServiceError, type ServiceClient } from '@dss/platform';
+import { MAX_DDL_BYTES, MAX_SCHEMA_BYTES } from '@dss/schema';
 import type { Request } from 'express';
 import type { RouteSpec } from './app';
 import { objectBody } from './app';
@@ -10,9 +11,6 @@ import { invalidQuery, optionalQueryEnum, optionalQueryString } from './query';
 import { sendRepresentation } from './representation';
 import { RepresentationCache } from './representation-cache';
 
-/** Spec "Sizes and bounds", measured on UTF-8 bytes: `ddl` 200KB, `schema` (as JSON text) 500KB. */
-export const MAX_DDL_BYTES = 200 * 1024;
-export const MAX_SCHEMA_BYTES = 500 * 1024;
 const MAX_LIST_LIMIT = 100;
 
 type DiagramsClient = ServiceClient<'Diagrams'>;
@@ -203,14 +201,12 @@ function createRequest(body: Record<string, unknown>) {
   };
   if (present(ddl)) {
     if (typeof ddl !== 'string') throw invalidBodyField('ddl', 'must be a string of SQL DDL');
-    if (Buffer.byteLength(ddl, 'utf8') > MAX_DDL_BYTES)
-      throw new ServiceError('payload_too_large', `ddl must be at most ${MAX_DDL_BYTES} bytes (200KB)`);
+    ensureWithinBytes('ddl', ddl, MAX_DDL_BYTES);
     return { ...common, ddl };
   }
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
     throw invalidBodyField('schema', 'must be a JSON object (a schema patch)');
   const schemaJson = JSON.stringify(schema);
-  if (Buffer.byteLength(schemaJson, 'utf8') > MAX_SCHEMA_BYTES)
-    throw new ServiceError('payload_too_large', `schema must be at most ${MAX_SCHEMA_BYTES} bytes (500KB)`);
+  ensureWithinBytes('schema', schemaJson, MAX_SCHEMA_BYTES);
   return { ...common, schema_json: schemaJson };
 }

@@ -1,15 +1,18 @@
 // The /v1 proposal routes: propose a patch to a diagram, and read a proposal's state. The gateway checks
 // the shape of the request (body field types and sizes) and the proposals service decides everything
 // else. Proposal responses carry counts and states only, never names or values from the patch.
-import { ServiceError, type ServiceClient, strongEtag } from '@dss/platform';
+import { ensureWithinBytes, ServiceError, type ServiceClient, strongEtag } from '@dss/platform';
+import {
+  MAX_PROPOSAL_MESSAGE_CHARACTERS,
+  MAX_PROPOSAL_TITLE_CHARACTERS,
+  MAX_SCHEMA_BYTES,
+} from '@dss/schema';
 import type { RouteSpec } from './app';
 import { objectBody } from './app';
-import { MAX_SCHEMA_BYTES, uuidOf, wirePrincipal } from './diagram-routes';
+import { uuidOf, wirePrincipal } from './diagram-routes';
 import { sendRepresentation } from './representation';
 
 /** Spec "Sizes and bounds", in characters (code points). */
-export const MAX_TITLE_CHARACTERS = 100;
-export const MAX_MESSAGE_CHARACTERS = 500;
 
 type ProposalsClient = ServiceClient<'Proposals'>;
 type ProposalMessage = Awaited<ReturnType<ProposalsClient['GetProposal']>>;
@@ -72,10 +75,9 @@ function proposeRequest(body: Record<string, unknown>) {
   else if (typeof schema === 'object' && !Array.isArray(schema)) schemaJson = JSON.stringify(schema);
   else
     throw invalidBodyField('schema', 'must be a JSON object (a schema patch) or a JSON string holding one');
-  if (Buffer.byteLength(schemaJson, 'utf8') > MAX_SCHEMA_BYTES)
-    throw new ServiceError('payload_too_large', `schema must be at most ${MAX_SCHEMA_BYTES} bytes (500KB)`);
-  const title = requiredText(body, 'title', MAX_TITLE_CHARACTERS);
-  const message = requiredText(body, 'message', MAX_MESSAGE_CHARACTERS);
+  ensureWithinBytes('schema', schemaJson, MAX_SCHEMA_BYTES);
+  const title = requiredText(body, 'title', MAX_PROPOSAL_TITLE_CHARACTERS);
+  const message = requiredText(body, 'message', MAX_PROPOSAL_MESSAGE_CHARACTERS);
   return { schema_json: schemaJson, title, message };
 }
 

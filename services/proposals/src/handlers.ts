@@ -13,24 +13,26 @@ import {
   type ServiceClient,
   type ServiceHandlers,
   withTransaction,
-} from '@dss/platform';
-import { apply, type DiagramDocument, type Driver, normalize, proposalCounts, validate } from '@dss/schema';
-import type { Pool, PoolClient } from 'pg';
-import * as repo from './repository';
-import {
-  boundedText,
-  type Caller,
-  callerOf,
-  canEdit,
-  characters,
+  ensureWithinBytes,
   invalidField,
   isUuid,
-  MAX_DECLINE_REASON_LENGTH,
-  MAX_MESSAGE_LENGTH,
+} from '@dss/platform';
+import {
+  apply,
+  type DiagramDocument,
+  type Driver,
+  MAX_DECLINE_REASON_CHARACTERS,
+  MAX_PROBLEMS,
+  MAX_PROPOSAL_MESSAGE_CHARACTERS,
+  MAX_PROPOSAL_TITLE_CHARACTERS,
   MAX_SCHEMA_BYTES,
-  MAX_TITLE_LENGTH,
-  proposalNotFound,
-} from './requests';
+  normalize,
+  proposalCounts,
+  validate,
+} from '@dss/schema';
+import type { Pool, PoolClient } from 'pg';
+import * as repo from './repository';
+import { boundedText, type Caller, callerOf, canEdit, characters, proposalNotFound } from './requests';
 import { effectiveState, toProposal } from './wire';
 
 export const PROPOSALS_CHANGED_SUBJECT = 'proposals.changed';
@@ -160,19 +162,17 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
   return {
     async CreateProposal(request) {
       const caller = callerOf(request.principal);
-      const title = boundedText('title', request.title, MAX_TITLE_LENGTH);
-      const message = boundedText('message', request.message, MAX_MESSAGE_LENGTH);
-      if (Buffer.byteLength(request.schema_json, 'utf8') > MAX_SCHEMA_BYTES)
-        throw new ServiceError(
-          'payload_too_large',
-          `schema must be at most ${MAX_SCHEMA_BYTES} bytes (500KB)`,
-        );
+      const title = boundedText('title', request.title, MAX_PROPOSAL_TITLE_CHARACTERS);
+      const message = boundedText('message', request.message, MAX_PROPOSAL_MESSAGE_CHARACTERS);
+      ensureWithinBytes('schema', request.schema_json, MAX_SCHEMA_BYTES);
       const diagram = await visibleDiagram(caller, request.principal, request.diagram_uuid);
 
       const normalized = normalize(request.schema_json);
       const result = validate(normalized.patch, diagram.document, diagram.driver, 'propose');
       if (!result.ok)
-        throw new ServiceError('invalid_schema', result.message, { errors: result.problems.slice(0, 15) });
+        throw new ServiceError('invalid_schema', result.message, {
+          errors: result.problems.slice(0, MAX_PROBLEMS),
+        });
       const limit = caller.maxTablesPerDiagram;
       if (limit !== null) {
         const before = diagram.document.tables.length;
@@ -237,8 +237,8 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
     },
 
     async DeclineProposal(request) {
-      if (characters(request.reason) > MAX_DECLINE_REASON_LENGTH)
-        throw invalidField('reason', `must be at most ${MAX_DECLINE_REASON_LENGTH} characters`);
+      if (characters(request.reason) > MAX_DECLINE_REASON_CHARACTERS)
+        throw invalidField('reason', `must be at most ${MAX_DECLINE_REASON_CHARACTERS} characters`);
       const reason = request.reason.trim() === '' ? null : request.reason;
       const { uuid } = await reviewed(request);
       return review(uuid, async (client, row) => {

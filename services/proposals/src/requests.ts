@@ -1,22 +1,6 @@
 // Validation of the fields of incoming calls. A client's mistake is always a ServiceError naming the
 // field, never a database error: ids are checked before they reach a uuid column.
-import { ServiceError } from '@dss/platform';
-
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-
-/** Spec "Sizes and bounds". `schema` is measured in UTF-8 bytes of its JSON text (500KB). */
-export const MAX_SCHEMA_BYTES = 500 * 1024;
-export const MAX_TITLE_LENGTH = 100;
-export const MAX_MESSAGE_LENGTH = 500;
-export const MAX_DECLINE_REASON_LENGTH = 500;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
-
-export function invalidField(path: string, problem: string): ServiceError {
-  return new ServiceError('invalid_request', `${path} ${problem}`, { errors: [{ path, message: problem }] });
-}
+import { invalidField, isUuid, ServiceError } from '@dss/platform';
 
 /** The same answer for an unknown, malformed or invisible proposal, so existence is never revealed. */
 export function proposalNotFound(): ServiceError {
