@@ -3,29 +3,20 @@
 // (revoked, team deleted, member removed, plan lapsed). Positive answers are cached briefly; the cache
 // drops entries on the revocation and team-change events, and is bypassed while the bus is down, so a
 // revoked token stops working within the event latency.
-import { ServiceError, type VerificationKey, verifyAccessTokenSignature } from '@dss/platform';
+import {
+  type ServiceClient,
+  ServiceError,
+  type VerificationKey,
+  verifyAccessTokenSignature,
+} from '@dss/platform';
 
-export interface Principal {
-  token_id: string;
-  user_id: string;
-  user_email: string;
-  user_name: string;
-  team_id: string;
-  team_slug: string;
-  team_name: string;
-  role: string;
-  write: boolean;
-  plan: string;
-  caps?: { max_tables_per_diagram?: number | null; max_private_diagrams?: number | null } | null;
-  expires_at: string;
-}
+type AccountsClient = ServiceClient<'Accounts'>;
 
-export interface AccountsAuthApi {
-  Authenticate(request: { token: string }): Promise<Principal>;
-  GetSigningKeys(
-    request: Record<string, never>,
-  ): Promise<{ keys: { kid: string; public_key_pem: string }[] }>;
-}
+/** What accounts answers for a valid token: user, team, role, write flag, plan and caps. */
+export type Principal = Awaited<ReturnType<AccountsClient['Authenticate']>>;
+
+/** The part of the accounts client the authenticator uses. */
+export type AccountsAuthApi = Pick<AccountsClient, 'Authenticate' | 'GetSigningKeys'>;
 
 interface CacheEntry {
   principal: Principal;

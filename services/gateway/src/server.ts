@@ -11,7 +11,7 @@ import {
 } from '@dss/platform';
 import { Redis } from 'ioredis';
 import { createGatewayApp, type RouteSpec } from './app';
-import { type AccountsAuthApi, Authenticator } from './authenticator';
+import { Authenticator } from './authenticator';
 import type { GatewayConfig } from './config';
 import { createRateLimits } from './rate-limits';
 import { connectRouteClients, v1Routes } from './routes';
@@ -28,7 +28,7 @@ export interface GatewayDeps {
 export async function startGateway({ config, logger, metrics, bus, routes }: GatewayDeps) {
   const routeClients = routes ? undefined : connectRouteClients(config);
   const accounts = createServiceClient('Accounts', config.accountsAddress);
-  const authenticator = new Authenticator(accounts as unknown as AccountsAuthApi, {
+  const authenticator = new Authenticator(accounts, {
     cacheTtlMs: config.authCacheMs,
     // Without the bus a revocation could go unnoticed for the cache's lifetime, so don't cache then.
     cachingEnabled: () => bus.isHealthy(),
