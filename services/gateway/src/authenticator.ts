@@ -41,9 +41,11 @@ export class Authenticator {
 
   async authenticate(token: string): Promise<Principal> {
     const now = this.options.now?.() ?? Date.now();
-    await this.checkSignature(token, now);
+    // A cached entry was verified when it was stored and never outlives the token's own expiry, so a
+    // hit needs no second signature check.
     const cached = this.cache.get(token);
     if (cached && cached.expiresAtMs > now && this.cachingEnabled()) return cached.principal;
+    await this.checkSignature(token, now);
     const principal = await this.accounts.Authenticate({ token });
     if (this.cachingEnabled() && this.options.cacheTtlMs > 0) {
       if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
