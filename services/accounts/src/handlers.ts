@@ -16,6 +16,7 @@ import { hashPassword, verifyPassword } from './passwords';
 import { type PlanTable, planCaps, requirePlan } from './plans';
 import * as repo from './repository';
 import type { SigningKeys } from './signing-keys';
+import { createSessionHandlers } from './sessions';
 import { resolveExpiry } from './token-expiry';
 import { toMembership, toTeam, toTokenRecord, toUser } from './wire';
 
@@ -51,6 +52,8 @@ export function createAccountsHandlers(deps: AccountsDeps) {
   }
 
   return {
+    ...createSessionHandlers(pool, now),
+
     async Authenticate(request: { token: string }) {
       const check = verifyAccessTokenSignature(request.token, keys.verification, now());
       if (!check.ok) throw unauthenticated(check.reason);

@@ -221,3 +221,37 @@ export async function touchTokenLastUsed(db: Queryable, id: string): Promise<voi
     [id],
   );
 }
+
+export interface SessionRow {
+  user_id: string;
+  expires_at: Date;
+}
+
+export async function insertSession(
+  db: Queryable,
+  session: { id_hash: string; user_id: string; expires_at: Date },
+): Promise<void> {
+  await db.query(`INSERT INTO accounts.sessions (id_hash, user_id, expires_at) VALUES ($1, $2, $3)`, [
+    session.id_hash,
+    session.user_id,
+    session.expires_at,
+  ]);
+}
+
+/** A live session: not expired at `now`. */
+export async function findLiveSession(db: Queryable, idHash: string, now: Date): Promise<SessionRow | null> {
+  const { rows } = await db.query<SessionRow>(
+    `SELECT user_id, expires_at FROM accounts.sessions WHERE id_hash = $1 AND expires_at > $2`,
+    [idHash, now],
+  );
+  return rows[0] ?? null;
+}
+
+export async function deleteSession(db: Queryable, idHash: string): Promise<void> {
+  await db.query(`DELETE FROM accounts.sessions WHERE id_hash = $1`, [idHash]);
+}
+
+/** Sessions past their expiry are of no use; they are removed when new ones are made. */
+export async function deleteExpiredSessions(db: Queryable, now: Date): Promise<void> {
+  await db.query(`DELETE FROM accounts.sessions WHERE expires_at <= $1`, [now]);
+}

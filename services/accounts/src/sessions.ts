@@ -1,0 +1,57 @@
+// Web sessions, owned by accounts. A session id is 32 random bytes shown once to the web app (which signs
+// it into its cookie); only its SHA-256 is stored. A session lasts a fixed 12 hours from sign-in: a
+// sliding window would keep a forgotten browser signed in for ever, and a reviewer's visit is short.
+import { createHash, randomBytes } from 'node:crypto';
+import { isUuid, ServiceError } from '@dss/platform';
+import type { Pool } from 'pg';
+import * as repo from './repository';
+import { toMembership, toUser } from './wire';
+
+export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
+const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export function hashSessionId(sessionId: string): string {
+  return createHash('sha256').update(sessionId).digest('hex');
+}
+
+function sessionEnded(): ServiceError {
+  return new ServiceError('unauthenticated', 'the session has ended; sign in again');
+}
+
+export function createSessionHandlers(pool: Pool, now: () => Date) {
+  return {
+    async CreateSession(request: { user_id: string }) {
+      const user = isUuid(request.user_id) ? await repo.findUserById(pool, request.user_id) : null;
+      if (!user) throw new ServiceError('not_found', 'no such user');
+      const sessionId = randomBytes(32).toString('base64url');
+      const expiresAt = new Date(now().getTime() + SESSION_LIFETIME_MS);
+      await repo.deleteExpiredSessions(pool, now());
+      await repo.insertSession(pool, {
+        id_hash: hashSessionId(sessionId),
+        user_id: user.id,
+        expires_at: expiresAt,
+      });
+      return { session_id: sessionId, expires_at: expiresAt.toISOString() };
+    },
+
+    async GetSession(request: { session_id: string }) {
+      if (!SESSION_ID_PATTERN.test(request.session_id ?? '')) throw sessionEnded();
+      const session = await repo.findLiveSession(pool, hashSessionId(request.session_id), now());
+      if (!session) throw sessionEnded();
+      const user = await repo.findUserById(pool, session.user_id);
+      if (!user) throw sessionEnded();
+      const memberships = await repo.listMembershipsOfUser(pool, user.id);
+      return {
+        user: toUser(user),
+        expires_at: session.expires_at.toISOString(),
+        memberships: memberships.map(toMembership),
+      };
+    },
+
+    async DeleteSession(request: { session_id: string }) {
+      if (SESSION_ID_PATTERN.test(request.session_id ?? ''))
+        await repo.deleteSession(pool, hashSessionId(request.session_id));
+      return {};
+    },
+  };
+}
