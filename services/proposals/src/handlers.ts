@@ -276,6 +276,21 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
       });
     },
 
+    async GetProposalForReview(request) {
+      if (!isUuid(request.uuid) || !isUuid(request.user_id)) throw proposalNotFound();
+      const row = await repo.findProposal(pool, request.uuid.toLowerCase());
+      if (!row) throw proposalNotFound();
+      // Not a member of the proposal's team: the same answer as an unknown proposal.
+      const membership = await accounts
+        .GetMembership({ team_id: row.team_id, user_id: request.user_id.toLowerCase() })
+        .catch((error: unknown) => {
+          if (error instanceof ServiceError && error.code === 'not_found') throw proposalNotFound();
+          throw error;
+        });
+      const patch = await repo.findPatch(pool, row.uuid);
+      return { proposal: answer(row), patch_json: JSON.stringify(patch), role: membership.role };
+    },
+
     async ListProposalsForDiagram(request) {
       if (!isUuid(request.team_id)) throw invalidField('team_id', 'must be a UUID');
       if (!isUuid(request.diagram_uuid)) return { proposals: [] };
