@@ -286,6 +286,10 @@ tests compare this list with each service's config.ts); each block's `if` says w
   value: {{ printf "/var/run/secrets/dss/token-signing/%s" $root.Values.tokenSigning.previousPublicKeysKey | quote }}
 {{- end }}
 {{- end }}
+{{- if $c.sessionKey }}
+- name: DSS_SESSION_KEY_FILE
+  value: "/var/run/secrets/dss/session/session-key"
+{{- end }}
 {{- if $root.Values.tracing.enabled }}
 - name: OTEL_SERVICE_NAME
   value: {{ printf "dss-%s" .name | quote }}
