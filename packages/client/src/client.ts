@@ -1,0 +1,150 @@
+// createDssClient: the typed openapi-fetch client of the whole API (`api`), plus one method per endpoint
+// that returns the payload or throws DssApiError, and the helpers users ask for (every diagram across
+// pages, waiting for an import, waiting for a proposal's review). 429s are retried per `retry`.
+import createClient, { type Client } from 'openapi-fetch';
+import { errorFromResponse } from './errors';
+import { iterateDiagrams } from './pagination';
+import { fetchRetryingRateLimits, type RetryOptions, sleepFor } from './retry';
+import type {
+  Conditional,
+  CreateDiagramOutcome,
+  CreateDiagramRequest,
+  DataTypeCatalog,
+  Diagram,
+  DiagramDocument,
+  DiagramPage,
+  Driver,
+  MarkdownLevel,
+  paths,
+  ProposalCreated,
+  ProposalStatus,
+  ProposeChangesRequest,
+  Schema,
+  SchemaPatchContract,
+} from './types';
+import { type ProposalWaitOptions, type ImportWaitOptions, waitForImport, waitForProposal } from './waiting';
+
+export interface DssClientOptions {
+  /** The versioned root of the API, ending in `/v1` (for example http://localhost:8080/v1). */
+  baseUrl: string;
+  /** A personal access token; sent as `Authorization: Bearer <token>` on every request. */
+  token: string;
+  /** The fetch to send requests with; default the global fetch. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Retrying 429 answers after Retry-After; `{ maxAttempts: 1 }` turns it off. */
+  retry?: RetryOptions;
+}
+
+export interface DssClient {
+  /** The generated, fully typed openapi-fetch client, for anything the methods below do not cover. */
+  readonly api: Client<paths>;
+  listDiagrams(query?: { limit?: number; cursor?: string }): Promise<DiagramPage>;
+  /** Every diagram the token can see, newest first, fetching pages of `pageSize` as the loop goes. */
+  iterateDiagrams(options?: { pageSize?: number }): AsyncGenerator<Diagram, void, undefined>;
+  getDiagram(uuid: string): Promise<Diagram>;
+  createDiagram(body: CreateDiagramRequest): Promise<CreateDiagramOutcome>;
+  /** Polls the diagram until it leaves `importing` (see waiting.ts); answers it as `ready` or `failed`. */
+  waitForImport(target: string | CreateDiagramOutcome, options?: ImportWaitOptions): Promise<Diagram>;
+  getSchema(uuid: string): Promise<Schema>;
+  getSchemaMarkdown(uuid: string, options?: { level?: MarkdownLevel }): Promise<string>;
+  getDiagramDocument(uuid: string): Promise<DiagramDocument>;
+  listDataTypes(driver?: Driver): Promise<DataTypeCatalog>;
+  getSchemaPatchContract(): Promise<SchemaPatchContract>;
+  proposeChanges(diagramUuid: string, body: ProposeChangesRequest): Promise<ProposalCreated>;
+  getProposal(uuid: string): Promise<ProposalStatus>;
+  /**
+   * GET /proposals/{uuid} with If-None-Match when `etag` is given: `notModified` while the proposal is
+   * unchanged since that ETag, else the status with its new ETag.
+   */
+  getProposalIfChanged(uuid: string, etag?: string): Promise<Conditional<ProposalStatus>>;
+  /** Polls with If-None-Match until the state is no longer `pending`; answers the final status. */
+  waitForProposal(uuid: string, options?: ProposalWaitOptions): Promise<ProposalStatus>;
+}
+
+interface CallResult {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+
+/** The payload of a 2xx answer; any other answer is thrown as DssApiError. */
+async function payload<T>(call: Promise<CallResult>): Promise<{ body: T; response: Response }> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw errorFromResponse(response, error);
+  return { body: data as T, response };
+}
+
+export function createDssClient(options: DssClientOptions): DssClient {
+  if (!options.token) throw new Error('createDssClient: a token is required');
+  const baseFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const sleep = options.retry?.sleep ?? sleepFor;
+  const api = createClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    headers: { authorization: `Bearer ${options.token}` },
+    fetch: fetchRetryingRateLimits(baseFetch, options.retry),
+  });
+  const byUuid = (uuid: string) => ({ params: { path: { uuid } } });
+
+  const client: DssClient = {
+    api,
+    async listDiagrams(query = {}) {
+      return (await payload<DiagramPage>(api.GET('/diagrams', { params: { query } }))).body;
+    },
+    iterateDiagrams(iterateOptions = {}) {
+      return iterateDiagrams((query) => client.listDiagrams(query), iterateOptions.pageSize);
+    },
+    async getDiagram(uuid) {
+      return (await payload<{ data: Diagram }>(api.GET('/diagrams/{uuid}', byUuid(uuid)))).body.data;
+    },
+    async createDiagram(body) {
+      const { body: created, response } = await payload<CreateDiagramOutcome>(
+        api.POST('/diagrams', { body }),
+      );
+      return { ...created, httpStatus: response.status as CreateDiagramOutcome['httpStatus'] };
+    },
+    waitForImport(target, waitOptions = {}) {
+      return waitForImport(client, target, { sleep, ...waitOptions });
+    },
+    async getSchema(uuid) {
+      return (await payload<{ data: Schema }>(api.GET('/diagrams/{uuid}/schema', byUuid(uuid)))).body.data;
+    },
+    async getSchemaMarkdown(uuid, markdownOptions = {}) {
+      const query = { format: 'ai' as const, level: markdownOptions.level ?? 'detailed' };
+      const call = api.GET('/diagrams/{uuid}/schema', {
+        params: { path: { uuid }, query },
+        headers: { accept: 'text/markdown' },
+        parseAs: 'text',
+      });
+      return (await payload<string>(call)).body;
+    },
+    async getDiagramDocument(uuid) {
+      const call = api.GET('/diagrams/{uuid}/schema-full', byUuid(uuid));
+      return (await payload<{ data: DiagramDocument }>(call)).body.data;
+    },
+    async listDataTypes(driver) {
+      const call = api.GET('/data-types', { params: { query: driver ? { driver } : {} } });
+      return (await payload<{ data: DataTypeCatalog }>(call)).body.data;
+    },
+    async getSchemaPatchContract() {
+      return (await payload<SchemaPatchContract>(api.GET('/schema-patch-contract'))).body;
+    },
+    async proposeChanges(diagramUuid, body) {
+      const call = api.POST('/diagrams/{uuid}/proposals', { ...byUuid(diagramUuid), body });
+      return (await payload<{ data: ProposalCreated }>(call)).body.data;
+    },
+    async getProposal(uuid) {
+      return (await payload<{ data: ProposalStatus }>(api.GET('/proposals/{uuid}', byUuid(uuid)))).body.data;
+    },
+    async getProposalIfChanged(uuid, etag) {
+      const header = etag ? { 'If-None-Match': etag } : {};
+      const result = await api.GET('/proposals/{uuid}', { params: { path: { uuid }, header } });
+      if (result.response.status === 304) return { notModified: true, etag: etag ?? '' };
+      const { body, response } = await payload<{ data: ProposalStatus }>(Promise.resolve(result));
+      return { notModified: false, data: body.data, etag: response.headers.get('etag') ?? '' };
+    },
+    waitForProposal(uuid, waitOptions = {}) {
+      return waitForProposal(client, uuid, { sleep, ...waitOptions });
+    },
+  };
+  return client;
+}

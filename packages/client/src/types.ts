@@ -1,0 +1,34 @@
+// Friendly names for the generated OpenAPI types, so callers never spell `components['schemas'][...]`.
+import type { components, paths } from './generated/openapi';
+
+export type { components, paths };
+type Schemas = components['schemas'];
+
+export type Driver = Schemas['Driver'];
+export type Diagram = Schemas['Diagram'];
+export type DiagramPage = Schemas['DiagramListResponse'];
+export type DiagramStatus = Schemas['DiagramStatus'];
+export type Schema = Schemas['Schema'];
+export type DiagramDocument = Schemas['DiagramDocument'];
+export type DataTypeEntry = Schemas['DataTypeEntry'];
+export type DataTypeCatalog = Schemas['DataTypeCatalogResponse']['data'];
+export type SchemaPatch = Schemas['SchemaPatch'];
+export type SchemaPatchContract = Schemas['SchemaPatchContract'];
+export type CreateDiagramRequest = Schemas['CreateDiagramRequest'];
+export type CreateDiagramResponse = Schemas['CreateDiagramResponse'];
+export type ProposeChangesRequest = Schemas['ProposeChangesRequest'];
+export type ProposalCreated = Schemas['ProposalCreated'];
+export type ProposalStatus = Schemas['ProposalStatus'];
+export type ProposalState = Schemas['ProposalState'];
+export type PatchProblem = Schemas['PatchProblem'];
+export type PatchWarning = Schemas['PatchWarning'];
+export type ErrorDetail = Schemas['ErrorDetail'];
+export type MarkdownLevel = 'detailed' | 'simple';
+
+/** A create's answer with the HTTP status that tells its kind: 201 created, 202 importing, 200 replayed. */
+export type CreateDiagramOutcome = CreateDiagramResponse & { httpStatus: 200 | 201 | 202 };
+
+/** A conditional read: the representation and its ETag, or `notModified` when the ETag sent still holds. */
+export type Conditional<T> =
+  | { notModified: false; data: T; etag: string }
+  | { notModified: true; etag: string };
