@@ -13,3 +13,4 @@ export * from './markdown';
 export * from './project';
 export * from './table-size';
 export * from './limits';
+export * from './document-patch';
