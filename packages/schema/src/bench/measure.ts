@@ -1,28 +1,69 @@
 // Timing helpers for the benchmark: warm-up runs first (so the JIT has compiled the code), then the median
-// of the measured runs, which a single slow run (a GC pause, a busy machine) does not move.
+// of the measured runs, which a single slow run (a GC pause, a busy machine) does not move. The minimum is
+// reported too: on a shared machine it is the figure least disturbed by other processes.
 
 export interface Measurement {
   label: string;
   medianMs: number;
+  minMs: number;
   runs: number;
 }
 
-export function measure(label: string, runs: number, work: () => unknown): Measurement {
+function median(sorted: readonly number[]): number {
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function summarize(label: string, times: number[]): Measurement {
+  times.sort((a, b) => a - b);
+  return { label, medianMs: median(times), minMs: times[0]!, runs: times.length };
+}
+
+function timeOnce(work: () => unknown): number {
+  const start = performance.now();
+  work();
+  return performance.now() - start;
+}
+
+function warmUp(runs: number, work: () => unknown): void {
   const warmUps = Math.max(3, Math.floor(runs / 5));
   for (let i = 0; i < warmUps; i++) work();
+}
+
+export function measure(label: string, runs: number, work: () => unknown): Measurement {
+  warmUp(runs, work);
   const times: number[] = [];
+  for (let i = 0; i < runs; i++) times.push(timeOnce(work));
+  return summarize(label, times);
+}
+
+/**
+ * Measures `work` and `baseline` alternately, run after run, so both see the same machine load: on a busy
+ * shared machine, measuring them minutes apart can move the ratio more than any change to the code does.
+ */
+export function measurePair(
+  label: string,
+  runs: number,
+  work: () => unknown,
+  baselineLabel: string,
+  baseline: () => unknown,
+): { work: Measurement; baseline: Measurement } {
+  warmUp(runs, work);
+  warmUp(runs, baseline);
+  const workTimes: number[] = [];
+  const baselineTimes: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const start = performance.now();
-    work();
-    times.push(performance.now() - start);
+    baselineTimes.push(timeOnce(baseline));
+    workTimes.push(timeOnce(work));
   }
-  times.sort((a, b) => a - b);
-  const middle = Math.floor(times.length / 2);
-  const medianMs = times.length % 2 === 1 ? times[middle]! : (times[middle - 1]! + times[middle]!) / 2;
-  return { label, medianMs, runs };
+  return { work: summarize(label, workTimes), baseline: summarize(baselineLabel, baselineTimes) };
 }
 
 export function formatRow(measurement: Measurement, baseline: Measurement): string {
   const ratio = measurement.medianMs / baseline.medianMs;
-  return `${measurement.label.padEnd(46)} ${measurement.medianMs.toFixed(2).padStart(9)} ms  ${ratio.toFixed(2).padStart(7)} × JSON.parse`;
+  const time = (ms: number) => ms.toFixed(2).padStart(8);
+  return (
+    `${measurement.label.padEnd(46)} ${time(measurement.medianMs)} ms (min ${time(measurement.minMs)})` +
+    `  ${ratio.toFixed(2).padStart(6)} × JSON.parse`
+  );
 }
