@@ -1,0 +1,96 @@
+// The web app's HTTP application: security headers on everything, form bodies, the signed-in person from
+// the session cookie, CSRF checks on every form post, the pages, and one error handler that answers with
+// an error page of the same layout (never a stack trace).
+import { randomUUID } from 'node:crypto';
+import { runWithRequestContext } from '@dss/platform';
+import express, { type ErrorRequestHandler } from 'express';
+import type { WebAppContext } from './app-context';
+import { csrfTokenFor, verifyFormPosts } from './csrf';
+import { notFound, PageError, pageErrorOf } from './page-errors';
+import { assetRoutes } from './routes/assets';
+import { diagramRoutes } from './routes/diagram';
+import { drawRoutes } from './routes/draw';
+import { homeRoutes } from './routes/home';
+import { reviewRoutes } from './routes/review';
+import { signInRoutes } from './routes/sign-in';
+import { tokenRoutes } from './routes/tokens';
+import { securityHeaders } from './security-headers';
+import { loadViewer, viewerOf } from './session';
+import { messagePage } from './views/layout';
+
+/** Form bodies are small: a decline reason (500 characters) is the longest field. */
+const FORM_BODY_LIMIT = '32kb';
+
+export function createWebApp(context: WebAppContext, trustProxy: boolean | number | string): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', trustProxy);
+  app.use((_req, res, next) => {
+    const requestId = randomUUID();
+    res.setHeader('X-Request-Id', requestId);
+    runWithRequestContext({ requestId }, () => next());
+  });
+  app.use(securityHeaders());
+
+  const assets = express.Router();
+  assetRoutes(assets);
+  drawRoutes(assets);
+  assets.get('/healthz', (_req, res) => {
+    res.type('text/plain').send('ok\n');
+  });
+  app.use(assets);
+
+  app.use((_req, res, next) => {
+    // Pages depend on who is signed in; no shared cache may keep them.
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  app.use(express.urlencoded({ extended: false, limit: FORM_BODY_LIMIT, parameterLimit: 20 }));
+  app.use(loadViewer(context));
+  app.use(verifyFormPosts(context));
+
+  const pages = express.Router({ caseSensitive: true, strict: false });
+  signInRoutes(pages, context);
+  homeRoutes(pages, context);
+  diagramRoutes(pages, context);
+  reviewRoutes(pages, context);
+  tokenRoutes(pages, context);
+  app.use(pages);
+
+  app.use((_req, _res, next) => next(notFound()));
+  app.use(errorPage(context));
+  return app;
+}
+
+function errorPage(context: WebAppContext): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    let failure = pageErrorOf(error);
+    if (!failure && isBodyError(error))
+      failure = new PageError(400, 'That did not work', 'The form could not be read.');
+    if (!failure) {
+      context.logger.error({ err: error, path: req.path }, 'page failed');
+      failure = new PageError(500, 'Something went wrong', 'The page could not be shown. Try again shortly.');
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    const viewer = viewerOf(res);
+    res.status(failure.status).setHeader('Cache-Control', 'no-store');
+    res.type('html').send(
+      messagePage(
+        {
+          title: failure.heading,
+          viewer: viewer ? { ...viewer.user, csrfToken: csrfTokenFor(context, req, res) } : undefined,
+        },
+        failure.heading,
+        failure.message,
+      ).text,
+    );
+  };
+}
+
+function isBodyError(error: unknown): boolean {
+  const status = (error as { status?: unknown; type?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}

@@ -1,0 +1,71 @@
+// The app's stylesheet, served as /assets/app.css. Kept as a module so the compiled service carries it
+// (the container image ships dist/ only). Plain CSS, system fonts, nothing loaded from elsewhere.
+export const APP_CSS = `
+:root { --ink: #1d2330; --muted: #5f6b7a; --line: #d9dee6; --paper: #ffffff; --wash: #f5f7fa;
+  --accent: #2457c5; --added: #1f7a3a; --changed: #9a6400; --removed: #b3261e; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: var(--wash); }
+a { color: var(--accent); }
+code, pre, .secret { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 0.92em; }
+header.top { display: flex; align-items: center; justify-content: space-between; gap: 1rem; padding: 0.6rem 1.5rem;
+  background: var(--paper); border-bottom: 1px solid var(--line); }
+header.top .brand { font-weight: 600; color: var(--ink); text-decoration: none; }
+header.top nav { display: flex; align-items: center; gap: 1rem; }
+header.top .who { color: var(--muted); }
+main { max-width: 1200px; margin: 1.5rem auto; padding: 0 1.5rem; }
+main.narrow { max-width: 560px; }
+main.with-aside { display: grid; grid-template-columns: minmax(0, 1fr) 300px; gap: 1.5rem; }
+h1 { font-size: 1.6rem; margin: 0.2rem 0 0.8rem; }
+h2 { font-size: 1.2rem; margin: 1.4rem 0 0.6rem; }
+h3 { font-size: 1rem; margin: 1rem 0 0.4rem; }
+h4 { font-size: 0.9rem; margin: 0.6rem 0 0.2rem; }
+.muted, .meta, .crumbs { color: var(--muted); }
+.crumbs { margin: 0; }
+.badge, .state { display: inline-block; padding: 0 0.5em; border-radius: 999px; font-size: 0.8rem; font-weight: 500;
+  background: var(--wash); border: 1px solid var(--line); color: var(--muted); vertical-align: middle; }
+.state-pending { color: var(--changed); border-color: currentColor; }
+.state-applied { color: var(--added); border-color: currentColor; }
+.state-declined, .state-expired { color: var(--removed); border-color: currentColor; }
+.plain-text { white-space: pre-wrap; overflow-wrap: anywhere; }
+.proposal-text { background: var(--paper); border: 1px solid var(--line); border-radius: 8px; padding: 0.8rem 1rem; }
+.proposal-text h2 { margin-top: 0; }
+table.list { width: 100%; border-collapse: collapse; background: var(--paper); border: 1px solid var(--line); }
+table.list th, table.list td { text-align: left; padding: 0.45rem 0.7rem; border-bottom: 1px solid var(--line); }
+table.list th { font-size: 0.85rem; color: var(--muted); font-weight: 600; }
+section.team { margin-bottom: 2rem; }
+form.stack { display: flex; flex-direction: column; gap: 0.7rem; }
+form.stack label { display: flex; flex-direction: column; gap: 0.25rem; font-weight: 500; }
+form.stack label.check { flex-direction: row; align-items: center; gap: 0.5rem; font-weight: 400; }
+form.inline { display: inline; }
+.card { background: var(--paper); border: 1px solid var(--line); border-radius: 8px; padding: 1rem; }
+input, select, textarea { font: inherit; padding: 0.4rem 0.55rem; border: 1px solid var(--line); border-radius: 6px; background: var(--paper); }
+button { font: inherit; padding: 0.4rem 0.9rem; border-radius: 6px; border: 1px solid var(--line); background: var(--paper); cursor: pointer; }
+button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
+button.danger { color: var(--removed); border-color: var(--removed); }
+button.link { border: none; background: none; color: var(--accent); padding: 0; text-decoration: underline; }
+.error { color: var(--removed); }
+.notice { background: var(--paper); border: 1px solid var(--line); border-left: 4px solid var(--accent); padding: 0.6rem 1rem; border-radius: 6px; margin: 1rem 0; }
+.notice.error { border-left-color: var(--removed); color: var(--ink); }
+.secret { display: block; padding: 0.8rem; background: var(--paper); border: 1px dashed var(--accent); overflow-wrap: anywhere; white-space: pre-wrap; }
+figure.diagram { margin: 0; background: var(--paper); border: 1px solid var(--line); border-radius: 8px; overflow: auto; max-height: 75vh; }
+figure.diagram svg { display: block; max-width: none; }
+aside.history { background: var(--paper); border: 1px solid var(--line); border-radius: 8px; padding: 0.8rem 1rem; align-self: start; }
+aside.history h2 { margin-top: 0; }
+aside.history ol, aside.history ul { padding-left: 1.1rem; margin: 0; }
+aside.history li { margin-bottom: 0.6rem; }
+.diff { display: grid; gap: 0.8rem; }
+.diff-section { background: var(--paper); border: 1px solid var(--line); border-radius: 8px; padding: 0.4rem 1rem 0.8rem; }
+ul.changes { margin: 0; padding-left: 1.1rem; }
+ul.fields { margin: 0.2rem 0 0.4rem; padding-left: 1.1rem; color: var(--muted); }
+h4.mark-added { color: var(--added); } h4.mark-changed { color: var(--changed); } h4.mark-removed { color: var(--removed); }
+.before { text-decoration: line-through; color: var(--removed); } .after { color: var(--added); }
+.comment { color: var(--muted); }
+.review-actions { display: flex; gap: 2rem; align-items: flex-start; margin: 1.5rem 0; background: var(--paper);
+  border: 1px solid var(--line); border-radius: 8px; padding: 1rem; }
+.review-actions textarea { width: 24rem; max-width: 100%; }
+body.embed { background: var(--paper); }
+main.embed { max-width: none; margin: 0; padding: 0; }
+main.embed figure.diagram { border: none; max-height: none; }
+#problems:empty { display: none; }
+@media (max-width: 900px) { main.with-aside { grid-template-columns: 1fr; } }
+`;

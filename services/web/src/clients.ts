@@ -1,0 +1,26 @@
+// The gRPC clients the web app calls (the platform's one client factory), one per service.
+import { createServiceClient, type Metrics, type ServiceClient } from '@dss/platform';
+import type { WebConfig } from './config';
+
+export interface WebClients {
+  accounts: ServiceClient<'Accounts'>;
+  diagrams: ServiceClient<'Diagrams'>;
+  proposals: ServiceClient<'Proposals'>;
+  close(): void;
+}
+
+export function connectWebClients(config: WebConfig, metrics?: Metrics): WebClients {
+  const accounts = createServiceClient('Accounts', config.accountsAddress, { metrics });
+  const diagrams = createServiceClient('Diagrams', config.diagramsAddress, { metrics });
+  const proposals = createServiceClient('Proposals', config.proposalsAddress, { metrics });
+  return {
+    accounts,
+    diagrams,
+    proposals,
+    close() {
+      accounts.close();
+      diagrams.close();
+      proposals.close();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+// Configuration of the web app, read from the environment and validated at start (the platform's one
+// config loader). The variable names and defaults are fixed by ARCHITECTURE.md.
+import path from 'node:path';
+import { DEFAULT_GRPC_ADDRESSES, env } from '@dss/platform';
+
+export type WebConfig = ReturnType<typeof readWebConfig>;
+
+export function readWebConfig(source: NodeJS.ProcessEnv = process.env) {
+  const dataDir = env.string('DSS_DATA_DIR', { default: '.data' }, source);
+  return {
+    httpPort: env.int('DSS_WEB_PORT', { default: 8081, min: 0, max: 65535 }, source),
+    httpHost: env.string('DSS_WEB_HOST', { default: '0.0.0.0' }, source),
+    /** {app_url}: the origin form posts must come from, and whether cookies are Secure (https). */
+    appUrl: env.url(
+      'DSS_APP_URL',
+      { default: 'http://localhost:8081', protocols: ['http:', 'https:'] },
+      source,
+    ),
+    /** The secret that signs session cookies and CSRF tokens, given as a value… */
+    sessionKey: env.optionalString('DSS_SESSION_KEY', source),
+    /** …or as a file (a Kubernetes Secret); generated on first start when neither exists. */
+    sessionKeyFile: env.string(
+      'DSS_SESSION_KEY_FILE',
+      { default: path.join(dataDir, 'keys', 'session-key') },
+      source,
+    ),
+    /** Express `trust proxy`, so the per-IP sign-in throttle sees the client behind an ingress. */
+    trustProxy: parseTrustProxy(env.string('DSS_TRUST_PROXY', { default: 'false' }, source)),
+    natsUrl: env.optionalUrl('NATS_URL', { protocols: ['nats:', 'tls:'] }, source),
+    accountsAddress: env.address('DSS_ACCOUNTS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.accounts, source),
+    diagramsAddress: env.address('DSS_DIAGRAMS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.diagrams, source),
+    proposalsAddress: env.address('DSS_PROPOSALS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.proposals, source),
+    adminPort: env.int('DSS_ADMIN_PORT', { default: 9090, min: 0, max: 65535 }, source),
+  };
+}
+
+function parseTrustProxy(raw: string): boolean | number | string {
+  if (raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
+}

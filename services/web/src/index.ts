@@ -1,0 +1,2 @@
+export { readWebConfig, type WebConfig } from './config';
+export { startWebApp, type WebApp } from './server';

@@ -1,0 +1,77 @@
+// The History pane of a diagram: its versions (who, when, how) and its proposals with their states,
+// each linking to its review page, with "Reopen" on expired ones for owners and editors.
+import { type Html, html } from '../html';
+import { csrfField, timestamp } from './layout';
+
+interface VersionLine {
+  uuid: string;
+  created_at: string;
+  author_user_id: string;
+  source: string;
+  source_id: string;
+}
+
+interface ProposalLine {
+  uuid: string;
+  title: string;
+  state: string;
+  created_at: string;
+  expires_at: string;
+}
+
+const SOURCE_TEXT: Record<string, string> = {
+  create: 'created',
+  apply: 'applied a proposal',
+  import: 'imported DDL',
+};
+
+export function historyPane(history: {
+  versions: VersionLine[];
+  names: Map<string, string>;
+  proposals: ProposalLine[];
+  canEdit: boolean;
+  csrfToken: string;
+}): Html {
+  const versions = [...history.versions].sort((a, b) => b.created_at.localeCompare(a.created_at));
+  const proposals = [...history.proposals].sort((a, b) => b.created_at.localeCompare(a.created_at));
+  return html`<aside class="history" aria-labelledby="history-heading">
+<h2 id="history-heading">History</h2>
+<h3>Versions</h3>
+<ol class="versions">
+${versions.map(
+  (version) => html`<li id="version-${version.uuid}" data-version="${version.uuid}">
+<span class="who">${history.names.get(version.author_user_id) ?? 'a former user'}</span>
+<span class="what">${SOURCE_TEXT[version.source] ?? version.source}</span>
+${
+  version.source === 'apply' && version.source_id
+    ? html`<a href="/review/${version.source_id}">(proposal)</a>`
+    : ''
+}
+<br>${timestamp(version.created_at)}
+</li>`,
+)}
+</ol>
+<h3>Proposals</h3>
+${
+  proposals.length === 0
+    ? html`<p class="muted">No proposals.</p>`
+    : html`<ul class="proposals">
+${proposals.map(
+  (proposal) => html`<li data-proposal="${proposal.uuid}">
+<a href="/review/${proposal.uuid}">${proposal.title}</a>
+<span class="state state-${proposal.state}">${proposal.state}</span>
+<br>${timestamp(proposal.created_at)}
+${
+  proposal.state === 'expired' && history.canEdit
+    ? html`<form method="post" action="/review/${proposal.uuid}/reopen" class="inline">
+${csrfField(history.csrfToken)}
+<button type="submit">Reopen</button>
+</form>`
+    : ''
+}
+</li>`,
+)}
+</ul>`
+}
+</aside>`;
+}

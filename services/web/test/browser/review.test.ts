@@ -1,0 +1,224 @@
+// Browser journeys of the review flow in Debian's Chromium: sign-in and sign-out, proposing over REST
+// then applying or declining on the review page, what a viewer sees and may do, reopening an expired
+// proposal from the History pane. Screenshots of the review and diagram pages go to artifacts/screenshots.
+import { Client } from 'pg';
+import { launchBrowser, saveScreenshot, type TestBrowser } from '../support/browser';
+import {
+  api,
+  createDiagram,
+  createPerson,
+  createTeam,
+  PASSWORD,
+  type Person,
+  propose,
+  SHOP_SCHEMA,
+  startWebTestSystem,
+  type WebTestSystem,
+} from '../support/web-system';
+
+const INVOICES_PROPOSAL = {
+  title: 'Add invoices',
+  message: 'Invoices for orders,\n  with totals.',
+  schema: {
+    strategy: 'additive',
+    tables: [
+      {
+        name: 'invoices',
+        comment: 'One per order',
+        columns: [
+          { name: 'id', type: 'bigint', is_primary_key: true },
+          { name: 'total_amount', type: 'numeric(12,2)' },
+        ],
+      },
+      { name: 'orders', columns: [{ name: 'shipping_status', type: 'varchar(20)' }] },
+    ],
+  },
+};
+
+describe('review flow in the browser (Chromium, whole embedded system)', () => {
+  let web: WebTestSystem;
+  let browser: TestBrowser;
+  let editor: Person;
+  let viewer: Person;
+  let diagramUuid: string;
+
+  beforeAll(async () => {
+    web = await startWebTestSystem();
+    browser = await launchBrowser();
+    await createTeam(web, 'shop');
+    editor = await createPerson(web, 'shop', 'editor', 'Edith Editor');
+    viewer = await createPerson(web, 'shop', 'viewer', 'Victor Viewer');
+    diagramUuid = await createDiagram(web, editor, SHOP_SCHEMA);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await web?.stop();
+  });
+
+  async function signedInPage(person: Person, start = '/') {
+    const { page } = await browser.newPage();
+    await page.goto(`${web.webUrl}${start}`);
+    await page.fill('input[name=email]', person.email);
+    await page.fill('input[name=password]', PASSWORD);
+    await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit]')]);
+    return page;
+  }
+
+  const proposalStatus = async (uuid: string) =>
+    (await api(web, editor.token, 'GET', `/proposals/${uuid}`)).body.data as {
+      state: string;
+      opened_at: string | null;
+      applied_version_uuid: string | null;
+      decline_reason: string | null;
+      expires_at: string;
+    };
+
+  describe('sign-in', () => {
+    it('shows an error for a wrong password and lands on / with the right one', async () => {
+      const { page } = await browser.newPage();
+      await page.goto(`${web.webUrl}/`);
+      expect(new URL(page.url()).pathname).toBe('/sign-in');
+      await page.fill('input[name=email]', editor.email);
+      await page.fill('input[name=password]', 'not the password');
+      await page.click('button[type=submit]');
+      await page.waitForSelector('.error');
+      expect(await page.textContent('.error')).toContain('Wrong email or password.');
+      await page.fill('input[name=password]', PASSWORD);
+      await Promise.all([page.waitForURL(`${web.webUrl}/`), page.click('button[type=submit]')]);
+      expect(await page.textContent('h1')).toBe('Your diagrams');
+      expect(await page.isVisible(`a[href="/diagrams/${diagramUuid}"]`)).toBe(true);
+    });
+
+    it('ends the session on sign-out: the cookie no longer opens pages', async () => {
+      const page = await signedInPage(editor);
+      const cookies = await page.context().cookies();
+      await Promise.all([page.waitForURL(/\/sign-in/), page.click('header button:has-text("Sign out")')]);
+      // Put the old cookie back: the session behind it is gone, so pages still go to sign-in.
+      await page.context().addCookies(cookies);
+      await page.goto(`${web.webUrl}/diagrams/${diagramUuid}`);
+      expect(new URL(page.url()).pathname).toBe('/sign-in');
+    });
+  });
+
+  describe('apply', () => {
+    it('shows the diff of a REST proposal, applies it, and lists the new version in History', async () => {
+      const proposal = await propose(web, editor, diagramUuid, INVOICES_PROPOSAL);
+      expect(proposal.review_url).toBe(`${web.webUrl}/review/${proposal.uuid}`);
+      const page = await signedInPage(editor, new URL(proposal.review_url).pathname);
+      expect(page.url()).toBe(proposal.review_url);
+
+      const changes = await page.textContent('.changes-section');
+      expect(changes).toContain('invoices');
+      expect(changes).toContain('total_amount');
+      expect(changes).toContain('orders.shipping_status');
+      expect(await page.textContent('#proposal-message')).toBe(INVOICES_PROPOSAL.message);
+      expect(await page.textContent('#diagram svg')).toContain('invoices');
+      await saveScreenshot(page, 'review-page');
+
+      await Promise.all([page.waitForLoadState('load'), page.click('button:has-text("Apply changes")')]);
+      await page.waitForSelector('#state-note');
+      expect(await page.textContent('h1')).toContain('applied');
+
+      const status = await proposalStatus(proposal.uuid);
+      expect(status.state).toBe('applied');
+      expect(status.applied_version_uuid).toMatch(/^[0-9a-f-]{36}$/);
+      expect(status.opened_at).not.toBeNull();
+
+      await page.goto(`${web.webUrl}/diagrams/${diagramUuid}`);
+      const version = page.locator(`#version-${status.applied_version_uuid}`);
+      expect(await version.count()).toBe(1);
+      expect(await version.textContent()).toContain('Edith Editor');
+      expect(await page.textContent('#diagram svg')).toContain('total_amount');
+      await saveScreenshot(page, 'diagram-page');
+    });
+  });
+
+  describe('decline', () => {
+    it('declines with a reason, which the REST status then shows', async () => {
+      const proposal = await propose(web, editor, diagramUuid, {
+        ...INVOICES_PROPOSAL,
+        title: 'Add refunds',
+        schema: {
+          strategy: 'additive',
+          tables: [{ name: 'refunds', columns: [{ name: 'id', type: 'bigint' }] }],
+        },
+      });
+      const page = await signedInPage(editor, `/review/${proposal.uuid}`);
+      await page.fill('textarea[name=reason]', 'Refunds live in the payments service.');
+      await Promise.all([page.waitForLoadState('load'), page.click('button:has-text("Decline")')]);
+      await page.waitForSelector('#decline-reason');
+      expect(await page.textContent('#decline-reason')).toBe('Refunds live in the payments service.');
+      const status = await proposalStatus(proposal.uuid);
+      expect(status.state).toBe('declined');
+      expect(status.decline_reason).toBe('Refunds live in the payments service.');
+    });
+  });
+
+  describe('viewer', () => {
+    it('sees the diff without the Apply and Decline buttons, and a post by the viewer is refused', async () => {
+      const proposal = await propose(web, editor, diagramUuid, {
+        ...INVOICES_PROPOSAL,
+        title: 'Add payments',
+        schema: {
+          strategy: 'additive',
+          tables: [{ name: 'payments', columns: [{ name: 'paid_at', type: 'timestamp' }] }],
+        },
+      });
+      const page = await signedInPage(viewer, `/review/${proposal.uuid}`);
+      expect(await page.textContent('.changes-section')).toContain('paid_at');
+      expect(await page.locator('button:has-text("Apply changes")').count()).toBe(0);
+      expect(await page.locator('button:has-text("Decline")').count()).toBe(0);
+      expect(await page.locator('form[action$="/apply"]').count()).toBe(0);
+
+      const csrf = await page.inputValue('header input[name=_csrf]');
+      const refused = await page.request.post(`${web.webUrl}/review/${proposal.uuid}/apply`, {
+        form: { _csrf: csrf },
+        headers: { origin: web.webUrl },
+        maxRedirects: 0,
+      });
+      expect(refused.status()).toBe(403);
+      expect((await proposalStatus(proposal.uuid)).state).toBe('pending');
+    });
+  });
+
+  describe('reopen', () => {
+    it('reopens an expired proposal from the History pane: pending again with a new expiry', async () => {
+      const proposal = await propose(web, editor, diagramUuid, {
+        ...INVOICES_PROPOSAL,
+        title: 'Add coupons',
+        schema: {
+          strategy: 'additive',
+          tables: [{ name: 'coupons', columns: [{ name: 'code', type: 'text' }] }],
+        },
+      });
+      await expireInDatabase(web, proposal.uuid);
+      expect((await proposalStatus(proposal.uuid)).state).toBe('expired');
+
+      const page = await signedInPage(editor, `/diagrams/${diagramUuid}`);
+      const entry = page.locator(`li[data-proposal="${proposal.uuid}"]`);
+      expect(await entry.textContent()).toContain('expired');
+      await Promise.all([page.waitForLoadState('load'), entry.locator('button:has-text("Reopen")').click()]);
+      expect(new URL(page.url()).pathname).toBe(`/review/${proposal.uuid}`);
+
+      const status = await proposalStatus(proposal.uuid);
+      expect(status.state).toBe('pending');
+      expect(Date.parse(status.expires_at)).toBeGreaterThan(Date.now() + 29 * 86_400_000);
+      expect(await page.locator('button:has-text("Apply changes")').count()).toBe(1);
+    });
+  });
+});
+
+/** Acceptable inside a test only: moves a proposal's expiry into the past in its own table. */
+async function expireInDatabase(web: WebTestSystem, uuid: string): Promise<void> {
+  const client = new Client({ connectionString: web.system.env.DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(
+      `UPDATE proposals.proposals SET expires_at = now() - interval '1 minute' WHERE uuid = $1`,
+      [uuid],
+    );
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,282 @@
+// The web app over plain HTTP against the whole embedded system: session cookie flags, security headers,
+// sign-in and sign-out, the open-redirect refusal, CSRF refusals, and the same 404 for what another team
+// owns as for what does not exist.
+import { createLogger, createMetrics } from '@dss/platform';
+import { readWebConfig } from '../src/config';
+import { startWebApp, type WebApp } from '../src/server';
+import { MAX_FAILURES } from '../src/sign-in-throttle';
+import {
+  api,
+  createDiagram,
+  createPerson,
+  createTeam,
+  type Person,
+  propose,
+  SHOP_SCHEMA,
+  startWebTestSystem,
+  WebClient,
+  type WebTestSystem,
+} from './support/web-system';
+
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'";
+
+describe('web app over HTTP (whole embedded system)', () => {
+  let web: WebTestSystem;
+  let editor: Person;
+  let outsider: Person;
+  let diagramUuid: string;
+  let proposalUuid: string;
+
+  beforeAll(async () => {
+    web = await startWebTestSystem();
+    await createTeam(web, 'alpha');
+    await createTeam(web, 'beta');
+    editor = await createPerson(web, 'alpha', 'editor');
+    outsider = await createPerson(web, 'beta', 'owner');
+    diagramUuid = await createDiagram(web, editor, SHOP_SCHEMA);
+    proposalUuid = (
+      await propose(web, editor, diagramUuid, {
+        title: 'Add invoices',
+        message: 'Adds an invoices table',
+        schema: {
+          strategy: 'additive',
+          tables: [{ name: 'invoices', columns: [{ name: 'id', type: 'bigint' }] }],
+        },
+      })
+    ).uuid;
+  }, 120_000);
+
+  afterAll(async () => {
+    await web?.stop();
+  });
+
+  describe('sign-in', () => {
+    it('sets an HttpOnly, SameSite=Lax session cookie on path / (not Secure over http) and lands on /', async () => {
+      const client = new WebClient(web.webUrl);
+      const { response } = await client.signIn(editor.email);
+      expect(response.status).toBe(303);
+      expect(response.headers.get('location')).toBe('/');
+      const cookie = response.headers.getSetCookie().find((line) => line.startsWith('dss_session='))!;
+      expect(cookie).toMatch(/; HttpOnly/i);
+      expect(cookie).toMatch(/; SameSite=Lax/i);
+      expect(cookie).toMatch(/; Path=\//i);
+      expect(cookie).not.toMatch(/; Secure/i);
+      const home = await client.request('/');
+      expect(home.response.status).toBe(200);
+      expect(home.text).toContain('Team alpha');
+    });
+
+    it('answers a wrong password and an unknown email with the same generic message', async () => {
+      const wrong = await new WebClient(web.webUrl).signIn(editor.email, 'not the password');
+      const unknown = await new WebClient(web.webUrl).signIn('nobody@alpha.test', 'not the password');
+      expect(wrong.response.status).toBe(401);
+      expect(unknown.response.status).toBe(401);
+      expect(wrong.text).toContain('Wrong email or password.');
+      expect(unknown.text).toContain('Wrong email or password.');
+      expect(wrong.response.headers.getSetCookie().some((line) => line.startsWith('dss_session='))).toBe(
+        false,
+      );
+    });
+
+    it('refuses a forged session cookie and sends the request to sign-in', async () => {
+      const client = new WebClient(web.webUrl);
+      client.setCookie('dss_session', 'A'.repeat(43) + '.forged');
+      const { response } = await client.request('/');
+      expect(response.status).toBe(303);
+      expect(response.headers.get('location')).toBe('/sign-in?next=%2F');
+    });
+
+    it('ends the session on sign-out, so the old cookie no longer works', async () => {
+      const client = new WebClient(web.webUrl);
+      await client.signIn(editor.email);
+      const oldCookie = client.cookieHeader();
+      const csrf = await client.csrfToken('/');
+      const out = await client.request('/sign-out', { form: { _csrf: csrf } });
+      expect(out.response.status).toBe(303);
+      const replay = await fetch(`${web.webUrl}/`, { headers: { cookie: oldCookie }, redirect: 'manual' });
+      expect(replay.status).toBe(303);
+      expect(replay.headers.get('location')).toMatch(/^\/sign-in/);
+    });
+  });
+
+  describe('redirects', () => {
+    it('sends an anonymous page request to sign-in with the local path as next', async () => {
+      const response = await fetch(`${web.webUrl}/diagrams/${diagramUuid}?a=1`, { redirect: 'manual' });
+      expect(response.status).toBe(303);
+      expect(response.headers.get('location')).toBe(
+        `/sign-in?next=${encodeURIComponent(`/diagrams/${diagramUuid}?a=1`)}`,
+      );
+    });
+
+    it.each(['https://evil.test/x', '//evil.test/x', '/\\evil.test', 'javascript:alert(1)'])(
+      'after sign-in, refuses next=%s and lands on / (no open redirect)',
+      async (next) => {
+        const client = new WebClient(web.webUrl);
+        const csrf = await client.csrfToken(`/sign-in?next=${encodeURIComponent(next)}`);
+        const { response } = await client.request('/sign-in', {
+          form: { _csrf: csrf, email: editor.email, password: 'correct horse battery staple', next },
+        });
+        expect(response.status).toBe(303);
+        expect(response.headers.get('location')).toBe('/');
+      },
+    );
+
+    it('keeps a local next path after sign-in', async () => {
+      const client = new WebClient(web.webUrl);
+      const csrf = await client.csrfToken('/sign-in');
+      const { response } = await client.request('/sign-in', {
+        form: {
+          _csrf: csrf,
+          email: editor.email,
+          password: 'correct horse battery staple',
+          next: `/review/${proposalUuid}`,
+        },
+      });
+      expect(response.headers.get('location')).toBe(`/review/${proposalUuid}`);
+    });
+  });
+
+  describe('security headers', () => {
+    it.each(['/sign-in', '/draw', '/assets/app.css', '/no-such-page'])('are set on %s', async (path) => {
+      const response = await fetch(`${web.webUrl}${path}`, { redirect: 'manual' });
+      expect(response.headers.get('content-security-policy')).toContain(CSP);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('referrer-policy')).toBe('same-origin');
+    });
+
+    it('answers an unknown page with a 404 page of the app, without a stack trace', async () => {
+      const response = await fetch(`${web.webUrl}/no-such-page`);
+      const text = await response.text();
+      expect(response.status).toBe(404);
+      expect(text).toContain('Not found');
+      expect(text).not.toMatch(/at .*\.(ts|js):\d+/);
+    });
+
+    it('lets only this origin frame the embed view', async () => {
+      const client = new WebClient(web.webUrl);
+      await client.signIn(editor.email);
+      const { response, text } = await client.request(`/embed/${diagramUuid}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
+      expect(text).toContain('<svg');
+    });
+  });
+
+  describe('CSRF', () => {
+    it('refuses a form post without the token with 403 and changes nothing', async () => {
+      const client = new WebClient(web.webUrl);
+      await client.signIn(editor.email);
+      const { response, text } = await client.request(`/review/${proposalUuid}/decline`, {
+        form: { reason: 'no' },
+      });
+      expect(response.status).toBe(403);
+      expect(text).toContain('Not allowed');
+      const status = await api(web, editor.token, 'GET', `/proposals/${proposalUuid}`);
+      expect(status.body.data!.state).toBe('pending');
+    });
+
+    it('refuses a form post with the right token from a foreign origin with 403', async () => {
+      const client = new WebClient(web.webUrl);
+      await client.signIn(editor.email);
+      const csrf = await client.csrfToken(`/review/${proposalUuid}`);
+      const foreign = await client.request(`/review/${proposalUuid}/decline`, {
+        form: { _csrf: csrf, reason: 'no' },
+        headers: { origin: 'https://evil.test' },
+      });
+      expect(foreign.response.status).toBe(403);
+      const status = await api(web, editor.token, 'GET', `/proposals/${proposalUuid}`);
+      expect(status.body.data!.state).toBe('pending');
+    });
+
+    it('refuses a token of another session', async () => {
+      const first = new WebClient(web.webUrl);
+      await first.signIn(editor.email);
+      const second = new WebClient(web.webUrl);
+      await second.signIn(editor.email);
+      const csrfOfFirst = await first.csrfToken('/');
+      const { response } = await second.request('/sign-out', { form: { _csrf: csrfOfFirst } });
+      expect(response.status).toBe(403);
+    });
+  });
+
+  describe('visibility across teams', () => {
+    it('answers another team’s diagram and proposal with the same 404 as unknown ones', async () => {
+      const client = new WebClient(web.webUrl);
+      await client.signIn(outsider.email);
+      const pages = [
+        `/diagrams/${diagramUuid}`,
+        `/embed/${diagramUuid}`,
+        `/review/${proposalUuid}`,
+        '/diagrams/00000000-0000-4000-8000-000000000000',
+        '/review/00000000-0000-4000-8000-000000000000',
+        '/review/not-a-uuid',
+      ];
+      const answers = await Promise.all(pages.map((path) => client.request(path)));
+      for (const answer of answers) expect(answer.response.status).toBe(404);
+      const bodies = new Set(answers.map((answer) => answer.text));
+      expect(bodies.size).toBe(1);
+      expect([...bodies][0]).not.toContain('Add invoices');
+    });
+
+    it('refuses a review action on another team’s proposal with 404 and changes nothing', async () => {
+      const client = new WebClient(web.webUrl);
+      await client.signIn(outsider.email);
+      const csrf = await client.csrfToken('/');
+      const { response } = await client.request(`/review/${proposalUuid}/apply`, { form: { _csrf: csrf } });
+      expect(response.status).toBe(404);
+      const status = await api(web, editor.token, 'GET', `/proposals/${proposalUuid}`);
+      expect(status.body.data!.state).toBe('pending');
+    });
+  });
+
+  describe('over https (DSS_APP_URL https://…)', () => {
+    let secure: WebApp;
+    let secureUrl: string;
+
+    beforeAll(async () => {
+      const config = readWebConfig({
+        ...web.system.env,
+        DSS_WEB_PORT: '0',
+        DSS_WEB_HOST: '127.0.0.1',
+        DSS_APP_URL: 'https://app.example.test',
+        DSS_ACCOUNTS_GRPC_ADDR: web.system.grpc.accounts,
+        DSS_DIAGRAMS_GRPC_ADDR: web.system.grpc.diagrams,
+        DSS_PROPOSALS_GRPC_ADDR: web.system.grpc.proposals,
+      });
+      secure = await startWebApp({
+        config,
+        logger: createLogger('web', { level: 'silent' }),
+        metrics: createMetrics('web', { processMetrics: false }),
+      });
+      secureUrl = `http://127.0.0.1:${secure.port}`;
+    });
+    afterAll(async () => {
+      await secure?.stop();
+    });
+
+    it('names the cookies __Host-… and marks them Secure', async () => {
+      const response = await fetch(`${secureUrl}/sign-in`);
+      const cookie = response.headers.getSetCookie().find((line) => line.startsWith('__Host-dss_signin='))!;
+      expect(cookie).toMatch(/; Secure/i);
+      expect(cookie).toMatch(/; Path=\//i);
+      expect(cookie).not.toMatch(/Domain=/i);
+    });
+
+    it('throttles an address after repeated failed sign-ins, even with the right password then', async () => {
+      const client = new WebClient(secureUrl);
+      const csrf = await client.csrfToken('/sign-in');
+      const attempt = (password: string) =>
+        client.request('/sign-in', {
+          form: { _csrf: csrf, email: editor.email, password, next: '/' },
+          headers: { origin: 'https://app.example.test' },
+        });
+      for (let failure = 0; failure < MAX_FAILURES; failure += 1)
+        expect((await attempt('wrong password')).response.status).toBe(401);
+      const blocked = await attempt('correct horse battery staple');
+      expect(blocked.response.status).toBe(429);
+      expect(blocked.response.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(blocked.text).toContain('Too many failed sign-ins');
+    });
+  });
+});

@@ -1,0 +1,174 @@
+// The whole system for the web app's tests: startTestSystem with the web app on a port chosen up front, so
+// DSS_APP_URL (and with it every review_url and the origin form posts are checked against) is the web
+// app's real address. Plus people with passwords and tokens, REST calls through the gateway, and a
+// cookie-keeping fetch that signs in like a browser.
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { createServiceClient, type ServiceClient } from '@dss/platform';
+import { startTestSystem, type TestSystem } from '@dss/system';
+
+export const PASSWORD = 'correct horse battery staple';
+
+export interface WebTestSystem {
+  system: TestSystem;
+  webUrl: string;
+  apiUrl: string;
+  accounts: ServiceClient<'Accounts'>;
+  stop(): Promise<void>;
+}
+
+export async function startWebTestSystem(): Promise<WebTestSystem> {
+  const port = await freePort();
+  const webUrl = `http://127.0.0.1:${port}`;
+  const system = await startTestSystem({ DSS_WEB_PORT: String(port), DSS_APP_URL: webUrl });
+  const accounts = createServiceClient('Accounts', system.grpc.accounts);
+  return {
+    system,
+    webUrl,
+    apiUrl: system.apiUrl,
+    accounts,
+    async stop() {
+      accounts.close();
+      await system.stop();
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Person {
+  email: string;
+  userId: string;
+  /** A write token of the person's team (REST calls through the gateway). */
+  token: string;
+}
+
+export async function createTeam(web: WebTestSystem, slug: string): Promise<void> {
+  await web.accounts.CreateTeam({ slug, name: `Team ${slug}`, plan: 'team' });
+}
+
+export async function createPerson(
+  web: WebTestSystem,
+  team: string,
+  role: 'owner' | 'editor' | 'viewer',
+  name = `${role} of ${team}`,
+): Promise<Person> {
+  const email = `${role}-${randomUUID().slice(0, 8)}@${team}.test`;
+  const user = await web.accounts.CreateUser({ email, name, password: PASSWORD });
+  await web.accounts.AddMember({ team_slug: team, user_email: email, role });
+  const issued = await web.accounts.IssueToken({
+    team_slug: team,
+    user_email: email,
+    name: 'test',
+    write: true,
+  });
+  return { email, userId: user.id, token: issued.token };
+}
+
+export async function api(
+  web: WebTestSystem,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: { data?: Record<string, unknown>; error?: Record<string, unknown> } }> {
+  const response = await fetch(`${web.apiUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : {} };
+}
+
+export async function createDiagram(web: WebTestSystem, person: Person, schema: unknown, name = 'Shop') {
+  const created = await api(web, person.token, 'POST', '/diagrams', { name, driver: 'pgsql', schema });
+  if (created.status !== 201) throw new Error(`create failed: ${JSON.stringify(created.body)}`);
+  return created.body.data!.uuid as string;
+}
+
+export async function propose(web: WebTestSystem, person: Person, diagramUuid: string, proposal: object) {
+  const created = await api(web, person.token, 'POST', `/diagrams/${diagramUuid}/proposals`, proposal);
+  if (created.status !== 201) throw new Error(`propose failed: ${JSON.stringify(created.body)}`);
+  return created.body.data as { uuid: string; review_url: string; expires_at: string };
+}
+
+export const SHOP_SCHEMA = {
+  strategy: 'merge',
+  tables: [
+    {
+      name: 'customers',
+      columns: [
+        { name: 'id', type: 'bigint', is_primary_key: true },
+        { name: 'email', type: 'varchar(255)' },
+      ],
+    },
+    { name: 'orders', columns: [{ name: 'id', type: 'bigint', is_primary_key: true }] },
+  ],
+};
+
+/** A cookie-keeping HTTP client for the web app (redirects not followed, so tests see them). */
+export class WebClient {
+  private readonly cookies = new Map<string, string>();
+
+  constructor(readonly baseUrl: string) {}
+
+  cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  setCookie(name: string, value: string) {
+    this.cookies.set(name, value);
+  }
+
+  async request(
+    path: string,
+    init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  ) {
+    const headers: Record<string, string> = { ...init.headers };
+    if (this.cookies.size > 0) headers.cookie = this.cookieHeader();
+    let body: string | undefined;
+    if (init.form) {
+      body = new URLSearchParams(init.form).toString();
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      headers.origin ??= this.baseUrl;
+    }
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method: init.method ?? (init.form ? 'POST' : 'GET'),
+      headers,
+      body,
+      redirect: 'manual',
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq);
+      const value = pair!.slice(eq + 1);
+      if (value === '' || /max-age=0|expires=thu, 01 jan 1970/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return { response, text: await response.text() };
+  }
+
+  /** The hidden `_csrf` value of the page at `path`. */
+  async csrfToken(path: string): Promise<string> {
+    const { text } = await this.request(path);
+    const match = /name="_csrf" value="([^"]*)"/.exec(text);
+    if (!match) throw new Error(`no CSRF field on ${path}`);
+    return match[1]!;
+  }
+
+  async signIn(email: string, password = PASSWORD) {
+    const csrf = await this.csrfToken('/sign-in');
+    return this.request('/sign-in', { form: { _csrf: csrf, email, password, next: '/' } });
+  }
+}
