@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+
+// Builds the /draw page script: src/browser/draw.ts with this package and @dss/schema inside, one minified
+// IIFE at dist/browser/draw.js (run by the root `npm run build`, after tsc has type-checked everything).
+// @dss/schema is bundled from its TypeScript sources (ES modules, so unused parts such as the Markdown
+// renderer are left out); its two Node-only modules are swapped for browser ones, like a package.json
+// "browser" field would: src/uuid.ts (Node Buffers) and node:crypto (content hashes, unused here).
+const path = require('node:path');
+const esbuild = require('esbuild');
+
+const packageDir = path.resolve(__dirname, '..');
+const schemaSource = path.resolve(packageDir, '..', 'schema', 'src');
+const browserDir = path.join(packageDir, 'src', 'browser');
+const outfile = path.join(packageDir, 'dist', 'browser', 'draw.js');
+
+/** @type {import('esbuild').Plugin} */
+const browserSubstitutes = {
+  name: 'dss-browser-substitutes',
+  setup(build) {
+    build.onResolve({ filter: /^@dss\/schema$/ }, () => ({ path: path.join(schemaSource, 'index.ts') }));
+    build.onResolve({ filter: /^\.\/uuid$/ }, (args) =>
+      path.resolve(args.resolveDir) === schemaSource
+        ? { path: path.join(browserDir, 'random-uuid.ts') }
+        : undefined,
+    );
+    build.onResolve({ filter: /^(node:)?crypto$/ }, () => ({
+      path: path.join(browserDir, 'no-node-crypto.ts'),
+    }));
+  },
+};
+
+async function main() {
+  const result = await esbuild.build({
+    entryPoints: [path.join(browserDir, 'draw.ts')],
+    outfile,
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: ['es2022'],
+    minify: true,
+    sourcemap: false,
+    legalComments: 'eof',
+    plugins: [browserSubstitutes],
+    logLevel: 'warning',
+    metafile: true,
+  });
+  const bytes = Object.values(result.metafile.outputs).reduce((total, output) => total + output.bytes, 0);
+  console.log(`bundle: ${path.relative(process.cwd(), outfile)} (${Math.round(bytes / 1024)}KB)`);
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

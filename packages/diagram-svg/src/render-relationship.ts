@@ -1,0 +1,91 @@
+// One relationship: the line between the two column rows, a crow's foot (many) or a bar (one) where it
+// meets the foreign-key side, and a bar plus a second bar (exactly one) or a circle (zero or one, when the
+// foreign-key column is nullable) where it meets the referenced side.
+import type { Relationship } from '@dss/schema';
+import type { Bounds } from './bounds';
+import type { ChangeMark } from './highlight';
+import { markClass } from './highlight';
+import { MARK_COLORS, RELATIONSHIP_LINE, REMOVED_DASH, WHITE } from './palette';
+import { type Endpoint, type Route, routeBetween } from './relationship-route';
+import { element, formatNumber as n, textOf, titleElement } from './xml';
+
+export interface ResolvedRelationship {
+  relationship: Relationship;
+  source: Endpoint;
+  target: Endpoint;
+  /** Whether the foreign-key column accepts null (then the referenced side is "zero or one"). */
+  sourceNullable: boolean;
+  /** Position of this loop among the self-references of its table (0 for other relationships). */
+  selfLoopIndex: number;
+  mark: ChangeMark | undefined;
+}
+
+export function renderRelationship(resolved: ResolvedRelationship, bounds: Bounds): string {
+  const { relationship, mark } = resolved;
+  const route = routeBetween(resolved.source, resolved.target, resolved.selfLoopIndex);
+  for (const [x, y] of route.points) bounds.include(x - 8, y - 8, x + 8, y + 8);
+  const stroke = mark === undefined ? RELATIONSHIP_LINE : MARK_COLORS[mark].strong;
+  const line = {
+    fill: 'none',
+    stroke,
+    'stroke-width': mark === undefined ? 1.25 : 2,
+    'stroke-linejoin': 'round',
+  };
+  const [sourceX, sourceY] = route.points[0]!;
+  const [targetX, targetY] = route.points.at(-1)!;
+  let ends =
+    relationship.type === 'one-to-one'
+      ? bar(sourceX, sourceY, route.sourceSide, 10)
+      : crowsFoot(sourceX, sourceY, route.sourceSide);
+  ends += bar(targetX, targetY, route.targetSide, 10);
+  let circle = '';
+  if (resolved.sourceNullable)
+    circle = element('circle', {
+      class: 'dss-optional',
+      cx: targetX + route.targetSide * 17,
+      cy: targetY,
+      r: 3.5,
+      fill: WHITE,
+      stroke,
+      'stroke-width': 1.25,
+    });
+  else ends += bar(targetX, targetY, route.targetSide, 14);
+
+  const body =
+    titleElement(describe(relationship)) +
+    element('path', {
+      class: 'dss-line',
+      d: polyline(route),
+      ...line,
+      'stroke-dasharray': mark === 'removed' ? REMOVED_DASH : undefined,
+    }) +
+    element('path', { class: 'dss-ends', d: ends, ...line }) +
+    circle;
+  return element('g', { class: `dss-relationship${markClass(mark)}` }, body);
+}
+
+function describe(relationship: Relationship): string {
+  const source = `${textOf(relationship.source_table)}.${textOf(relationship.source_column)}`;
+  const target = `${textOf(relationship.target_table)}.${textOf(relationship.target_column)}`;
+  const actions = [
+    relationship.on_delete ? `on delete ${textOf(relationship.on_delete)}` : '',
+    relationship.on_update ? `on update ${textOf(relationship.on_update)}` : '',
+  ].filter((part) => part !== '');
+  const name = relationship.name ? `${textOf(relationship.name)}: ` : '';
+  return `${name}${source} → ${target} (${textOf(relationship.type)}${actions.length > 0 ? `, ${actions.join(', ')}` : ''})`;
+}
+
+function polyline(route: Route): string {
+  return route.points.map(([x, y], at) => `${at === 0 ? 'M' : 'L'}${n(x)} ${n(y)}`).join('');
+}
+
+/** Three prongs meeting the table edge at (x, y); `side` is the direction away from the table. */
+function crowsFoot(x: number, y: number, side: 1 | -1): string {
+  const heel = x + side * 12;
+  return `M${n(heel)} ${n(y)}L${n(x)} ${n(y - 6)}M${n(heel)} ${n(y)}L${n(x)} ${n(y + 6)}`;
+}
+
+function bar(x: number, y: number, side: 1 | -1, distance: number): string {
+  const at = x + side * distance;
+  return `M${n(at)} ${n(y - 6)}L${n(at)} ${n(y + 6)}`;
+}

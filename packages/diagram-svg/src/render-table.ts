@@ -1,0 +1,286 @@
+// One table: a box with a header holding the name and one row per column (key badges, name, type,
+// nullability). Marks of the table, its columns and its indexes become classes and colours.
+import type { Column, DocumentTable } from '@dss/schema';
+import type { Bounds } from './bounds';
+import { type ChangeMark, type DiagramHighlight, markClass } from './highlight';
+import {
+  BADGE_COLORS,
+  FONT_MONO,
+  INK,
+  INK_FAINT,
+  INK_MUTED,
+  inkOn,
+  MARK_COLORS,
+  REMOVED_DASH,
+  safeColor,
+  TABLE_BODY,
+  TABLE_BORDER,
+  TABLE_HEADER_DEFAULT,
+} from './palette';
+import {
+  BADGE_GUTTER,
+  type Box,
+  HEADER_HEIGHT,
+  ROW_HEIGHT,
+  rowTop,
+  SIDE_PADDING,
+  tableBox,
+} from './table-geometry';
+import { CHARACTER_WIDTH, estimatedWidth, fitText } from './text-fit';
+import { columnTypeText } from './type-text';
+import { element, escapeXml as escapeText, formatNumber as n, textOf, titleElement } from './xml';
+
+const CORNER = 6;
+const NULL_SUFFIX = ' null';
+const NULL_SUFFIX_WIDTH = 30;
+const NAME_TYPE_GAP = 12;
+
+/** What a table's rows need to know beyond the table itself. */
+export interface TableContext {
+  highlight: DiagramHighlight;
+  /** Names of this table's columns that are the foreign-key side of a relationship. */
+  foreignKeyColumns: ReadonlySet<string>;
+}
+
+interface IndexMark {
+  name: string;
+  mark: ChangeMark;
+}
+
+export function renderTable(table: DocumentTable, context: TableContext, bounds: Bounds): string {
+  const box = tableBox(table);
+  bounds.include(box.left, box.top, box.left + box.width, box.top + box.height);
+  const mark = context.highlight.tables.get(table.uuid);
+  const name = textOf(table.name);
+  const comment = textOf(table.comment);
+  const headerFill = safeColor(table.color, TABLE_HEADER_DEFAULT);
+  const columns = Array.isArray(table.columns) ? table.columns : [];
+  const indexMarks = indexMarksByColumn(table, context.highlight);
+
+  let body = titleElement(comment === '' ? name : `${name}\n${comment}`);
+  body += element('rect', {
+    class: 'dss-box',
+    x: box.left,
+    y: box.top,
+    width: box.width,
+    height: box.height,
+    rx: CORNER,
+    fill: TABLE_BODY,
+    stroke: mark === undefined ? TABLE_BORDER : MARK_COLORS[mark].strong,
+    'stroke-width': mark === undefined ? 1 : 2,
+    'stroke-dasharray': mark === 'removed' ? REMOVED_DASH : undefined,
+  });
+  body += element('path', { class: 'dss-header', d: headerPath(box), fill: headerFill });
+  const nameY = box.top + 23;
+  const shownName = fitText(name, box.width - 2 * SIDE_PADDING, CHARACTER_WIDTH.tableName);
+  body += element(
+    'text',
+    {
+      class: 'dss-table-name',
+      x: box.left + SIDE_PADDING,
+      y: nameY,
+      'font-size': 13,
+      'font-weight': 600,
+      fill: inkOn(headerFill),
+    },
+    escapeText(shownName),
+  );
+  if (mark === 'removed') body += strike(box.left + SIDE_PADDING, box, shownName, nameY);
+  columns.forEach((column, row) => {
+    body += renderColumn(column, row, box, context, indexMarks.get(textOf(column.name)) ?? []);
+  });
+  return element(
+    'g',
+    { class: `dss-table${markClass(mark)}`, opacity: mark === 'removed' ? 0.75 : undefined },
+    body,
+  );
+}
+
+function renderColumn(
+  column: Column,
+  row: number,
+  box: Box,
+  context: TableContext,
+  indexMarks: IndexMark[],
+): string {
+  const mark = context.highlight.columns.get(column.uuid);
+  const top = rowTop(box, row);
+  const baseline = top + 16;
+  const name = textOf(column.name);
+  const type = columnTypeText(column);
+  const nullable = column.is_nullable === true;
+  const isForeignKey = context.foreignKeyColumns.has(name);
+
+  const available = box.width - BADGE_GUTTER - SIDE_PADDING - NAME_TYPE_GAP;
+  const typeRoom =
+    Math.max(available - estimatedWidth(name, CHARACTER_WIDTH.columnName), available * 0.4) -
+    (nullable ? NULL_SUFFIX_WIDTH : 0);
+  const shownType = fitText(type, typeRoom, CHARACTER_WIDTH.columnType);
+  const typeWidth =
+    estimatedWidth(shownType, CHARACTER_WIDTH.columnType) + (nullable ? NULL_SUFFIX_WIDTH : 0);
+  const shownName = fitText(name, available - typeWidth, CHARACTER_WIDTH.columnName);
+
+  let body = '';
+  const tooltip = columnTooltip(column, name, type, isForeignKey, indexMarks);
+  if (tooltip !== null || shownName !== name || shownType !== type)
+    body += titleElement(tooltip ?? `${name} ${type}`);
+  if (mark !== undefined)
+    body += element('rect', {
+      class: 'dss-row-mark',
+      x: box.left + 1,
+      y: top,
+      width: box.width - 2,
+      height: ROW_HEIGHT,
+      fill: MARK_COLORS[mark].tint,
+    });
+  const indexMark = indexMarks[0];
+  if (indexMark !== undefined)
+    body += element('rect', {
+      class: 'dss-index-mark',
+      x: box.left + 2,
+      y: top + 3,
+      width: 3,
+      height: ROW_HEIGHT - 6,
+      fill: MARK_COLORS[indexMark.mark].strong,
+    });
+  body += badges(column, isForeignKey, box.left, baseline);
+  body += element(
+    'text',
+    {
+      class: 'dss-column-name',
+      x: box.left + BADGE_GUTTER,
+      y: baseline,
+      'font-size': 12,
+      'font-weight': column.is_primary_key === true ? 600 : undefined,
+      fill: mark === 'removed' ? INK_MUTED : INK,
+    },
+    escapeText(shownName),
+  );
+  const typeChildren =
+    escapeText(shownType) +
+    (nullable
+      ? element('tspan', { class: 'dss-nullable', 'font-size': 10, fill: INK_FAINT }, NULL_SUFFIX)
+      : '');
+  body += element(
+    'text',
+    {
+      class: 'dss-column-type',
+      x: box.left + box.width - SIDE_PADDING,
+      y: baseline,
+      'text-anchor': 'end',
+      'font-family': FONT_MONO,
+      'font-size': 11,
+      fill: INK_MUTED,
+    },
+    typeChildren,
+  );
+  if (mark === 'removed') {
+    const middle = top + ROW_HEIGHT / 2;
+    body += element('line', {
+      class: 'dss-strike',
+      x1: box.left + BADGE_GUTTER - 4,
+      y1: middle,
+      x2: box.left + box.width - SIDE_PADDING + 2,
+      y2: middle,
+      stroke: MARK_COLORS.removed.strong,
+      'stroke-width': 1.25,
+    });
+  }
+  const indexClasses = indexMarks.map((entry) => ` dss-index-${entry.mark}`);
+  return element('g', { class: `dss-column${markClass(mark)}${[...new Set(indexClasses)].join('')}` }, body);
+}
+
+/** PK, UQ or IX in the first slot of the gutter; FK in the second. */
+function badges(column: Column, isForeignKey: boolean, left: number, baseline: number): string {
+  const key =
+    column.is_primary_key === true
+      ? 'PK'
+      : column.is_unique_key === true
+        ? 'UQ'
+        : column.is_index === true
+          ? 'IX'
+          : null;
+  let out = '';
+  if (key !== null) out += badge(key, left + 5, baseline);
+  if (isForeignKey) out += badge('FK', left + 17, baseline);
+  return out;
+}
+
+function badge(label: keyof typeof BADGE_COLORS, x: number, baseline: number): string {
+  return element(
+    'text',
+    {
+      class: `dss-badge dss-badge-${label.toLowerCase()}`,
+      x,
+      y: baseline - 1,
+      'font-size': 8,
+      'font-weight': 700,
+      fill: BADGE_COLORS[label],
+    },
+    label,
+  );
+}
+
+/** Everything about a column that the row does not show: the tooltip text, or null when there is none. */
+function columnTooltip(
+  column: Column,
+  name: string,
+  type: string,
+  isForeignKey: boolean,
+  indexMarks: IndexMark[],
+): string | null {
+  const facts: string[] = [];
+  if (column.is_primary_key === true) facts.push('primary key');
+  if (isForeignKey) facts.push('foreign key');
+  if (column.is_unique_key === true) facts.push('unique');
+  if (column.is_index === true) facts.push('indexed');
+  if (column.is_auto_increment === true) facts.push('auto-increment');
+  facts.push(column.is_nullable === true ? 'nullable' : 'not null');
+  if (column.default !== null && column.default !== undefined)
+    facts.push(`default ${textOf(column.default)}`);
+  for (const entry of indexMarks) facts.push(`index ${entry.name} ${entry.mark}`);
+  const comment = textOf(column.comment);
+  const interesting =
+    column.default !== null || comment !== '' || indexMarks.length > 0 || column.is_auto_increment === true;
+  if (!interesting) return null;
+  return `${name} ${type}: ${facts.join(', ')}${comment === '' ? '' : `\n${comment}`}`;
+}
+
+/** Marked indexes of the table, by the names of the columns they cover. */
+function indexMarksByColumn(table: DocumentTable, highlight: DiagramHighlight): Map<string, IndexMark[]> {
+  const byColumn = new Map<string, IndexMark[]>();
+  if (highlight.indexes.size === 0 || !Array.isArray(table.indexes)) return byColumn;
+  for (const index of table.indexes) {
+    const mark = highlight.indexes.get(index.uuid);
+    if (mark === undefined || !Array.isArray(index.columns)) continue;
+    for (const column of index.columns) {
+      const key = textOf(column);
+      const list = byColumn.get(key) ?? [];
+      list.push({ name: textOf(index.name), mark });
+      byColumn.set(key, list);
+    }
+  }
+  return byColumn;
+}
+
+/** The header band: the box's top with rounded top corners. */
+function headerPath(box: Box): string {
+  const { left, top, width } = box;
+  const right = left + width;
+  const bottom = top + HEADER_HEIGHT;
+  const r = CORNER;
+  return `M${n(left)} ${n(bottom)}V${n(top + r)}Q${n(left)} ${n(top)} ${n(left + r)} ${n(top)}H${n(right - r)}Q${n(right)} ${n(top)} ${n(right)} ${n(top + r)}V${n(bottom)}Z`;
+}
+
+function strike(x: number, box: Box, shownText: string, baseline: number): string {
+  const width = Math.min(estimatedWidth(shownText, CHARACTER_WIDTH.tableName), box.width - 2 * SIDE_PADDING);
+  return element('line', {
+    class: 'dss-strike',
+    x1: x,
+    y1: baseline - 4,
+    x2: x + width,
+    y2: baseline - 4,
+    stroke: MARK_COLORS.removed.strong,
+    'stroke-width': 1.5,
+  });
+}

@@ -1,0 +1,148 @@
+// Draws a full diagram document as one standalone SVG element: groups behind, then relationship lines,
+// tables, and sticky notes on top. Output depends only on the document and the options (no uuids, clocks
+// or randomness), so equal input gives byte-equal SVG.
+//
+// Safety: document text only ever reaches the output through `escapeXml` (xml.ts); element and attribute
+// names are literals of this package; colours are used only when they are strict hex values; there are no
+// links, scripts, foreignObject, style elements or style attributes, so the SVG works under a CSP with
+// `style-src 'self'` (presentation attributes, classes styled by `diagramCss`).
+import type { DiagramDocument, Group, Relationship } from '@dss/schema';
+import { Bounds } from './bounds';
+import { type DiagramHighlight, emptyHighlight } from './highlight';
+import { FONT_SANS, INK, INK_MUTED } from './palette';
+import { RelationshipEndpoints } from './relationship-endpoints';
+import { renderGroup } from './render-group';
+import { renderNote } from './render-note';
+import { renderRelationship } from './render-relationship';
+import { renderTable } from './render-table';
+import { attributes, element, escapeXml, formatNumber, textOf } from './xml';
+
+export interface RenderOptions {
+  highlight?: DiagramHighlight;
+  /** Accessible title of the SVG (its <title>); "Diagram with N tables" by default. */
+  title?: string;
+}
+
+const MARGIN = 24;
+const EMPTY_WIDTH = 480;
+const EMPTY_HEIGHT = 120;
+
+/** A complete, standalone <svg> element string (viewBox fitted to content, width/height 100%). */
+export function renderDiagramSvg(document: DiagramDocument, options: RenderOptions = {}): string {
+  const highlight = options.highlight ?? emptyHighlight();
+  const tables = Array.isArray(document.tables) ? document.tables : [];
+  const relationships = Array.isArray(document.relationships) ? document.relationships : [];
+  const groups = Array.isArray(document.groups) ? document.groups : [];
+  const notes = Array.isArray(document.sticky_notes) ? document.sticky_notes : [];
+  const bounds = new Bounds();
+
+  let groupLayer = '';
+  for (const group of groupsOutermostFirst(groups))
+    groupLayer += renderGroup(group, highlight.groups.get(group.uuid), bounds);
+
+  const endpoints = new RelationshipEndpoints({ ...document, tables }, highlight);
+  let relationshipLayer = '';
+  for (const relationship of relationships) {
+    const resolved = endpoints.resolve(relationship);
+    if (resolved !== null) relationshipLayer += renderRelationship(resolved, bounds);
+  }
+
+  const foreignKeys = foreignKeyColumns(relationships);
+  const noForeignKeys = new Set<string>();
+  let tableLayer = '';
+  for (const table of tables)
+    tableLayer += renderTable(
+      table,
+      { highlight, foreignKeyColumns: foreignKeys.get(textOf(table.name)) ?? noForeignKeys },
+      bounds,
+    );
+
+  let noteLayer = '';
+  for (const note of notes) noteLayer += renderNote(note, highlight.sticky_notes.get(note.uuid), bounds);
+
+  const title = options.title ?? `Diagram with ${tables.length} ${tables.length === 1 ? 'table' : 'tables'}`;
+  const content =
+    layer('dss-groups', groupLayer) +
+    layer('dss-relationships', relationshipLayer) +
+    layer('dss-tables', tableLayer) +
+    layer('dss-notes', noteLayer);
+  return svgElement(title, bounds, bounds.isEmpty ? emptyMessage() : content);
+}
+
+function svgElement(title: string, bounds: Bounds, content: string): string {
+  const viewBox = bounds.isEmpty
+    ? `0 0 ${EMPTY_WIDTH} ${EMPTY_HEIGHT}`
+    : [
+        bounds.minX - MARGIN,
+        bounds.minY - MARGIN,
+        bounds.maxX - bounds.minX + 2 * MARGIN,
+        bounds.maxY - bounds.minY + 2 * MARGIN,
+      ]
+        .map(formatNumber)
+        .join(' ');
+  const root = attributes({
+    xmlns: 'http://www.w3.org/2000/svg',
+    class: 'dss-diagram',
+    viewBox,
+    width: '100%',
+    height: '100%',
+    role: 'img',
+    'font-family': FONT_SANS,
+    fill: INK,
+  });
+  return `<svg${root}><title>${escapeXml(title)}</title>${content}</svg>`;
+}
+
+function layer(className: string, content: string): string {
+  return content === '' ? '' : element('g', { class: className }, content);
+}
+
+function emptyMessage(): string {
+  return element(
+    'text',
+    {
+      class: 'dss-empty',
+      x: EMPTY_WIDTH / 2,
+      y: EMPTY_HEIGHT / 2,
+      'text-anchor': 'middle',
+      'font-size': 14,
+      fill: INK_MUTED,
+    },
+    'This diagram has no tables yet',
+  );
+}
+
+/** Table name → names of its columns on the foreign-key side of a relationship. */
+function foreignKeyColumns(relationships: Relationship[]): Map<string, Set<string>> {
+  const byTable = new Map<string, Set<string>>();
+  for (const relationship of relationships) {
+    const table = textOf(relationship.source_table);
+    const columns = byTable.get(table) ?? new Set<string>();
+    columns.add(textOf(relationship.source_column));
+    byTable.set(table, columns);
+  }
+  return byTable;
+}
+
+/** Groups in drawing order: a group before the groups nested in it, otherwise in document order. */
+function groupsOutermostFirst(groups: Group[]): Group[] {
+  const byUuid = new Map(groups.map((group) => [group.uuid, group]));
+  const depthOf = (group: Group): number => {
+    let depth = 0;
+    const seen = new Set<string>([group.uuid]);
+    for (
+      let parent = byUuid.get(group.parent_uuid ?? '');
+      parent !== undefined;
+      parent = byUuid.get(parent.parent_uuid ?? '')
+    ) {
+      if (seen.has(parent.uuid)) break; // a cycle in a malformed document
+      seen.add(parent.uuid);
+      depth++;
+    }
+    return depth;
+  };
+  return groups
+    .map((group, order) => ({ group, order, depth: depthOf(group) }))
+    .sort((a, b) => a.depth - b.depth || a.order - b.order)
+    .map((entry) => entry.group);
+}
