@@ -40,23 +40,18 @@ export function isPlainObject(value: unknown): value is Fields {
 }
 
 /**
- * Where a value sits in the patch, as a chain of steps rendered (`tables[0].columns[2]`) only when a
- * warning needs it: building the text for every one of a large patch's values cost more than normalising.
+ * Where the value being normalised sits in the patch: the keys and indexes from the root, pushed on the way
+ * down and popped on the way back, and rendered (`tables[0].columns[2]`) only when a warning needs it.
+ * One array for the whole walk: building a path, or even a step object, for every value of a large patch
+ * cost more than normalising it.
  */
-interface PathStep {
-  parent: PathStep | null;
-  key: string | number;
-}
+type Path = (string | number)[];
 
-function stepInto(parent: PathStep | null, key: string | number): PathStep {
-  return { parent, key };
-}
-
-function renderPath(step: PathStep | null): string {
-  if (step === null) return '';
-  const parent = renderPath(step.parent);
-  if (typeof step.key === 'number') return `${parent}[${step.key}]`;
-  return parent === '' ? step.key : `${parent}.${step.key}`;
+function renderPath(path: Path): string {
+  let text = '';
+  for (const key of path)
+    text = typeof key === 'number' ? `${text}[${key}]` : text === '' ? key : `${text}.${key}`;
+  return text;
 }
 
 function quoteKey(key: string): string {
@@ -83,11 +78,11 @@ function coerceNumber(value: unknown): unknown {
   return typeof value === 'string' && NUMBER_TEXT.test(value) ? Number(value) : value;
 }
 
-/** `parent` and `key` locate the value; its path is built only for arrays and objects, whose entries may warn. */
+/** `path` locates the value's parent and `key` the value in it; arrays and objects are walked below it. */
 function normalizeValue(
   node: ContractNode,
   value: unknown,
-  parent: PathStep | null,
+  path: Path,
   key: string | number,
   warnings: PatchWarning[],
 ): unknown {
@@ -99,24 +94,27 @@ function normalizeValue(
     case 'string':
       return node.spec.trim && typeof value === 'string' ? value.trim() : value;
     case 'array':
-      return normalizeArray(node, value, stepInto(parent, key), warnings);
-    case 'object':
-      return normalizeObject(node, value, stepInto(parent, key), warnings);
+    case 'object': {
+      path.push(key);
+      const normalized =
+        node.spec.type === 'array'
+          ? normalizeArray(node, value, path, warnings)
+          : normalizeObject(node, value, path, warnings);
+      path.pop();
+      return normalized;
+    }
   }
 }
 
-function normalizeObject(
-  node: ContractNode,
-  value: unknown,
-  path: PathStep | null,
-  warnings: PatchWarning[],
-): unknown {
+function normalizeObject(node: ContractNode, value: unknown, path: Path, warnings: PatchWarning[]): unknown {
   if (!isPlainObject(value)) return value;
   // Only contract keys are ever written to `out` (never a key the user sent), so a plain object is safe
-  // and keeps V8's fast property access. Keys are read in the order they were sent, so warnings follow
-  // the input.
+  // and keeps V8's fast property access. Keys are read in the order they were sent (`for…in` visits own
+  // keys in the order `Object.keys` lists them, without allocating that array), so warnings follow the
+  // input; inherited keys are skipped.
   const out: Fields = {};
-  for (const key of Object.keys(value)) {
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
     const raw = value[key];
     if (raw === undefined) continue;
     const field = node.properties.get(key);
@@ -151,12 +149,7 @@ function expandShorthand(node: ContractNode, value: Fields): Fields[] {
   });
 }
 
-function normalizeArray(
-  node: ContractNode,
-  value: unknown,
-  path: PathStep,
-  warnings: PatchWarning[],
-): unknown {
+function normalizeArray(node: ContractNode, value: unknown, path: Path, warnings: PatchWarning[]): unknown {
   const entries = node.spec.object_shorthand && isPlainObject(value) ? expandShorthand(node, value) : value;
   if (!Array.isArray(entries) || node.items === null) return entries;
   const items = node.items;
@@ -249,6 +242,6 @@ export function normalize(input: unknown): NormalizeResult {
     return { patch: new RejectedPatchInput(`the patch is ${what}, not a JSON object`), warnings: [] };
   }
   const warnings: PatchWarning[] = [];
-  const patch = normalizeObject(patchContract, parsed, null, warnings) as NormalizedPatchObject;
+  const patch = normalizeObject(patchContract, parsed, [], warnings) as NormalizedPatchObject;
   return { patch, warnings };
 }
