@@ -230,6 +230,105 @@ describe('web app over HTTP (whole embedded system)', () => {
     });
   });
 
+  describe('a proposal that no longer fits', () => {
+    it('shows the reasons instead of the Apply button, refuses Apply with them, and stays pending', async () => {
+      const shopUuid = await createDiagram(web, editor, SHOP_SCHEMA, 'Shrinking shop');
+      const stale = await propose(web, editor, shopUuid, {
+        title: 'Rename orders',
+        message: 'Renames orders to purchases',
+        schema: {
+          strategy: 'merge',
+          tables: [
+            {
+              name: 'purchases',
+              old_name: 'orders',
+              columns: [{ name: 'id', type: 'bigint', is_primary_key: true }],
+            },
+          ],
+        },
+      });
+      const removal = await propose(web, editor, shopUuid, {
+        title: 'Drop orders',
+        message: 'Orders move elsewhere',
+        schema: { strategy: 'merge', tables: [], deletions: { tables: ['orders'] } },
+      });
+      const client = new WebClient(web.webUrl);
+      await client.signIn(editor.email);
+      const csrf = await client.csrfToken(`/review/${removal.uuid}`);
+      expect(
+        (await client.request(`/review/${removal.uuid}/apply`, { form: { _csrf: csrf } })).response.status,
+      ).toBe(303);
+
+      const page = await client.request(`/review/${stale.uuid}`);
+      expect(page.text).toContain('no longer fits');
+      expect(page.text).not.toContain('Apply changes');
+
+      const applied = await client.request(`/review/${stale.uuid}/apply`, { form: { _csrf: csrf } });
+      expect(applied.response.status).toBe(422);
+      expect(applied.text).toContain('id="review-notice"');
+      expect(applied.text).toMatch(/orders/);
+      const status = await api(web, editor.token, 'GET', `/proposals/${stale.uuid}`);
+      expect(status.body.data!.state).toBe('pending');
+    });
+
+    it('refuses a decline reason over 500 characters on the page, and the proposal stays pending', async () => {
+      const pending = await propose(web, editor, diagramUuid, {
+        title: 'Long reason',
+        message: 'm',
+        schema: {
+          strategy: 'additive',
+          tables: [{ name: 'long_reason', columns: [{ name: 'id', type: 'bigint' }] }],
+        },
+      });
+      const client = new WebClient(web.webUrl);
+      await client.signIn(editor.email);
+      const csrf = await client.csrfToken(`/review/${pending.uuid}`);
+      const declined = await client.request(`/review/${pending.uuid}/decline`, {
+        form: { _csrf: csrf, reason: 'x'.repeat(501) },
+      });
+      expect(declined.response.status).toBe(400);
+      expect(declined.text).toContain('at most 500 characters');
+      const status = await api(web, editor.token, 'GET', `/proposals/${pending.uuid}`);
+      expect(status.body.data!.state).toBe('pending');
+    });
+  });
+
+  describe('API token settings', () => {
+    it('creates a write token shown once, lists it with its last use, and revokes it', async () => {
+      const client = new WebClient(web.webUrl);
+      await client.signIn(editor.email);
+      const csrf = await client.csrfToken('/settings/tokens');
+      const created = await client.request('/settings/tokens', {
+        form: { _csrf: csrf, name: 'laptop', team: 'alpha', expires: '90d', write: 'on' },
+      });
+      expect(created.response.status).toBe(200);
+      expect(created.response.headers.get('cache-control')).toBe('no-store');
+      const token = /<pre class="secret" id="new-token">([^<]+)<\/pre>/.exec(created.text)![1]!;
+      expect((await api(web, token, 'GET', '/diagrams')).status).toBe(200);
+
+      const listing = await client.request('/settings/tokens');
+      expect(listing.text).toContain('laptop');
+      expect(listing.text).toContain('read and write');
+      expect(listing.text).not.toContain(token);
+      const id = /<tr data-token="([^"]+)">\s*<td>laptop<\/td>/.exec(listing.text)![1]!;
+
+      const revoked = await client.request(`/settings/tokens/${id}/revoke`, { form: { _csrf: csrf } });
+      expect(revoked.response.status).toBe(303);
+      expect((await api(web, token, 'GET', '/diagrams')).status).toBe(401);
+    });
+
+    it('refuses to revoke another person’s token with 404', async () => {
+      const client = new WebClient(web.webUrl);
+      await client.signIn(outsider.email);
+      const csrf = await client.csrfToken('/settings/tokens');
+      const others = await web.accounts.ListTokens({ team_slug: 'alpha', user_email: editor.email });
+      const id = others.tokens.find((record) => !record.revoked_at)!.id;
+      const refused = await client.request(`/settings/tokens/${id}/revoke`, { form: { _csrf: csrf } });
+      expect(refused.response.status).toBe(404);
+      expect((await api(web, editor.token, 'GET', '/diagrams')).status).toBe(200);
+    });
+  });
+
   describe('over https (DSS_APP_URL https://…)', () => {
     let secure: WebApp;
     let secureUrl: string;
