@@ -16,6 +16,7 @@ import {
   startAdminServer,
 } from '@dss/platform';
 import { readProposalsConfig, startProposalsService } from '@dss/proposals';
+import { readWebConfig, startWebApp } from '@dss/web';
 
 export interface SystemOptions {
   /** The environment the services read their configuration from (defaults to process.env). */
@@ -112,6 +113,22 @@ export async function startSystem(options: SystemOptions = {}) {
     });
     stops.unshift(() => gateway.stop());
 
+    const webConfig = loadConfig(() =>
+      readWebConfig({
+        ...env,
+        DSS_ACCOUNTS_GRPC_ADDR: accountsAddress,
+        DSS_DIAGRAMS_GRPC_ADDR: diagramsAddress,
+        DSS_PROPOSALS_GRPC_ADDR: proposalsAddress,
+      }),
+    );
+    const webMetrics = createMetrics('web');
+    const web = await startWebApp({
+      config: webConfig,
+      logger: logger.child({ service: 'web' }),
+      metrics: webMetrics,
+    });
+    stops.unshift(() => web.stop());
+
     const admin = await startAdminServer({
       port: Number(env.DSS_ADMIN_PORT ?? 9090),
       host: '127.0.0.1',
@@ -122,6 +139,7 @@ export async function startSystem(options: SystemOptions = {}) {
         importerMetrics.registry,
         proposalsMetrics.registry,
         gatewayMetrics.registry,
+        webMetrics.registry,
       ],
       logger,
       readiness: async () => {
@@ -131,6 +149,7 @@ export async function startSystem(options: SystemOptions = {}) {
           ...(await diagrams.readiness()),
           ...(await proposals.readiness()),
           ...(await gateway.readiness()),
+          ...(await web.readiness()),
           bus: bus.isHealthy(),
         };
         return { ok: Object.values(checks).every(Boolean), checks };
@@ -141,6 +160,8 @@ export async function startSystem(options: SystemOptions = {}) {
     return {
       apiUrl: `http://${displayHost(gatewayConfig.httpHost)}:${gateway.port}/v1`,
       appUrl: gatewayConfig.appUrl,
+      /** Where the web app really listens (equals appUrl unless DSS_APP_URL points at a proxy). */
+      webUrl: `http://${displayHost(webConfig.httpHost)}:${web.port}`,
       adminPort: admin.port,
       grpc: {
         accounts: accountsAddress,

@@ -17,6 +17,8 @@ export async function startTestSystem(
     DSS_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'dss-data-')),
     DSS_HTTP_HOST: '127.0.0.1',
     DSS_HTTP_PORT: '0',
+    DSS_WEB_HOST: '127.0.0.1',
+    DSS_WEB_PORT: '0',
     DSS_ADMIN_PORT: '0',
     DSS_ACCOUNTS_GRPC_ADDR: '127.0.0.1:0',
     DSS_CATALOG_GRPC_ADDR: '127.0.0.1:0',
