@@ -11,7 +11,7 @@
 //                           sources through SWC anyway)
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { ensurePostgres, ensureRedis, ensureNats, InfraError } = require('./lib/infra');
+const { ensurePostgres, ensureRedis, ensureNats, InfraError, provideBinary } = require('./lib/infra');
 const { registerCleanup, stopAll } = require('./lib/cleanup');
 const { repoRoot } = require('./lib/paths');
 
@@ -111,6 +111,23 @@ async function provideInfrastructure(logger) {
   return Object.fromEntries(services.map((s) => [s.name, s.url]));
 }
 
+/**
+ * The web app's browser tests drive Debian's Chromium (services/web/test/support/browser.ts): installed
+ * with apt-get when missing and we run as root, else one line saying how to install it.
+ * @param {(line: string) => void} logger
+ */
+async function ensureChromium(logger) {
+  if (process.env.DSS_TEST_CHROMIUM) return;
+  const { binary, how } = await provideBinary({
+    binary: 'chromium',
+    pkg: 'chromium',
+    install: true,
+    logger,
+    missing: 'the browser tests need Chromium at /usr/bin/chromium; install it as root',
+  });
+  if (how.startsWith('installed')) logger(`chromium: installed with apt-get (${binary})`);
+}
+
 /** @returns {Promise<number>} */
 async function main() {
   const jestArgs = process.argv.slice(2);
@@ -136,6 +153,7 @@ async function main() {
     throw err;
   }
   const urls = await infra;
+  await ensureChromium(log);
 
   const startedAt = Date.now();
   const jestBin = path.join(repoRoot, 'node_modules', 'jest', 'bin', 'jest.js');
