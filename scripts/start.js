@@ -77,6 +77,7 @@ function printBanner(system, demo) {
     lines.push(
       'First start: created team "demo", user ' +
         `${demo.email} (password ${demo.password}) and a write token.`,
+      `Sign in to the web app at ${system.appUrl}/sign-in with that email and password (shown this once).`,
       'The token is shown this once; keep it:',
       '',
       `  ${demo.token}`,
