@@ -1,0 +1,34 @@
+// Configuration of the MCP server, from the environment (the one config loader of packages/platform).
+// The token is not part of it in HTTP mode: there every request brings its own.
+import { env } from '@dss/platform';
+
+export interface McpConfig {
+  /** The REST API's versioned root (DSS_API_URL). */
+  apiUrl: string;
+  /** The web app, for the /draw links of visualize_schema (DSS_APP_URL). */
+  appUrl: string;
+  /** stdio mode: the personal access token every call uses (DSS_TOKEN). */
+  token: string | undefined;
+  /** HTTP mode: health, readiness and metrics port (DSS_ADMIN_PORT). */
+  adminPort: number;
+  /** How long create_diagram waits for a DDL import before answering `importing` (DSS_MCP_IMPORT_WAIT_MS). */
+  importWaitMs: number;
+}
+
+export function readMcpConfig(source: NodeJS.ProcessEnv = process.env): McpConfig {
+  return {
+    apiUrl: env.url(
+      'DSS_API_URL',
+      { default: 'http://localhost:8080/v1', protocols: ['http', 'https'] },
+      source,
+    ),
+    appUrl: env.url(
+      'DSS_APP_URL',
+      { default: 'http://localhost:8081', protocols: ['http', 'https'] },
+      source,
+    ),
+    token: env.optionalString('DSS_TOKEN', source),
+    adminPort: env.int('DSS_ADMIN_PORT', { default: 9090, min: 0, max: 65535 }, source),
+    importWaitMs: env.int('DSS_MCP_IMPORT_WAIT_MS', { default: 120_000, min: 0, max: 3_600_000 }, source),
+  };
+}

@@ -1,0 +1,117 @@
+// Streamable HTTP mode, for remote agents. Stateless: every POST /mcp gets its own McpServer and REST client
+// built with the token of that request's `Authorization: Bearer` header, used for that request only and then
+// dropped; the server stores no token and keeps no session. A request without a token is refused with 401
+// before any MCP handling. GET /healthz answers the probes of the chart.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createDssClient } from '@dss/client';
+import type { Logger, Metrics } from '@dss/platform';
+import { localhostHostValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import express, { type Request, type Response } from 'express';
+import type { McpConfig } from './config';
+import { createMcpServer } from './server';
+
+export const MCP_PATH = '/mcp';
+/** A patch (500KB) or DDL (200KB) with the JSON-RPC envelope and escaping. */
+const BODY_LIMIT = '2mb';
+/** JSON-RPC's implementation-defined server error range; the SDK's own auth uses the same code. */
+const UNAUTHORIZED_CODE = -32001;
+
+export interface HttpOptions {
+  port: number;
+  host: string;
+}
+
+export async function startHttpServer(
+  config: McpConfig,
+  options: HttpOptions,
+  logger: Logger,
+  metrics: Metrics,
+): Promise<{ port: number; url: string; stop(): Promise<void> }> {
+  const app = express();
+  app.disable('x-powered-by');
+  // Bound to loopback, refuse other Host headers (DNS rebinding from a browser page).
+  if (['127.0.0.1', 'localhost', '::1'].includes(options.host)) app.use(localhostHostValidation());
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.post(MCP_PATH, express.json({ limit: BODY_LIMIT }), (req, res) => {
+    void handleMcpRequest(req, res, config, logger, metrics);
+  });
+  app.all(MCP_PATH, (_req, res) => {
+    // Stateless server: no SSE stream to open (GET) and no session to end (DELETE).
+    res
+      .status(405)
+      .set('allow', 'POST')
+      .json(rpcError(-32000, 'method not allowed: send MCP requests with POST'));
+  });
+
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = app.listen(options.port, options.host, () => resolve(listening));
+    listening.on('error', reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
+  logger.info({ port, path: MCP_PATH }, 'MCP server listening (Streamable HTTP)');
+  return {
+    port,
+    url: `http://${host}:${port}${MCP_PATH}`,
+    stop: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function handleMcpRequest(
+  req: Request,
+  res: Response,
+  config: McpConfig,
+  logger: Logger,
+  metrics: Metrics,
+): Promise<void> {
+  const token = bearerToken(req.headers.authorization);
+  if (!token) {
+    res
+      .status(401)
+      .set('www-authenticate', 'Bearer')
+      .json(
+        rpcError(UNAUTHORIZED_CODE, 'unauthenticated: send Authorization: Bearer <personal access token>'),
+      );
+    return;
+  }
+  const client = createDssClient({ baseUrl: config.apiUrl, token });
+  const server = createMcpServer({
+    client,
+    appUrl: config.appUrl,
+    importWaitMs: config.importWaitMs,
+    logger,
+    metrics,
+  });
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  try {
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  } catch (error) {
+    logger.error({ err: error }, 'MCP request failed');
+    if (!res.headersSent) res.status(500).json(rpcError(-32603, 'internal error'));
+  }
+}
+
+function bearerToken(header: string | undefined): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match ? (match[1] as string) : null;
+}
+
+function rpcError(code: number, message: string) {
+  return { jsonrpc: '2.0', error: { code, message }, id: null };
+}

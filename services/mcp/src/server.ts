@@ -1,0 +1,33 @@
+// One MCP server (the SDK's McpServer) with every tool, bound to one REST client. stdio mode makes one for
+// the process; HTTP mode makes one per request, with a client carrying that request's token.
+import type { DssClient } from '@dss/client';
+import type { Logger, Metrics } from '@dss/platform';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { registerReadTools } from './tools/read-tools';
+import { registerVisualizeTool } from './tools/visualize';
+import { registerWriteTools } from './tools/write-tools';
+
+export const SERVER_INFO = { name: 'diagram-schema-service', version: '0.1.0' } as const;
+
+const INSTRUCTIONS =
+  'Tools over the Diagram Schema Service, which keeps database-schema diagrams. Recommended order for a ' +
+  'change: get_schema (read the diagram), get_data_types for its driver and get_patch_contract, then ' +
+  'propose_diagram_changes, then poll get_proposal_status. A proposal changes nothing until a person applies ' +
+  'it. Errors start with a code (invalid_schema, editor_required, insufficient_scope, …) and list problems ' +
+  'one per line as `path: message`; fix those paths and call again.';
+
+export interface McpServerDependencies {
+  client: DssClient;
+  appUrl: string;
+  importWaitMs: number;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+export function createMcpServer(dependencies: McpServerDependencies): McpServer {
+  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
+  registerReadTools(server, dependencies);
+  registerVisualizeTool(server, dependencies);
+  registerWriteTools(server, dependencies);
+  return server;
+}

@@ -1,0 +1,117 @@
+// Tools that only read: diagrams, a schema as Markdown, the data types of a driver, the patch contract and
+// a proposal's state. All call the REST API with the caller's token.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { driverSchema } from '../patch-schema';
+import { jsonResult, textResult } from '../tool-results';
+import { instrumented, type ToolContext } from './context';
+
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+const uuid = (what: string) => z.string().min(1).describe(`The ${what}'s uuid.`);
+
+export function registerReadTools(server: McpServer, context: ToolContext): void {
+  const { client } = context;
+
+  server.registerTool(
+    'list_diagrams',
+    {
+      title: 'List diagrams',
+      description:
+        'Lists the database-schema diagrams this token can see, most recently updated first, one page at a time. ' +
+        'Each entry has uuid (used by every other tool), name, status (ready, importing or failed), table_count, ' +
+        'updated_at and url (the diagram in the web app). When next_cursor is not null, call again with it as ' +
+        '`cursor` for the next page.',
+      inputSchema: {
+        limit: z.number().int().min(1).max(100).optional().describe('Page size, 1 to 100 (default 25).'),
+        cursor: z.string().optional().describe('next_cursor of the previous page; omit for the first page.'),
+      },
+      annotations: READ_ONLY,
+    },
+    instrumented('list_diagrams', context, async ({ limit, cursor }) => {
+      const page = await client.listDiagrams({ ...(limit ? { limit } : {}), ...(cursor ? { cursor } : {}) });
+      return jsonResult({
+        diagrams: page.data.map((d) => ({
+          uuid: d.uuid,
+          name: d.name,
+          description: d.description,
+          status: d.status,
+          table_count: d.table_count,
+          updated_at: d.updated_at,
+          url: d.url,
+          ...(d.error ? { error: d.error } : {}),
+        })),
+        next_cursor: page.meta.next_cursor,
+      });
+    }),
+  );
+
+  server.registerTool(
+    'get_schema',
+    {
+      title: "Read a diagram's schema",
+      description:
+        "Returns a diagram's schema (tables, columns, indexes, relationships) as compact Markdown, the same text " +
+        'as GET /diagrams/{uuid}/schema?format=ai. Level `detailed` (default) carries types and constraints; ' +
+        '`simple` carries column names only and is much shorter. Read this before proposing a change. A diagram ' +
+        'still importing DDL answers diagram_not_ready.',
+      inputSchema: {
+        diagram_uuid: uuid('diagram'),
+        level: z.enum(['detailed', 'simple']).optional().describe('detailed (default) or simple.'),
+      },
+      annotations: READ_ONLY,
+    },
+    instrumented('get_schema', context, async ({ diagram_uuid, level }) =>
+      textResult(await client.getSchemaMarkdown(diagram_uuid, { level: level ?? 'detailed' })),
+    ),
+  );
+
+  server.registerTool(
+    'get_data_types',
+    {
+      title: 'Data types of a driver',
+      description:
+        'The column data types of one database driver: name, aliases, the parameters each takes (length, ' +
+        'precision, scale, values…), options (auto_increment, identity, unsigned, array) and a cross-driver ' +
+        "family. A patch column's `type` must resolve against the catalog of the diagram's driver.",
+      inputSchema: { driver: driverSchema },
+      annotations: READ_ONLY,
+    },
+    instrumented('get_data_types', context, async ({ driver }) => {
+      const catalog = await client.listDataTypes(driver);
+      return jsonResult(catalog[driver] ?? []);
+    }),
+  );
+
+  server.registerTool(
+    'get_patch_contract',
+    {
+      title: 'Schema patch contract',
+      description:
+        'The machine-readable contract of the schema patch that create_diagram, propose_diagram_changes and ' +
+        'visualize_schema accept: every section and field with its type, description, enum values, whether it ' +
+        'is required (a boolean per field), the tolerance rules and example patches. It looks like JSON Schema ' +
+        'but is not one.',
+      inputSchema: {},
+      annotations: READ_ONLY,
+    },
+    instrumented('get_patch_contract', context, async () =>
+      jsonResult(await client.getSchemaPatchContract()),
+    ),
+  );
+
+  server.registerTool(
+    'get_proposal_status',
+    {
+      title: "A proposal's state",
+      description:
+        'The state of a proposal made with propose_diagram_changes: pending (awaiting review), applied (a person ' +
+        'applied it; applied_version_uuid names the new diagram version), declined (decline_reason may say why) ' +
+        'or expired (unreviewed after 30 days). Poll it at most every few seconds while it is pending.',
+      inputSchema: { proposal_uuid: uuid('proposal') },
+      annotations: READ_ONLY,
+    },
+    instrumented('get_proposal_status', context, async ({ proposal_uuid }) =>
+      jsonResult(await client.getProposal(proposal_uuid)),
+    ),
+  );
+}

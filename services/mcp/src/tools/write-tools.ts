@@ -1,0 +1,117 @@
+// Tools that write, and so need a token with write access (else insufficient_scope): creating a diagram and
+// proposing a change to one for a person to review.
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { driverSchema, patchSchema } from '../patch-schema';
+import { exactlyOne } from '../schema-input';
+import { errorResult, jsonResult } from '../tool-results';
+import { instrumented, type ToolContext } from './context';
+import { MAX_DDL_CHARACTERS } from './visualize';
+
+export function registerWriteTools(server: McpServer, context: ToolContext): void {
+  const { client } = context;
+
+  server.registerTool(
+    'create_diagram',
+    {
+      title: 'Create a diagram',
+      description:
+        "Creates a new private diagram in the token's team from a schema patch (`patch`) or from SQL DDL (`ddl`), " +
+        'not both, and waits until a DDL import has finished. A patch must define at least one table and must not ' +
+        'carry left/top (the layout is computed). Returns the new diagram (uuid, url, table_count) and counts. ' +
+        'Needs a token with write access. Repeating an identical call within two minutes returns the same ' +
+        'diagram (replayed: true) rather than a second one.',
+      inputSchema: {
+        name: z.string().max(200).optional().describe('Diagram name (default "Untitled").'),
+        driver: driverSchema
+          .optional()
+          .describe('SQL dialect of the diagram: mysql (default), pgsql or sqlsrv.'),
+        patch: patchSchema.optional(),
+        ddl: z
+          .string()
+          .max(MAX_DDL_CHARACTERS)
+          .optional()
+          .describe('SQL DDL (CREATE TABLE statements), at most 200KB.'),
+      },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+    },
+    instrumented('create_diagram', context, async ({ name, driver, patch, ddl }) => {
+      const wrong = exactlyOne(patch, ddl);
+      if (wrong) return wrong;
+      const created = await client.createDiagram({
+        ...(name !== undefined ? { name } : {}),
+        ...(driver !== undefined ? { driver } : {}),
+        ...(ddl !== undefined ? { ddl } : { schema: patch as never }),
+      });
+      const diagram =
+        created.data.status === 'importing'
+          ? await client.waitForImport(created, { timeoutMs: context.importWaitMs })
+          : created.data;
+      if (diagram.status === 'failed')
+        return errorResult(
+          diagram.error?.code ?? 'import_failed',
+          `${diagram.error?.message ?? 'the DDL could not be imported'} (diagram ${diagram.uuid} was kept with status failed)`,
+        );
+      return jsonResult({
+        uuid: diagram.uuid,
+        name: diagram.name,
+        status: diagram.status,
+        table_count: diagram.table_count,
+        url: diagram.url,
+        counts: created.counts,
+        warnings: created.warnings.map((w) => `${w.path || '(patch)'}: ${w.message}`),
+        replayed: created.replayed,
+      });
+    }),
+  );
+
+  server.registerTool(
+    'propose_diagram_changes',
+    {
+      title: 'Propose a change to a diagram',
+      description:
+        'Proposes a schema patch to an existing diagram. Nothing changes until a person with edit rights opens ' +
+        'review_url and applies it; give them that link. Before proposing: read the schema (get_schema), the data ' +
+        "types of the diagram's driver (get_data_types) and the patch contract (get_patch_contract). Afterwards " +
+        'poll get_proposal_status. Returns the proposal uuid, review_url and how many entries each section of the ' +
+        'patch names. Needs a token with write access whose user may edit the diagram (else editor_required).',
+      inputSchema: {
+        diagram_uuid: z.string().min(1).describe("The diagram's uuid."),
+        title: z
+          .string()
+          .min(1)
+          .max(100)
+          .describe('Short title for the reviewer (plain text, at most 100 characters).'),
+        message: z
+          .string()
+          .min(1)
+          .max(500)
+          .describe('Why the change is needed, for the reviewer (plain text, at most 500 characters).'),
+        patch: patchSchema,
+      },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+    },
+    instrumented('propose_diagram_changes', context, async ({ diagram_uuid, title, message, patch }) => {
+      const proposal = await client.proposeChanges(diagram_uuid, { title, message, schema: patch as never });
+      return jsonResult({
+        proposal_uuid: proposal.uuid,
+        status: proposal.status,
+        review_url: proposal.review_url,
+        expires_at: proposal.expires_at,
+        counts: proposal.counts,
+        next_step:
+          'Ask a person with edit rights to open review_url and apply or decline it; poll get_proposal_status.',
+      });
+    }),
+  );
+}

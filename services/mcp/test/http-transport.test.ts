@@ -1,0 +1,81 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+// What only the HTTP mode has: the token comes from each request and is required, and /healthz.
+import { createLogger, createMetrics } from '@dss/platform';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { readMcpConfig, startHttpServer } from '../src';
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('MCP Streamable HTTP transport', () => {
+  let http: Awaited<ReturnType<typeof startHttpServer>>;
+  beforeAll(async () => {
+    // No API behind it (a port nothing listens on): these requests are answered before any tool would
+    // reach one, or show what a tool answers when the API is down.
+    const config = readMcpConfig({ DSS_API_URL: `http://127.0.0.1:${await closedPort()}/v1` });
+    http = await startHttpServer(
+      config,
+      { port: 0, host: '127.0.0.1' },
+      createLogger('mcp', { level: 'silent' }),
+      createMetrics('mcp', { processMetrics: false }),
+    );
+  });
+  afterAll(async () => {
+    await http.stop();
+  });
+
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  };
+
+  it('should answer 401 with a JSON-RPC error and WWW-Authenticate when no bearer token is sent', async () => {
+    const response = await fetch(http.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(initialize),
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32001, message: expect.stringMatching(/^unauthenticated: /) },
+    });
+  });
+
+  it('should make the SDK client fail to connect without a token', async () => {
+    const client = new Client({ name: 't', version: '1' });
+    await expect(client.connect(new StreamableHTTPClientTransport(new URL(http.url)))).rejects.toThrow();
+  });
+
+  it('should initialize with a token and report the API as unavailable when a tool cannot reach it', async () => {
+    const client = new Client({ name: 't', version: '1' });
+    const headers = { authorization: 'Bearer some-token' };
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers } }));
+    const result = await client.callTool({ name: 'get_patch_contract', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect((result.content as { text: string }[])[0]?.text).toMatch(/^unavailable: .*ECONNREFUSED/);
+    await client.close();
+  });
+
+  it('should answer GET /healthz', async () => {
+    const response = await fetch(http.url.replace('/mcp', '/healthz'));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('should refuse GET /mcp with 405: the server keeps no sessions', async () => {
+    const response = await fetch(http.url, { headers: { authorization: 'Bearer x' } });
+    expect(response.status).toBe(405);
+  });
+});

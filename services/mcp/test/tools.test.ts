@@ -1,0 +1,252 @@
+// The SDK's own client over both transports against the embedded stack: the tool list, every tool's
+// result, and the errors a model must be able to act on.
+import {
+  shopPatch,
+  SHOP_DDL,
+  startTestStack,
+  type TestStack,
+} from '../../../packages/client/test/support/test-stack';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { callTool, type McpEndpoint, mcpEndpoint, type TransportName } from './support/mcp-clients';
+
+const TOOL_NAMES = [
+  'create_diagram',
+  'get_data_types',
+  'get_patch_contract',
+  'get_proposal_status',
+  'get_schema',
+  'list_diagrams',
+  'propose_diagram_changes',
+  'visualize_schema',
+];
+
+/** The patch inside a /draw link. */
+function patchOfDrawUrl(url: string): { strategy: string; tables: { name: string }[] } {
+  return JSON.parse(decodeURIComponent(url.slice(url.indexOf('#patch=') + '#patch='.length)));
+}
+
+describe.each<TransportName>(['stdio', 'http'])('MCP server over %s', (transport) => {
+  let stack: TestStack;
+  let endpoint: McpEndpoint;
+  let editor: { token: string; team: string; email: string };
+  let client: Client;
+  let diagramUuid: string;
+
+  beforeAll(async () => {
+    // DSS_IMPORT_WAIT_MS=0: every DDL create answers 202 importing, so create_diagram has to wait.
+    stack = await startTestStack({ DSS_IMPORT_WAIT_MS: '0' });
+    endpoint = await mcpEndpoint(transport, { apiUrl: stack.apiUrl, appUrl: stack.appUrl });
+    editor = await stack.member({ role: 'editor', write: true });
+    client = await endpoint.connect(editor.token);
+  }, 60_000);
+  afterAll(async () => {
+    await endpoint?.stop();
+    await stack?.stop();
+  });
+
+  describe('tools/list', () => {
+    it('should list the eight tools with descriptions and input schemas', async () => {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
+      for (const tool of tools) expect(tool.description?.length).toBeGreaterThan(80);
+      const propose = tools.find((tool) => tool.name === 'propose_diagram_changes')!;
+      expect(propose.inputSchema.required?.sort()).toEqual(['diagram_uuid', 'message', 'patch', 'title']);
+      const patch = propose.inputSchema.properties?.patch as { properties: Record<string, unknown> };
+      expect(Object.keys(patch.properties)).toEqual(
+        expect.arrayContaining(['strategy', 'tables', 'relationships', 'deletions']),
+      );
+      const dataTypes = tools.find((tool) => tool.name === 'get_data_types')!;
+      expect(dataTypes.inputSchema.properties?.driver).toMatchObject({ enum: ['mysql', 'pgsql', 'sqlsrv'] });
+    });
+  });
+
+  describe('create_diagram', () => {
+    it('should create a ready diagram from a patch', async () => {
+      const result = await callTool(client, 'create_diagram', {
+        name: 'Shop',
+        driver: 'pgsql',
+        patch: shopPatch(),
+      });
+      expect(result.isError).toBe(false);
+      const created = JSON.parse(result.text);
+      expect(created).toMatchObject({
+        status: 'ready',
+        table_count: 2,
+        replayed: false,
+        counts: { tables: 2 },
+      });
+      expect(created.url).toMatch(/^http/);
+      diagramUuid = created.uuid;
+    });
+
+    it('should wait for a DDL import that the API answered 202 and return the ready diagram', async () => {
+      const result = await callTool(client, 'create_diagram', {
+        name: 'Imported',
+        driver: 'mysql',
+        ddl: SHOP_DDL,
+      });
+      expect(result.isError).toBe(false);
+      expect(JSON.parse(result.text)).toMatchObject({ status: 'ready', table_count: 2 });
+    });
+  });
+
+  describe('read tools', () => {
+    it('list_diagrams should list the created diagram', async () => {
+      const result = await callTool(client, 'list_diagrams', { limit: 100 });
+      const listed = JSON.parse(result.text);
+      expect(listed.diagrams.map((d: { uuid: string }) => d.uuid)).toContain(diagramUuid);
+      expect(listed.next_cursor).toBeNull();
+    });
+
+    it('get_schema should answer the Markdown rendering at both levels', async () => {
+      const detailed = await callTool(client, 'get_schema', { diagram_uuid: diagramUuid });
+      const simple = await callTool(client, 'get_schema', { diagram_uuid: diagramUuid, level: 'simple' });
+      expect(detailed.text).toContain('customers');
+      expect(detailed.text).toMatch(/bigint/i);
+      expect(simple.text).toContain('customer_id');
+      expect(simple.text).not.toMatch(/bigint/i);
+    });
+
+    it("get_data_types should answer one driver's entries", async () => {
+      const entries = JSON.parse((await callTool(client, 'get_data_types', { driver: 'sqlsrv' })).text);
+      expect(entries.map((entry: { name: string }) => entry.name)).toEqual(
+        expect.arrayContaining(['nvarchar', 'int']),
+      );
+    });
+
+    it('get_patch_contract should answer the contract document', async () => {
+      const contract = JSON.parse((await callTool(client, 'get_patch_contract')).text);
+      expect(contract.type).toBe('object');
+      expect(Object.keys(contract.properties)).toContain('deletions');
+    });
+  });
+
+  describe('visualize_schema', () => {
+    it('should link to /draw with the checked patch in the fragment', async () => {
+      const patch = shopPatch();
+      const result = await callTool(client, 'visualize_schema', { driver: 'pgsql', patch });
+      expect(result.isError).toBe(false);
+      const url = result.text.split('\n')[1]!;
+      expect(url.startsWith(`${stack.appUrl}/draw?driver=pgsql#patch=`)).toBe(true);
+      expect(patchOfDrawUrl(url)).toEqual(patch);
+    });
+
+    it('should convert DDL locally into a patch with its tables', async () => {
+      const result = await callTool(client, 'visualize_schema', { driver: 'mysql', ddl: SHOP_DDL });
+      const url = result.text.split('\n')[1]!;
+      const patch = patchOfDrawUrl(url);
+      expect(patch.strategy).toBe('merge');
+      expect(patch.tables.map((t) => t.name).sort()).toEqual(['customers', 'orders']);
+    });
+
+    it('should answer a DDL syntax error with its code', async () => {
+      const result = await callTool(client, 'visualize_schema', {
+        driver: 'pgsql',
+        ddl: 'CREATE TABLE broken (id int',
+      });
+      expect(result.isError).toBe(true);
+      expect(result.text).toMatch(/^ddl_syntax_error: /);
+    });
+  });
+
+  describe('proposals', () => {
+    it('propose_diagram_changes should answer the review URL and counts, and get_proposal_status its state', async () => {
+      const result = await callTool(client, 'propose_diagram_changes', {
+        diagram_uuid: diagramUuid,
+        title: 'Add status',
+        message: 'Support filters orders by status',
+        patch: {
+          strategy: 'additive',
+          tables: [{ name: 'orders', columns: [{ name: 'status', type: 'text' }] }],
+        },
+      });
+      expect(result.isError).toBe(false);
+      const proposal = JSON.parse(result.text);
+      expect(proposal).toMatchObject({ status: 'pending', counts: { tables: 1, columns: 1, deletions: 0 } });
+      expect(proposal.review_url).toMatch(/^http/);
+
+      const status = JSON.parse(
+        (await callTool(client, 'get_proposal_status', { proposal_uuid: proposal.proposal_uuid })).text,
+      );
+      expect(status).toMatchObject({ uuid: proposal.proposal_uuid, state: 'pending', applied_at: null });
+    });
+  });
+
+  describe('errors', () => {
+    it('should list invalid_schema problems one per line for a bad patch', async () => {
+      const result = await callTool(client, 'create_diagram', {
+        patch: {
+          strategy: 'merge',
+          tables: [
+            {
+              name: 'things',
+              columns: [
+                { name: 'a', type: 'no_such_type' },
+                { name: 'b', type: 'nor_this' },
+              ],
+            },
+          ],
+        },
+      });
+      expect(result.isError).toBe(true);
+      const [first, ...problems] = result.text.split('\n');
+      expect(first).toMatch(/^invalid_schema: /);
+      expect(problems).toHaveLength(2);
+      expect(problems[0]).toMatch(/^tables\[0\]\.columns\[0\]\.type: .+/);
+      expect(problems[1]).toMatch(/^tables\[0\]\.columns\[1\]\.type: .+/);
+    });
+
+    it('should list the same problems from visualize_schema, checked without the API', async () => {
+      const result = await callTool(client, 'visualize_schema', {
+        driver: 'mysql',
+        patch: {
+          strategy: 'merge',
+          tables: [{ name: 'things', columns: [{ name: 'a', type: 'no_such_type' }] }],
+        },
+      });
+      expect(result.isError).toBe(true);
+      expect(result.text.split('\n')).toEqual([
+        expect.stringMatching(/^invalid_schema: /),
+        expect.stringMatching(/^tables\[0\]\.columns\[0\]\.type: /),
+      ]);
+    });
+
+    it('should refuse both patch and ddl with invalid_request', async () => {
+      const result = await callTool(client, 'create_diagram', { patch: shopPatch(), ddl: SHOP_DDL });
+      expect(result).toEqual({
+        isError: true,
+        text: 'invalid_request: send exactly one of `patch` and `ddl`',
+      });
+    });
+
+    it('should answer not_found for an unknown diagram', async () => {
+      const result = await callTool(client, 'get_schema', {
+        diagram_uuid: '00000000-0000-4000-8000-000000000000',
+      });
+      expect(result.isError).toBe(true);
+      expect(result.text).toMatch(/^not_found: /);
+    });
+
+    it('should refuse a write tool to a read-only token with insufficient_scope', async () => {
+      const reader = await stack.member({ role: 'editor', write: false });
+      const readOnly = await endpoint.connect(reader.token);
+      expect((await callTool(readOnly, 'list_diagrams')).isError).toBe(false);
+      const result = await callTool(readOnly, 'create_diagram', { patch: shopPatch() });
+      expect(result.isError).toBe(true);
+      expect(result.text).toMatch(/^insufficient_scope: /);
+    });
+
+    it("should refuse a viewer's proposal with editor_required", async () => {
+      const viewer = await stack.member({ role: 'viewer', write: true, team: editor.team });
+      const viewerClient = await endpoint.connect(viewer.token);
+      const result = await callTool(viewerClient, 'propose_diagram_changes', {
+        diagram_uuid: diagramUuid,
+        title: 'Drop orders',
+        message: 'Not needed',
+        patch: { strategy: 'merge', deletions: { tables: ['orders'] } },
+      });
+      expect(result.isError).toBe(true);
+      expect(result.text).toMatch(/^editor_required: /);
+    });
+  });
+});
