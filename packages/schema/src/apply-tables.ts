@@ -5,6 +5,7 @@ import type { DocumentDraft } from './apply-draft';
 import type { DocumentTable } from './model';
 import { NameIndex } from './name-index';
 import type { PatchColumn, PatchIndex, PatchTable, Strategy } from './patch-types';
+import { SmallMap } from './small-map';
 import { estimateTableSize } from './table-size';
 
 export function applyTableEntry(draft: DocumentDraft, entry: PatchTable, strategy: Strategy): void {
@@ -72,22 +73,25 @@ function mergeTable(draft: DocumentDraft, uuid: string, entry: PatchTable): void
   if (entry.width !== undefined) table.width = entry.width;
   if (entry.height !== undefined) table.height = entry.height;
   const renames = mergeColumns(draft, table, entry.columns);
-  table.indexes = renameIndexColumns(table.indexes, renames);
+  if (renames !== null) table.indexes = renameIndexColumns(table.indexes, renames);
   mergeIndexes(draft, table, entry.indexes);
 }
 
-/** Returns the column renames of this entry (name before → name after) for the table's indexes. */
+/**
+ * Returns the column renames of this entry (name before → name after) for the table's indexes, or null
+ * when it renames none (most entries).
+ */
 function mergeColumns(
   draft: DocumentDraft,
   table: DocumentTable,
   entries: PatchColumn[],
-): Map<string, string> {
+): Map<string, string> | null {
   // Positions identify columns here: a merge entry only appends, so existing positions never move.
   const names = new NameIndex(
     table.columns.map((column) => column.name),
     table.columns.map((_, position) => position),
   );
-  const renames = new Map<string, string>();
+  let renames: Map<string, string> | null = null;
   for (const entry of entries) {
     const position = names.find(entry.name, entry.old_name);
     if (position === undefined) {
@@ -97,6 +101,7 @@ function mergeColumns(
     }
     const column = draft.editColumn(table, position);
     if (column.name !== entry.name) {
+      renames ??= new Map();
       renames.set(column.name, entry.name);
       names.rename(position, column.name, entry.name);
     }
@@ -106,7 +111,11 @@ function mergeColumns(
 }
 
 function mergeIndexes(draft: DocumentDraft, table: DocumentTable, entries: PatchIndex[]): void {
-  const positions = new Map(table.indexes.map((index, position) => [index.name, position]));
+  if (entries.length === 0) return;
+  const positions = SmallMap.from(
+    table.indexes.map((index) => index.name),
+    table.indexes.map((_, position) => position),
+  );
   for (const entry of entries) {
     const position = positions.get(entry.name);
     if (position === undefined) {

@@ -1,11 +1,14 @@
 // Name lookup that survives renames inside one patch: `old_name` is resolved against the names the records
 // had before the patch, a plain name against the names they have now. That makes swaps (a→b, b→a) work.
 
+import { SMALL_MAP_LIMIT, SmallMap } from './small-map';
+
 /** Up to this many names, an `old_name` is found by scanning them: cheaper than building a second Map. */
-const SCAN_LIMIT = 32;
+const SCAN_LIMIT = SMALL_MAP_LIMIT;
 
 export class NameIndex<Id = string> {
-  private readonly current = new Map<string, Id>();
+  /** The names records carry now; small for one table's columns, so it scans rather than hashes. */
+  private readonly current: SmallMap<Id>;
   /** Built on the first `old_name` lookup, and only for many names: most patch entries rename nothing. */
   private original: Map<string, Id> | undefined;
 
@@ -18,7 +21,7 @@ export class NameIndex<Id = string> {
     private readonly ids: readonly Id[],
     private readonly exists: (id: Id) => boolean = () => true,
   ) {
-    for (let i = 0; i < names.length; i++) this.current.set(names[i]!, ids[i]!);
+    this.current = SmallMap.from(names, ids);
   }
 
   /** The id a patch entry refers to: its `old_name` first (when given and known), then its name. */
