@@ -1,8 +1,15 @@
 // Configuration of the MCP server, from the environment (the one config loader of packages/platform).
-// The token is not part of it in HTTP mode: there every request brings its own.
+// The token is used in stdio mode only: in HTTP mode every request brings its own.
 import { env } from '@dss/platform';
 
+export const TRANSPORTS = ['stdio', 'http'] as const;
+
 export interface McpConfig {
+  /** stdio (default) or http (DSS_MCP_TRANSPORT; `--http` on the command line says the same). */
+  transport: (typeof TRANSPORTS)[number];
+  /** HTTP mode: listen port and address (DSS_MCP_HTTP_PORT, DSS_MCP_HTTP_HOST; `--port`, `--host` win). */
+  httpPort: number;
+  httpHost: string;
   /** The REST API's versioned root (DSS_API_URL). */
   apiUrl: string;
   /** The web app, for the /draw links of visualize_schema (DSS_APP_URL). */
@@ -17,6 +24,9 @@ export interface McpConfig {
 
 export function readMcpConfig(source: NodeJS.ProcessEnv = process.env): McpConfig {
   return {
+    transport: env.string('DSS_MCP_TRANSPORT', { default: 'stdio', allowed: TRANSPORTS }, source),
+    httpPort: env.int('DSS_MCP_HTTP_PORT', { default: 8090, min: 0, max: 65535 }, source),
+    httpHost: env.string('DSS_MCP_HTTP_HOST', { default: '0.0.0.0' }, source),
     apiUrl: env.url(
       'DSS_API_URL',
       { default: 'http://localhost:8080/v1', protocols: ['http', 'https'] },

@@ -1,4 +1,4 @@
-export { DEFAULT_HTTP_PORT, type McpMode, parseArguments } from './cli';
+export { chooseMode, type McpFlags, type McpMode, parseArguments } from './cli';
 export { type McpConfig, readMcpConfig } from './config';
 export { MCP_PATH, startHttpServer } from './http';
 export { createMcpServer, SERVER_INFO } from './server';

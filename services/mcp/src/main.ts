@@ -9,20 +9,21 @@ import {
   SHUTDOWN_ORDER,
   startAdminServer,
 } from '@dss/platform';
-import { parseArguments } from './cli';
+import { chooseMode, type McpFlags, parseArguments } from './cli';
 import { readMcpConfig } from './config';
 import { startHttpServer } from './http';
 import { runStdio } from './stdio';
 
 async function main(): Promise<void> {
-  let mode: ReturnType<typeof parseArguments>;
+  let flags: McpFlags;
   try {
-    mode = parseArguments(process.argv.slice(2), { writeErr: (text) => process.stderr.write(text) });
+    flags = parseArguments(process.argv.slice(2), { writeErr: (text) => process.stderr.write(text) });
   } catch (error) {
     if (error instanceof CommanderError) process.exit(error.code === 'commander.helpDisplayed' ? 0 : 2);
     throw error;
   }
   const config = loadConfig(() => readMcpConfig());
+  const mode = chooseMode(flags, config);
   const logger = createLogger('mcp', { destination: process.stderr });
   const metrics = createMetrics('mcp');
   const lifecycle = createLifecycle(logger, mode.transport === 'stdio' ? { drainMs: 0 } : {});

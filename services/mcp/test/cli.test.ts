@@ -1,19 +1,23 @@
-import { DEFAULT_HTTP_PORT, parseArguments, readMcpConfig } from '../src';
+import { chooseMode, parseArguments, readMcpConfig } from '../src';
 
-describe('parseArguments()', () => {
+describe('parseArguments() and chooseMode()', () => {
   const output = { writeErr: () => undefined };
+  const mode = (argv: string[], env: NodeJS.ProcessEnv = {}) =>
+    chooseMode(parseArguments(argv, output), readMcpConfig(env));
 
-  it('should choose stdio without arguments', () => {
-    expect(parseArguments([], output)).toEqual({ transport: 'stdio' });
+  it('should choose stdio without arguments or DSS_MCP_TRANSPORT', () => {
+    expect(mode([])).toEqual({ transport: 'stdio' });
   });
 
-  it('should choose HTTP with --http and --port', () => {
-    expect(parseArguments(['--http', '--port', '3001'], output)).toEqual({
-      transport: 'http',
-      port: 3001,
-      host: '0.0.0.0',
-    });
-    expect(parseArguments(['--http'], output)).toMatchObject({ port: DEFAULT_HTTP_PORT });
+  it('should choose HTTP with --http, on --port or else port 8090 on all interfaces', () => {
+    expect(mode(['--http', '--port', '3001'])).toEqual({ transport: 'http', port: 3001, host: '0.0.0.0' });
+    expect(mode(['--http'])).toEqual({ transport: 'http', port: 8090, host: '0.0.0.0' });
+  });
+
+  it('should choose HTTP from DSS_MCP_TRANSPORT, DSS_MCP_HTTP_PORT and DSS_MCP_HTTP_HOST, as the chart sets them', () => {
+    const env = { DSS_MCP_TRANSPORT: 'http', DSS_MCP_HTTP_PORT: '8091', DSS_MCP_HTTP_HOST: '127.0.0.1' };
+    expect(mode([], env)).toEqual({ transport: 'http', port: 8091, host: '127.0.0.1' });
+    expect(mode(['--port', '9999'], env)).toMatchObject({ port: 9999 });
   });
 
   it('should refuse a port that is not a number', () => {
@@ -31,6 +35,7 @@ describe('readMcpConfig()', () => {
       apiUrl: 'http://localhost:8080/v1',
       appUrl: 'http://localhost:8081',
       token: undefined,
+      transport: 'stdio',
     });
   });
 
@@ -38,7 +43,8 @@ describe('readMcpConfig()', () => {
     expect(readMcpConfig({ DSS_TOKEN: 'abc' }).token).toBe('abc');
   });
 
-  it('should refuse a DSS_API_URL that is not an http URL', () => {
+  it('should refuse a DSS_API_URL that is not an http URL and an unknown transport', () => {
     expect(() => readMcpConfig({ DSS_API_URL: 'ftp://x' })).toThrow(/DSS_API_URL/);
+    expect(() => readMcpConfig({ DSS_MCP_TRANSPORT: 'sse' })).toThrow(/DSS_MCP_TRANSPORT/);
   });
 });
