@@ -21,13 +21,30 @@ import { messagePage } from './views/layout';
 /** Form bodies are small: a decline reason (500 characters) is the longest field. */
 const FORM_BODY_LIMIT = '32kb';
 
-export function createWebApp(context: WebAppContext, trustProxy: boolean | number | string): express.Express {
+export interface WebAppOptions {
+  trustProxy: boolean | number | string;
+  /** Called when each response is finished, with the matched route template (metrics). */
+  onRequestFinished?: (details: { method: string; route: string; status: number; seconds: number }) => void;
+}
+
+export function createWebApp(context: WebAppContext, options: WebAppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', trustProxy);
-  app.use((_req, res, next) => {
+  app.set('trust proxy', options.trustProxy);
+  app.use((req, res, next) => {
     const requestId = randomUUID();
+    const started = process.hrtime.bigint();
     res.setHeader('X-Request-Id', requestId);
+    res.on('finish', () => {
+      // The route template, not the path, so ids do not multiply the metric's series.
+      const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
+      options.onRequestFinished?.({
+        method: req.method,
+        route: String(route),
+        status: res.statusCode,
+        seconds: Number(process.hrtime.bigint() - started) / 1e9,
+      });
+    });
     runWithRequestContext({ requestId }, () => next());
   });
   app.use(securityHeaders());

@@ -22,6 +22,15 @@ export interface WebDeps {
 export async function startWebApp({ config, logger, metrics }: WebDeps) {
   const signer = new Signer(loadSessionKey({ value: config.sessionKey, file: config.sessionKeyFile }));
   const clients = connectWebClients(config, metrics);
+  const requests = metrics.counter('http_requests_total', 'HTTP requests by route template', [
+    'method',
+    'route',
+    'status',
+  ]);
+  const durations = metrics.histogram('http_request_duration_seconds', 'HTTP request latency', [
+    'method',
+    'route',
+  ]);
   const app = createWebApp(
     {
       clients,
@@ -31,7 +40,13 @@ export async function startWebApp({ config, logger, metrics }: WebDeps) {
       throttle: new SignInThrottle(),
       logger,
     },
-    config.trustProxy,
+    {
+      trustProxy: config.trustProxy,
+      onRequestFinished: ({ method, route, status, seconds }) => {
+        requests.inc({ method, route, status: String(status) });
+        durations.observe({ method, route }, seconds);
+      },
+    },
   );
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(config.httpPort, config.httpHost, (error?: Error) =>

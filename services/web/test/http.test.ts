@@ -329,6 +329,20 @@ describe('web app over HTTP (whole embedded system)', () => {
     });
   });
 
+  describe('metrics', () => {
+    it('counts page requests by route template, not by path', async () => {
+      const client = new WebClient(web.webUrl);
+      await client.signIn(editor.email);
+      await client.request(`/review/${proposalUuid}`);
+      const metrics = await (await fetch(`http://127.0.0.1:${web.system.adminPort}/metrics`)).text();
+      const line = metrics
+        .split('\n')
+        .find((text) => text.startsWith('dss_http_requests_total') && text.includes('route="/review/:uuid"'));
+      expect(line).toContain('service="web"');
+      expect(metrics).not.toContain(`route="/review/${proposalUuid}"`);
+    });
+  });
+
   describe('over https (DSS_APP_URL https://…)', () => {
     let secure: WebApp;
     let secureUrl: string;

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { isServiceError } from '@dss/platform';
 import type { Response, Router } from 'express';
 import type { WebAppContext } from '../app-context';
-import { clearCookie, setCookie } from '../cookies';
+import { clearCookie, readCookie, setCookie } from '../cookies';
 import { csrfTokenFor } from '../csrf';
 import { html } from '../html';
 import { localPath, viewerOf } from '../session';
@@ -19,8 +19,10 @@ export function signInRoutes(router: Router, context: WebAppContext): void {
   router.get('/sign-in', (req, res) => {
     const next = localPath(req.query.next);
     if (viewerOf(res)) return res.redirect(303, next);
-    // The sign-in form's CSRF token is bound to a random nonce in a cookie of its own.
-    const nonce = randomBytes(24).toString('base64url');
+    // The sign-in form's CSRF token is bound to a random nonce in a cookie of its own; an existing one is
+    // kept, so a second sign-in tab does not invalidate the first.
+    const existing = readCookie(req, context.cookies.nonce);
+    const nonce = (existing && context.signer.unsign(existing)) || randomBytes(24).toString('base64url');
     setCookie(res, context.cookies, context.cookies.nonce, context.signer.sign(nonce), NONCE_COOKIE_SECONDS);
     renderForm(res, { csrfToken: context.signer.csrfToken(`nonce:${nonce}`), next, email: '' });
   });
