@@ -39,6 +39,15 @@ describe('errors', () => {
     if (!result.ok) expect(result.message).toMatch(/^line 5, column 46: .*'KEY'/);
   });
 
+  it('reports a syntax error in an ALTER TABLE of a later batch at its own line and column (sqlsrv)', async () => {
+    const sql =
+      'CREATE TABLE [dbo].[A](\n  [Id] [int] NOT NULL\n)\nGO\nCREATE TABLE [B]([Id] int)\nGO\n' +
+      'ALTER TABLE [dbo].[A] ADD CONSTRAINT [PK_A] PRIMARY KEY CLUSTERED ([Id] ASC)\nGO\n' +
+      'ALTER TABLE [dbo].[A]\n  ADD CONSTRAINT [DF_A] DEFAULT ((0)) FOR FOR [Id]\nGO\n';
+    const result = await convertDdl('sqlsrv', sql);
+    expect(result).toMatchObject({ ok: false, code: 'ddl_syntax_error', line: 10, column: 43 });
+  });
+
   it.each([
     ['sqlsrv', 'USE [x]\nGO\nCREATE PROCEDURE p AS BEGIN CREATE TABLE #t (id int) END\nGO\n'],
     ['mysql', 'SET NAMES utf8mb4;\nDROP TABLE IF EXISTS `a`;\nINSERT INTO `a` VALUES (1);'],
