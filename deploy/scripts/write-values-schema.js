@@ -54,6 +54,7 @@ const definitions = {
     uses: strict({ postgresql: boolean, redis: boolean, nats: boolean }),
     calls: { type: 'array', items: componentName, uniqueItems: true },
     allowedCallers: { type: 'array', items: componentName, uniqueItems: true },
+    callsApi: boolean,
     public: boolean,
     appUrl: boolean,
     tokenSigningKey: boolean,

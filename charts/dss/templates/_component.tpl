@@ -256,6 +256,10 @@ tests compare this list with each service's config.ts); each block's `if` says w
 - name: DSS_APP_URL
   value: {{ $root.Values.appUrl | quote }}
 {{- end }}
+{{- if $c.callsApi }}
+- name: DSS_API_URL
+  value: {{ printf "http://%s:%v/v1" (include "dss.componentName" (dict "root" $root "name" "gateway")) $root.Values.components.gateway.ports.http | quote }}
+{{- end }}
 {{- if $c.uses.postgresql }}
 - name: DATABASE_URL
   valueFrom:
@@ -407,6 +411,22 @@ spec:
           protocol: TCP
       from:
         {{- toYaml $publicPeers | nindent 8 }}
+    {{- end }}
+    {{- /* The gateway's HTTP port also admits the components that call the REST API (callsApi: mcp). */}}
+    {{- $apiCallers := list }}
+    {{- if and (eq .name "gateway") $c.ports.http }}
+    {{- range $name, $other := $root.Values.components }}
+    {{- if and $other.enabled $other.callsApi }}
+    {{- $apiCallers = append $apiCallers $name }}
+    {{- end }}
+    {{- end }}
+    {{- end }}
+    {{- if $apiCallers }}
+    - ports:
+        - port: http
+          protocol: TCP
+      from:
+        {{- include "dss.componentPeers" (dict "root" $root "names" $apiCallers) | nindent 8 }}
     {{- end }}
     {{- $adminPeers := concat $root.Values.networkPolicy.metricsFrom $testPeers }}
     {{- if $adminPeers }}
