@@ -48,7 +48,8 @@ describe('inert user text and /draw in the browser (Chromium, whole embedded sys
 
   /** Nothing in the page ran or became an element: no flag, no script/img elements, no javascript: links. */
   async function expectInert(page: Page) {
-    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    // Runs in the page, where `globalThis` is the window.
+    expect(await page.evaluate(() => (globalThis as { __xss?: number }).__xss)).toBeUndefined();
     expect(await page.locator('script').count()).toBe(0);
     expect(await page.locator('img').count()).toBe(0);
     expect(await page.locator('[onerror]').count()).toBe(0);
