@@ -24,9 +24,10 @@ export class Placer {
     this.grid.add(frame, owner);
   }
 
-  /** Freezes the diagram's extent as it is before anything new is placed. */
+  /** Freezes the diagram's extent as it is before anything new is placed, and indexes what is on it. */
   freeze(): Bounds | null {
     this.initial = this.grid.bounds;
+    this.grid.seal();
     return this.initial;
   }
 
