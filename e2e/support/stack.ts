@@ -36,7 +36,12 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
   const system = await startTestSystem(env);
   return {
     baseUrl: system.apiUrl,
-    cliEnv: { ...process.env, DSS_ACCOUNTS_GRPC_ADDR: system.grpc.accounts, LOG_LEVEL: 'silent' },
+    cliEnv: {
+      ...process.env,
+      DSS_ACCOUNTS_GRPC_ADDR: system.grpc.accounts,
+      DSS_PROPOSALS_GRPC_ADDR: system.grpc.proposals,
+      LOG_LEVEL: 'silent',
+    },
     stop: () => system.stop(),
   };
 }
