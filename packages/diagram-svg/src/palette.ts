@@ -3,8 +3,9 @@
 // default of their kind.
 import type { ChangeMark } from './highlight';
 
-export const FONT_SANS = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
-export const FONT_MONO = "ui-monospace, SFMono-Regular, Menlo, Consolas, 'Liberation Mono', monospace";
+// Unquoted family names (valid CSS): the attribute values then need no escaping on every row.
+export const FONT_SANS = 'system-ui, -apple-system, Segoe UI, Roboto, Helvetica Neue, Arial, sans-serif';
+export const FONT_MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, Liberation Mono, monospace';
 
 export const INK = '#0f172a';
 export const INK_MUTED = '#475569';

@@ -57,42 +57,48 @@ export function renderTable(table: DocumentTable, context: TableContext, bounds:
   const columns = Array.isArray(table.columns) ? table.columns : [];
   const indexMarks = indexMarksByColumn(table, context.highlight);
 
-  let body = titleElement(comment === '' ? name : `${name}\n${comment}`);
-  body += element('rect', {
-    class: 'dss-box',
-    x: box.left,
-    y: box.top,
-    width: box.width,
-    height: box.height,
-    rx: CORNER,
-    fill: TABLE_BODY,
-    stroke: mark === undefined ? TABLE_BORDER : MARK_COLORS[mark].strong,
-    'stroke-width': mark === undefined ? 1 : 2,
-    'stroke-dasharray': mark === 'removed' ? REMOVED_DASH : undefined,
-  });
-  body += element('path', { class: 'dss-header', d: headerPath(box), fill: headerFill });
+  // Parts joined once per table: one flat string per table instead of a long-lived tree of concatenations,
+  // which made garbage collection most of the time of a 1,000-table drawing.
+  const body = [titleElement(comment === '' ? name : `${name}\n${comment}`)];
+  body.push(
+    element('rect', {
+      class: 'dss-box',
+      x: box.left,
+      y: box.top,
+      width: box.width,
+      height: box.height,
+      rx: CORNER,
+      fill: TABLE_BODY,
+      stroke: mark === undefined ? TABLE_BORDER : MARK_COLORS[mark].strong,
+      'stroke-width': mark === undefined ? 1 : 2,
+      'stroke-dasharray': mark === 'removed' ? REMOVED_DASH : undefined,
+    }),
+  );
+  body.push(element('path', { class: 'dss-header', d: headerPath(box), fill: headerFill }));
   const nameY = box.top + 23;
   const shownName = fitText(name, box.width - 2 * SIDE_PADDING, CHARACTER_WIDTH.tableName);
-  body += element(
-    'text',
-    {
-      class: 'dss-table-name',
-      x: box.left + SIDE_PADDING,
-      y: nameY,
-      'font-size': 13,
-      'font-weight': 600,
-      fill: inkOn(headerFill),
-    },
-    escapeText(shownName),
+  body.push(
+    element(
+      'text',
+      {
+        class: 'dss-table-name',
+        x: box.left + SIDE_PADDING,
+        y: nameY,
+        'font-size': 13,
+        'font-weight': 600,
+        fill: inkOn(headerFill),
+      },
+      escapeText(shownName),
+    ),
   );
-  if (mark === 'removed') body += strike(box.left + SIDE_PADDING, box, shownName, nameY);
+  if (mark === 'removed') body.push(strike(box.left + SIDE_PADDING, box, shownName, nameY));
   columns.forEach((column, row) => {
-    body += renderColumn(column, row, box, context, indexMarks.get(textOf(column.name)) ?? []);
+    body.push(renderColumn(column, row, box, context, indexMarks.get(textOf(column.name)) ?? []));
   });
   return element(
     'g',
     { class: `dss-table${markClass(mark)}`, opacity: mark === 'removed' ? 0.75 : undefined },
-    body,
+    body.join(''),
   );
 }
 
@@ -202,7 +208,7 @@ function badges(column: Column, isForeignKey: boolean, left: number, baseline: n
           : null;
   let out = '';
   if (key !== null) out += badge(key, left + 5, baseline);
-  if (isForeignKey) out += badge('FK', left + 17, baseline);
+  if (isForeignKey) out += badge('FK', left + 19, baseline);
   return out;
 }
 

@@ -36,29 +36,32 @@ export function renderDiagramSvg(document: DiagramDocument, options: RenderOptio
   const notes = Array.isArray(document.sticky_notes) ? document.sticky_notes : [];
   const bounds = new Bounds();
 
-  let groupLayer = '';
+  // Each layer's parts are joined once (see renderTable for why).
+  const groupLayer: string[] = [];
   for (const group of groupsOutermostFirst(groups))
-    groupLayer += renderGroup(group, highlight.groups.get(group.uuid), bounds);
+    groupLayer.push(renderGroup(group, highlight.groups.get(group.uuid), bounds));
 
   const endpoints = new RelationshipEndpoints({ ...document, tables }, highlight);
-  let relationshipLayer = '';
+  const relationshipLayer: string[] = [];
   for (const relationship of relationships) {
     const resolved = endpoints.resolve(relationship);
-    if (resolved !== null) relationshipLayer += renderRelationship(resolved, bounds);
+    if (resolved !== null) relationshipLayer.push(renderRelationship(resolved, bounds));
   }
 
   const foreignKeys = foreignKeyColumns(relationships);
   const noForeignKeys = new Set<string>();
-  let tableLayer = '';
+  const tableLayer: string[] = [];
   for (const table of tables)
-    tableLayer += renderTable(
-      table,
-      { highlight, foreignKeyColumns: foreignKeys.get(textOf(table.name)) ?? noForeignKeys },
-      bounds,
+    tableLayer.push(
+      renderTable(
+        table,
+        { highlight, foreignKeyColumns: foreignKeys.get(textOf(table.name)) ?? noForeignKeys },
+        bounds,
+      ),
     );
 
-  let noteLayer = '';
-  for (const note of notes) noteLayer += renderNote(note, highlight.sticky_notes.get(note.uuid), bounds);
+  const noteLayer: string[] = [];
+  for (const note of notes) noteLayer.push(renderNote(note, highlight.sticky_notes.get(note.uuid), bounds));
 
   const title = options.title ?? `Diagram with ${tables.length} ${tables.length === 1 ? 'table' : 'tables'}`;
   const content =
@@ -93,8 +96,8 @@ function svgElement(title: string, bounds: Bounds, content: string): string {
   return `<svg${root}><title>${escapeXml(title)}</title>${content}</svg>`;
 }
 
-function layer(className: string, content: string): string {
-  return content === '' ? '' : element('g', { class: className }, content);
+function layer(className: string, parts: string[]): string {
+  return parts.length === 0 ? '' : element('g', { class: className }, parts.join(''));
 }
 
 function emptyMessage(): string {

@@ -7,7 +7,7 @@ export const HEADER_HEIGHT = 36;
 export const ROW_HEIGHT = 24;
 export const BOTTOM_PADDING = 8;
 /** Left strip of each row holding the key badges (PK/UQ/IX, FK). */
-export const BADGE_GUTTER = 30;
+export const BADGE_GUTTER = 34;
 export const SIDE_PADDING = 10;
 const MIN_WIDTH = 120;
 

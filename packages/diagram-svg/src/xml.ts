@@ -14,8 +14,14 @@ const ENTITIES: Record<string, string> = {
   "'": '&#39;',
 };
 
+/** Whether a value needs any rewriting at all: most names and every number-like value do not. */
+const NEEDS_REWRITE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding the characters XML forbids is the point
+  /[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 /** Text safe inside an element and inside a double- or single-quoted attribute value. */
 export function escapeXml(value: string): string {
+  if (!NEEDS_REWRITE.test(value)) return value;
   return value.replace(NOT_XML_CHARACTER, '\uFFFD').replace(MARKUP, (character) => ENTITIES[character]!);
 }
 
