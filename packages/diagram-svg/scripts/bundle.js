@@ -1,10 +1,9 @@
 #!/usr/bin/env node
-
 // Builds the /draw page script: src/browser/draw.ts with this package and @dss/schema inside, one minified
 // IIFE at dist/browser/draw.js (run by the root `npm run build`, after tsc has type-checked everything).
 // @dss/schema is bundled from its TypeScript sources (ES modules, so unused parts such as the Markdown
-// renderer are left out); its two Node-only modules are swapped for browser ones, like a package.json
-// "browser" field would: src/uuid.ts (Node Buffers) and node:crypto (content hashes, unused here).
+// renderer are left out). Its one Node-only import, node:crypto (content hashes, which the page never
+// computes), is swapped for a stub that throws, as a package.json "browser" field would.
 const path = require('node:path');
 const esbuild = require('esbuild');
 
@@ -18,11 +17,6 @@ const browserSubstitutes = {
   name: 'dss-browser-substitutes',
   setup(build) {
     build.onResolve({ filter: /^@dss\/schema$/ }, () => ({ path: path.join(schemaSource, 'index.ts') }));
-    build.onResolve({ filter: /^\.\/uuid$/ }, (args) =>
-      path.resolve(args.resolveDir) === schemaSource
-        ? { path: path.join(browserDir, 'random-uuid.ts') }
-        : undefined,
-    );
     build.onResolve({ filter: /^(node:)?crypto$/ }, () => ({
       path: path.join(browserDir, 'no-node-crypto.ts'),
     }));
