@@ -39,7 +39,7 @@ function fakeElement(): FakeElement {
 }
 
 /** Runs the bundle against a page with the /draw contract's elements; any network API used throws. */
-function runPage(hash: string, search = '') {
+function runPage(hash: string, search = '', readyState = 'interactive') {
   const diagram = fakeElement();
   const problems = fakeElement();
   const listeners: Record<string, () => void> = {};
@@ -54,6 +54,10 @@ function runPage(hash: string, search = '') {
     },
   };
   const document = {
+    readyState,
+    addEventListener: (type: string, listener: () => void) => {
+      listeners[`document:${type}`] = listener;
+    },
     getElementById: (id: string) => (id === 'diagram' ? diagram : id === 'problems' ? problems : null),
     createElement: (name: string) => ({ name, className: '', textContent: '' }),
     importNode: (node: { svg: string }) => node,
@@ -116,6 +120,14 @@ describe('the /draw browser bundle', () => {
       expect.arrayContaining([expect.stringMatching(/^strategy: /), expect.stringMatching(/^tables: /)]),
     );
     expect(problems.hidden).toBe(false);
+  });
+
+  it('waits for the document to be parsed when it runs early', () => {
+    const patch = { strategy: 'merge', tables: [{ name: 'a', columns: [] }] };
+    const page = runPage(`#patch=${encodeURIComponent(JSON.stringify(patch))}`, '', 'loading');
+    expect(page.diagram.children).toEqual([]);
+    page.listeners['document:DOMContentLoaded']!();
+    expect(page.diagram.dataset['state']).toBe('drawn');
   });
 
   it('says the patch is missing, and draws again when the fragment changes', () => {

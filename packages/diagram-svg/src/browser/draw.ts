@@ -39,5 +39,7 @@ function describe(problem: DrawProblem): string {
   return problem.path === '' ? problem.message : `${problem.path}: ${problem.message}`;
 }
 
-show();
+// The page loads this script with `defer`; should it ever run before the body is parsed, wait for it.
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', show);
+else show();
 window.addEventListener('hashchange', show);
