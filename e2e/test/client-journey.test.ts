@@ -19,7 +19,7 @@ describe('A change made through @dss/client (recommended order)', () => {
     stack = await startStack();
     const token = await teamMemberToken(stack, { team, email, role: 'editor', write: true });
     client = validatedClient(stack.baseUrl, token);
-  });
+  }, 60_000); // four CLI processes for the token: slow on a busy machine
   afterAll(async () => {
     await stack.stop();
   });
