@@ -35,28 +35,112 @@ export function applyRelationshipEntries(
   entries: readonly PatchRelationship[],
   strategy: Strategy,
 ): void {
+  if (entries.length === 0) return;
   const relationships = draft.relationships;
-  const positions = new Map(
-    relationships.map((relationship, position) => [endpointKey(relationship), position]),
-  );
+  const positions = new LinkPositions(relationships);
   for (const entry of entries) {
     const wanted = canonicalRelationship(entry);
-    const position = positions.get(endpointKey(wanted)) ?? positions.get(reversedEndpointKey(wanted));
+    const position = positions.find(wanted) ?? positions.findReversed(wanted);
     if (position === undefined) {
-      positions.set(endpointKey(wanted), relationships.length);
       relationships.push({ uuid: draft.newUuid(), name: null, ...wanted, on_delete: null, on_update: null });
+      positions.add(relationships.length - 1);
       continue;
     }
     const existing = relationships[position]!;
     if (strategy === 'additive' || sameLink(existing, wanted)) continue;
-    positions.delete(endpointKey(existing));
-    positions.set(endpointKey(wanted), position);
+    positions.forget(existing);
     relationships[position] = { ...existing, ...wanted };
+    positions.add(position);
   }
 }
 
+/**
+ * Where a link is stored: positions of the relationships by source table, each list in position order.
+ * `find` gives the last position with exactly the given endpoints. The Map from a joined endpoint key it
+ * replaces built a 4-part string for each of a diagram's thousands of relationships on every apply.
+ */
+class LinkPositions {
+  private readonly bySource = new Map<string, number[]>();
+
+  constructor(private readonly relationships: readonly Relationship[]) {
+    for (let position = 0; position < relationships.length; position++) this.add(position);
+  }
+
+  find(endpoints: RelationshipEndpoints): number | undefined {
+    return this.search(
+      endpoints.source_table,
+      endpoints.source_column,
+      endpoints.target_table,
+      endpoints.target_column,
+    );
+  }
+
+  /** The same link written the other way round. */
+  findReversed(endpoints: RelationshipEndpoints): number | undefined {
+    return this.search(
+      endpoints.target_table,
+      endpoints.target_column,
+      endpoints.source_table,
+      endpoints.source_column,
+    );
+  }
+
+  /** Indexes the relationship at `position` (new, or just rewritten), keeping its list in position order. */
+  add(position: number): void {
+    const table = this.relationships[position]!.source_table;
+    const list = this.bySource.get(table);
+    if (list === undefined) {
+      this.bySource.set(table, [position]);
+      return;
+    }
+    let at = list.length;
+    while (at > 0 && list[at - 1]! > position) at--;
+    list.splice(at, 0, position);
+  }
+
+  /**
+   * Before a stored link is rewritten with other endpoints: no position is found by its old endpoints any
+   * more (a stored duplicate of it included), until a later entry adds that link again.
+   */
+  forget(endpoints: RelationshipEndpoints): void {
+    const list = this.bySource.get(endpoints.source_table);
+    if (list === undefined) return;
+    const kept = list.filter((position) => !sameEndpoints(this.relationships[position]!, endpoints));
+    this.bySource.set(endpoints.source_table, kept);
+  }
+
+  private search(
+    sourceTable: string,
+    sourceColumn: string,
+    targetTable: string,
+    targetColumn: string,
+  ): number | undefined {
+    const list = this.bySource.get(sourceTable);
+    if (list === undefined) return undefined;
+    for (let at = list.length - 1; at >= 0; at--) {
+      const relationship = this.relationships[list[at]!]!;
+      if (
+        relationship.source_column === sourceColumn &&
+        relationship.target_table === targetTable &&
+        relationship.target_column === targetColumn
+      )
+        return list[at];
+    }
+    return undefined;
+  }
+}
+
+function sameEndpoints(a: RelationshipEndpoints, b: RelationshipEndpoints): boolean {
+  return (
+    a.source_table === b.source_table &&
+    a.source_column === b.source_column &&
+    a.target_table === b.target_table &&
+    a.target_column === b.target_column
+  );
+}
+
 function sameLink(existing: Relationship, wanted: CanonicalRelationship): boolean {
-  return existing.type === wanted.type && endpointKey(existing) === endpointKey(wanted);
+  return existing.type === wanted.type && sameEndpoints(existing, wanted);
 }
 
 type ColumnRenames = ReadonlyMap<string, ReadonlyMap<string, string>>;

@@ -72,15 +72,21 @@ function linksBetween(
     const referencing = byName.get(r.source_table);
     const referenced = byName.get(r.target_table);
     if (!referencing || !referenced || referencing === referenced) continue;
+    // Most relationships link two placed tables: no link object for those.
+    const referencedIsNew = unplaced.has(referenced.uuid);
+    const referencingIsNew = unplaced.has(referencing.uuid);
+    if (!referencedIsNew && !referencingIsNew) continue;
     const link = { referenced, referencing };
-    for (const table of [referenced, referencing]) {
-      if (!unplaced.has(table.uuid)) continue;
-      const tableLinks = byTable.get(table.uuid);
-      if (tableLinks === undefined) byTable.set(table.uuid, [link]);
-      else tableLinks.push(link);
-    }
+    if (referencedIsNew) addLink(byTable, referenced.uuid, link);
+    if (referencingIsNew) addLink(byTable, referencing.uuid, link);
   }
   return byTable;
+}
+
+function addLink(byTable: Map<string, Link[]>, uuid: string, link: Link): void {
+  const tableLinks = byTable.get(uuid);
+  if (tableLinks === undefined) byTable.set(uuid, [link]);
+  else tableLinks.push(link);
 }
 
 /** Connected components of the unplaced tables (by relationships), in document order. */
