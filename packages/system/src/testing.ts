@@ -29,6 +29,8 @@ export async function startTestSystem(
     DSS_RATE_LIMIT_READ_PER_MIN: '100000',
     DSS_RATE_LIMIT_SCHEMA_PER_MIN: '100000',
     DSS_RATE_LIMIT_WRITE_PER_MIN: '100000',
+    // Tests convert small scripts: no conversion worker is started (and no parser loaded) until one is needed.
+    DSS_IMPORT_WARM_UP: 'false',
     ...extraEnv,
   };
   const system = await startSystem({

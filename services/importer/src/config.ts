@@ -15,5 +15,9 @@ export function readImporterConfig(source: NodeJS.ProcessEnv = process.env) {
     jobAckWaitMs: env.int('DSS_IMPORT_ACK_WAIT_MS', { default: 60_000, min: 100, max: 3_600_000 }, source),
     /** Heap cap of a conversion worker; a worker that exceeds it crashes and its job is redelivered. */
     workerMaxHeapMb: env.int('DSS_IMPORT_MAX_HEAP_MB', { default: 1024, min: 1, max: 16_384 }, source),
+    /** Conversion workers kept running; also how many jobs this importer takes from the queue at once. */
+    workers: env.int('DSS_IMPORT_WORKERS', { default: 1, min: 1, max: 64 }, source),
+    /** Start the workers at once and convert a sample per dialect before the first job. */
+    warmUp: env.bool('DSS_IMPORT_WARM_UP', { default: true }, source),
   };
 }

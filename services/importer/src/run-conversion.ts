@@ -1,8 +1,8 @@
-// Runs convertDdl in a worker thread per job, with a memory cap and a time limit.
+// The conversion worker's entry file and a one-off conversion in a worker of its own.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
-import type { convertDdl } from '@dss/ddl';
+import type { convertDdl, DdlDriver } from '@dss/ddl';
+import { ConversionPool } from './conversion-pool';
 
 export type Conversion = Awaited<ReturnType<typeof convertDdl>>;
 
@@ -29,35 +29,24 @@ export interface ConversionLimits {
 }
 
 /**
- * Converts `ddl` in a fresh worker. Resolves with the converter's result or `timeout`; rejects when the
- * worker crashed (out of memory, an exception outside convertDdl), so the job is redelivered.
+ * Converts `ddl` in a fresh worker of its own (a one-worker pool, no warm-up). Resolves with the
+ * converter's result or `timeout`; rejects when the worker crashed (out of memory, an exception outside
+ * convertDdl), so the job is redelivered. The service uses a long-lived ConversionPool instead.
  */
-export function runConversion(
+export async function runConversion(
   driver: string,
   ddl: string,
   limits: ConversionLimits,
 ): Promise<ConversionOutcome> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(workerEntry(), {
-      workerData: { driver, ddl },
-      resourceLimits: { maxOldGenerationSizeMb: limits.maxOldGenerationSizeMb ?? 1024 },
-    });
-    let settled = false;
-    const settle = (action: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      action();
-      void worker.terminate();
-    };
-    const timer = setTimeout(() => settle(() => resolve({ kind: 'timeout' })), limits.timeoutMs);
-    worker.once('message', (message: { result?: Conversion; crash?: string }) => {
-      if (message.result) settle(() => resolve({ kind: 'converted', result: message.result! }));
-      else settle(() => reject(new Error(`conversion crashed: ${message.crash ?? 'unknown error'}`)));
-    });
-    worker.once('error', (error) => settle(() => reject(error)));
-    worker.once('exit', (code) =>
-      settle(() => reject(new Error(`conversion worker exited with code ${code} before answering`))),
-    );
+  const pool = new ConversionPool({
+    size: 1,
+    timeoutMs: limits.timeoutMs,
+    maxOldGenerationSizeMb: limits.maxOldGenerationSizeMb ?? 1024,
+    warmUp: false,
   });
+  try {
+    return await pool.convert(driver as DdlDriver, ddl);
+  } finally {
+    await pool.close();
+  }
 }

@@ -1,6 +1,6 @@
 // Wiring of the importer service: a consumer of `importer.jobs` (queue `importers`) that converts each
-// job's DDL in a worker thread and reports the outcome to diagrams.CompleteImport, and a gRPC server with
-// health and ParseDdl. It holds nothing durable.
+// job's DDL in a pool of long-lived worker threads (conversion-pool.ts) and reports the outcome to
+// diagrams.CompleteImport, and a gRPC server with health and ParseDdl. It holds nothing durable.
 import { convertDdl, type DdlDriver } from '@dss/ddl';
 import {
   type BusMessage,
@@ -14,7 +14,7 @@ import {
   startGrpcServer,
 } from '@dss/platform';
 import type { ImporterConfig } from './config';
-import { runConversion } from './run-conversion';
+import { ConversionPool } from './conversion-pool';
 
 export const IMPORTER_QUEUE = 'importers';
 export const IMPORTER_JOBS_SUBJECT = 'importer.jobs';
@@ -22,6 +22,8 @@ export const IMPORTER_JOBS_SUBJECT = 'importer.jobs';
 export const JOB_MAX_DELIVER = 3;
 
 const DRIVERS = new Set(['mysql', 'pgsql', 'sqlsrv']);
+/** Seconds; conversions take from a few milliseconds to the 30 s default time limit. */
+const IMPORT_DURATION_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60];
 
 export interface ImportJob {
   job_id: string;
@@ -43,9 +45,27 @@ export async function startImporterService({ config, logger, metrics, bus }: Imp
   const finished = metrics.counter('importer_jobs_finished_total', 'DDL import jobs finished by outcome', [
     'outcome',
   ]);
-  const durations = metrics.histogram('importer_job_duration_seconds', 'DDL conversion time per job', [
-    'outcome',
-  ]);
+  const durations = metrics.histogram(
+    'importer_job_duration_seconds',
+    'DDL conversion time per job',
+    ['outcome'],
+    IMPORT_DURATION_BUCKETS,
+  );
+  const pool = new ConversionPool({
+    size: config.workers,
+    timeoutMs: config.importTimeoutMs,
+    maxOldGenerationSizeMb: config.workerMaxHeapMb,
+    warmUp: config.warmUp,
+  });
+  const inFlight = metrics.gauge('importer_jobs_in_flight', 'DDL import jobs being converted now');
+  const queued = metrics.gauge(
+    'importer_jobs_queued',
+    'DDL import jobs this importer has taken that wait for a free conversion worker',
+  );
+  const sampleGauges = () => {
+    inFlight.set(pool.busy);
+    queued.set(pool.queued);
+  };
 
   const complete = async (
     job: ImportJob,
@@ -78,10 +98,9 @@ export async function startImporterService({ config, logger, metrics, bus }: Imp
       });
       return;
     }
-    const outcome = await runConversion(job.driver, job.ddl, {
-      timeoutMs: config.importTimeoutMs,
-      maxOldGenerationSizeMb: config.workerMaxHeapMb,
-    });
+    const converting = pool.convert(job.driver as DdlDriver, job.ddl);
+    sampleGauges();
+    const outcome = await converting.finally(sampleGauges);
     if (outcome.kind === 'timeout') {
       durations.observe({ outcome: 'timeout' }, seconds());
       await complete(job, 'timeout', {
@@ -105,6 +124,7 @@ export async function startImporterService({ config, logger, metrics, bus }: Imp
   const consumer: BusSubscription = await bus.consume(IMPORTER_QUEUE, IMPORTER_JOBS_SUBJECT, handleJob, {
     ackWaitMs: config.jobAckWaitMs,
     maxDeliver: JOB_MAX_DELIVER,
+    concurrency: config.workers,
     onDeadLetter: async (message) => {
       const job = message.data as ImportJob;
       logger.error({ job_id: job?.job_id, deliveries: message.deliveryCount }, 'import job kept crashing');
@@ -135,15 +155,18 @@ export async function startImporterService({ config, logger, metrics, bus }: Imp
     logger,
     metrics,
   });
-  logger.info({ address: grpc.address }, 'importer service listening');
+  logger.info({ address: grpc.address, workers: config.workers }, 'importer service listening');
   return {
     grpc,
+    /** The conversion workers (benchmarks wait for their warm-up). */
+    pool,
     async readiness() {
       return { importer: true };
     },
     async stop() {
       grpc.setServing(false);
       await consumer.unsubscribe();
+      await pool.close();
       await grpc.stop();
       diagrams.close();
     },

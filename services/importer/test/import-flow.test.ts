@@ -74,6 +74,22 @@ describe('DDL create through the importer (embedded system, in-process bus)', ()
     expect(again.body.data.uuid).toBe(created.body.data.uuid);
   });
 
+  it('should expose the job metrics: started, in flight, queued, finished by outcome and the duration histogram', async () => {
+    await client.create('Measured', 'CREATE TABLE measured (id int PRIMARY KEY);');
+    const response = await fetch(`http://127.0.0.1:${system.adminPort}/metrics`);
+    const text = await response.text();
+    const value = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? Number.NaN);
+    expect(value(/^dss_importer_jobs_started_total\{[^}]*\} (\d+)/m)).toBeGreaterThanOrEqual(1);
+    expect(
+      value(/^dss_importer_jobs_finished_total\{[^}]*outcome="ready"[^}]*\} (\d+)/m),
+    ).toBeGreaterThanOrEqual(1);
+    expect(value(/^dss_importer_jobs_in_flight\{[^}]*\} (\d+)/m)).toBe(0);
+    expect(value(/^dss_importer_jobs_queued\{[^}]*\} (\d+)/m)).toBe(0);
+    expect(
+      value(/^dss_importer_job_duration_seconds_count\{[^}]*outcome="ready"[^}]*\} (\d+)/m),
+    ).toBeGreaterThanOrEqual(1);
+  });
+
   it('should answer 201 failed with ddl_syntax_error naming line and column, and never replay it', async () => {
     const ddl = 'CREATE TABLE a (id int);\nCREATE TABLE b (id int,,);';
     const created = await client.create('Broken', ddl);
