@@ -21,6 +21,9 @@ import {
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'";
 
+// Whole-system tests on a shared 2-core machine: generous per-test time, no timing assertions.
+jest.setTimeout(120_000);
+
 describe('web app over HTTP (whole embedded system)', () => {
   let web: WebTestSystem;
   let editor: Person;

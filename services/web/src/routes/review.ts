@@ -85,6 +85,7 @@ ${notice ? noticeView(notice) : ''}
 </section>
 ${stateView(proposal, reviewer, csrfToken)}
 ${change ? changeView(change, diagram.name) : ''}
+${before ? '' : html`<p class="notice" id="diagram-not-ready">The diagram has no schema right now (it is importing, or its import failed), so the changes cannot be shown or applied.</p>`}
 ${proposal.state === 'pending' && reviewer && change?.fits ? actions(proposal.uuid, csrfToken) : ''}
 ${proposal.state === 'pending' && !reviewer ? html`<p class="muted" id="viewer-note">You can view this proposal; owners and editors of the team apply or decline it.</p>` : ''}
 </main>`,

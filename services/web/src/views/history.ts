@@ -1,5 +1,6 @@
 // The History pane of a diagram: its versions (who, when, how) and its proposals with their states,
 // each linking to its review page, with "Reopen" on expired ones for owners and editors.
+import { isUuid } from '@dss/platform';
 import { type Html, html } from '../html';
 import { csrfField, timestamp } from './layout';
 
@@ -43,7 +44,7 @@ ${versions.map(
 <span class="who">${history.names.get(version.author_user_id) ?? 'a former user'}</span>
 <span class="what">${SOURCE_TEXT[version.source] ?? version.source}</span>
 ${
-  version.source === 'apply' && version.source_id
+  version.source === 'apply' && isUuid(version.source_id)
     ? html`<a href="/review/${version.source_id}">(proposal)</a>`
     : ''
 }

@@ -20,6 +20,9 @@ const IMG = '<img src=x onerror="window.__xss=1">';
 const LINK =
   '<a href="javascript:window.__xss=1">click</a> [md](javascript:window.__xss=1) javascript:window.__xss=1';
 
+// Whole-system tests on a shared 2-core machine: generous per-test time, no timing assertions.
+jest.setTimeout(120_000);
+
 describe('inert user text and /draw in the browser (Chromium, whole embedded system)', () => {
   let web: WebTestSystem;
   let browser: TestBrowser;

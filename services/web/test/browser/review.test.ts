@@ -35,6 +35,9 @@ const INVOICES_PROPOSAL = {
   },
 };
 
+// Whole-system tests on a shared 2-core machine: generous per-test time, no timing assertions.
+jest.setTimeout(120_000);
+
 describe('review flow in the browser (Chromium, whole embedded system)', () => {
   let web: WebTestSystem;
   let browser: TestBrowser;
@@ -84,10 +87,12 @@ describe('review flow in the browser (Chromium, whole embedded system)', () => {
       await page.click('button[type=submit]');
       await page.waitForSelector('.error');
       expect(await page.textContent('.error')).toContain('Wrong email or password.');
+      await saveScreenshot(page, 'sign-in-page');
       await page.fill('input[name=password]', PASSWORD);
       await Promise.all([page.waitForURL(`${web.webUrl}/`), page.click('button[type=submit]')]);
       expect(await page.textContent('h1')).toBe('Your diagrams');
       expect(await page.isVisible(`a[href="/diagrams/${diagramUuid}"]`)).toBe(true);
+      await saveScreenshot(page, 'home-page');
     });
 
     it('ends the session on sign-out: the cookie no longer opens pages', async () => {
