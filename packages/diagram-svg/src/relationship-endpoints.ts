@@ -14,7 +14,6 @@ interface DrawnTable {
 
 export class RelationshipEndpoints {
   private readonly tablesByName = new Map<string, DrawnTable[]>();
-  private readonly selfLoops = new Map<DrawnTable, number>();
 
   constructor(
     document: DiagramDocument,
@@ -37,17 +36,11 @@ export class RelationshipEndpoints {
     if (source === undefined || target === undefined) return null;
     const sourceRow = this.row(source.table, textOf(relationship.source_column), wantRemoved);
     const targetRow = this.row(target.table, textOf(relationship.target_column), wantRemoved);
-    let selfLoopIndex = 0;
-    if (source === target) {
-      selfLoopIndex = this.selfLoops.get(source) ?? 0;
-      this.selfLoops.set(source, selfLoopIndex + 1);
-    }
     return {
       relationship,
       source: { box: source.box, y: rowMiddle(source.box, sourceRow?.row ?? null) },
       target: { box: target.box, y: rowMiddle(target.box, targetRow?.row ?? null) },
       sourceNullable: sourceRow?.column.is_nullable === true,
-      selfLoopIndex,
       mark,
     };
   }

@@ -6,7 +6,7 @@ import type { Bounds } from './bounds';
 import type { ChangeMark } from './highlight';
 import { markClass } from './highlight';
 import { MARK_COLORS, RELATIONSHIP_LINE, REMOVED_DASH, WHITE } from './palette';
-import { type Endpoint, type Route, routeBetween } from './relationship-route';
+import type { Endpoint, Route } from './relationship-route';
 import { element, formatNumber as n, textOf, titleElement } from './xml';
 
 export interface ResolvedRelationship {
@@ -15,14 +15,11 @@ export interface ResolvedRelationship {
   target: Endpoint;
   /** Whether the foreign-key column accepts null (then the referenced side is "zero or one"). */
   sourceNullable: boolean;
-  /** Position of this loop among the self-references of its table (0 for other relationships). */
-  selfLoopIndex: number;
   mark: ChangeMark | undefined;
 }
 
-export function renderRelationship(resolved: ResolvedRelationship, bounds: Bounds): string {
+export function renderRelationship(resolved: ResolvedRelationship, route: Route, bounds: Bounds): string {
   const { relationship, mark } = resolved;
-  const route = routeBetween(resolved.source, resolved.target, resolved.selfLoopIndex);
   for (const [x, y] of route.points) bounds.include(x - 8, y - 8, x + 8, y + 8);
   const stroke = mark === undefined ? RELATIONSHIP_LINE : MARK_COLORS[mark].strong;
   const line = {

@@ -15,6 +15,7 @@ import { renderGroup } from './render-group';
 import { renderNote } from './render-note';
 import { renderRelationship } from './render-relationship';
 import { renderTable } from './render-table';
+import { routeAll } from './relationship-route';
 import { attributes, element, escapeXml, formatNumber, textOf } from './xml';
 
 export interface RenderOptions {
@@ -42,11 +43,11 @@ export function renderDiagramSvg(document: DiagramDocument, options: RenderOptio
     groupLayer.push(renderGroup(group, highlight.groups.get(group.uuid), bounds));
 
   const endpoints = new RelationshipEndpoints({ ...document, tables }, highlight);
-  const relationshipLayer: string[] = [];
-  for (const relationship of relationships) {
-    const resolved = endpoints.resolve(relationship);
-    if (resolved !== null) relationshipLayer.push(renderRelationship(resolved, bounds));
-  }
+  const resolved = relationships
+    .map((relationship) => endpoints.resolve(relationship))
+    .filter((link) => link !== null);
+  const routes = routeAll(resolved);
+  const relationshipLayer = resolved.map((link, at) => renderRelationship(link, routes[at]!, bounds));
 
   const foreignKeys = foreignKeyColumns(relationships);
   const noForeignKeys = new Set<string>();

@@ -1,6 +1,6 @@
 import { documentFrom, shopPatch, uuidCounter } from './fixtures';
 import { renderDiagramSvg } from '../src/render';
-import { emptyDocument } from '@dss/schema';
+import { type DiagramDocument, emptyDocument } from '@dss/schema';
 import { allElements, classesOf, parseSvg, titleOf, withClass } from './svg-tree';
 
 function shop() {
@@ -154,23 +154,53 @@ describe('renderDiagramSvg', () => {
   });
 
   describe('relationships', () => {
-    it('draws a self-reference as a loop outside the right edge of its table', () => {
-      const document = shop();
-      const customers = document.tables.find((table) => table.name === 'customers')!;
+    const loopPoints = (document: DiagramDocument, title: string) => {
       const root = parseSvg(renderDiagramSvg(document));
-      const loop = withClass(root, 'dss-relationship').find((node) =>
-        titleOf(node).startsWith('customers.referred_by'),
-      )!;
-      const points = [
-        ...withClass(loop, 'dss-line')[0]!.attributes['d']!.matchAll(/[ML](-?[\d.]+) (-?[\d.]+)/g),
-      ].map(([, x, y]) => [Number(x), Number(y)]);
-      const right = customers.left + customers.width;
-      expect(points[0]![0]).toBe(right);
-      expect(points.at(-1)![0]).toBe(right);
-      expect(Math.max(...points.map(([x]) => x!))).toBeGreaterThan(right);
-      // From the referred_by row (third) to the id row (first).
-      expect(points[0]![1]).toBe(customers.top + 36 + 24 * 2 + 12);
-      expect(points.at(-1)![1]).toBe(customers.top + 36 + 12);
+      const loop = withClass(root, 'dss-relationship').find((node) => titleOf(node).startsWith(title))!;
+      return [...withClass(loop, 'dss-line')[0]!.attributes['d']!.matchAll(/[ML](-?[\d.]+) (-?[\d.]+)/g)].map(
+        ([, x, y]) => [Number(x), Number(y)] as const,
+      );
+    };
+
+    it('draws a self-reference as a loop out of the right edge of a table with no other lines', () => {
+      const { document } = documentFrom({
+        strategy: 'merge',
+        tables: [
+          {
+            name: 'categories',
+            left: 0,
+            top: 0,
+            columns: [
+              { name: 'id', type: 'int', is_primary_key: true },
+              { name: 'parent_id', type: 'int' },
+            ],
+          },
+        ],
+        relationships: [
+          {
+            source_table: 'categories',
+            source_column: 'parent_id',
+            target_table: 'categories',
+            target_column: 'id',
+            type: 'many-to-one',
+          },
+        ],
+      });
+      const table = document.tables[0]!;
+      const points = loopPoints(document, 'categories.parent_id');
+      const right = table.left + table.width;
+      expect(points[0]).toEqual([right, table.top + 36 + 24 + 12]);
+      expect(points.at(-1)).toEqual([right, table.top + 36 + 12]);
+      expect(Math.max(...points.map(([x]) => x))).toBeGreaterThan(right);
+    });
+
+    it('puts a self-reference on the edge where fewer other lines end', () => {
+      const document = shop(); // orders.customer_id ends on the right edge of customers
+      const customers = document.tables.find((table) => table.name === 'customers')!;
+      const points = loopPoints(document, 'customers.referred_by');
+      expect(points[0]).toEqual([customers.left, customers.top + 36 + 24 * 2 + 12]);
+      expect(points.at(-1)).toEqual([customers.left, customers.top + 36 + 12]);
+      expect(Math.min(...points.map(([x]) => x))).toBeLessThan(customers.left);
     });
 
     it('connects the rows of the linked columns, leaving each table at the facing edge', () => {
