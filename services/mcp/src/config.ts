@@ -39,6 +39,7 @@ export function readMcpConfig(source: NodeJS.ProcessEnv = process.env): McpConfi
     ),
     token: env.optionalString('DSS_TOKEN', source),
     adminPort: env.int('DSS_ADMIN_PORT', { default: 9090, min: 0, max: 65535 }, source),
-    importWaitMs: env.int('DSS_MCP_IMPORT_WAIT_MS', { default: 120_000, min: 0, max: 3_600_000 }, source),
+    // Longer than the importer's own 30 s conversion limit, shorter than a proxy's usual 60 s read timeout.
+    importWaitMs: env.int('DSS_MCP_IMPORT_WAIT_MS', { default: 45_000, min: 0, max: 3_600_000 }, source),
   };
 }

@@ -1,5 +1,6 @@
 // Tools that write, and so need a token with write access (else insufficient_scope): creating a diagram and
 // proposing a change to one for a person to review.
+import { type Diagram, DssWaitTimeoutError } from '@dss/client';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { driverSchema, patchSchema } from '../patch-schema';
@@ -48,10 +49,24 @@ export function registerWriteTools(server: McpServer, context: ToolContext): voi
         ...(driver !== undefined ? { driver } : {}),
         ...(ddl !== undefined ? { ddl } : { schema: patch as never }),
       });
-      const diagram =
-        created.data.status === 'importing'
-          ? await client.waitForImport(created, { timeoutMs: context.importWaitMs })
-          : created.data;
+      let diagram: Pick<Diagram, 'uuid' | 'name' | 'status' | 'table_count' | 'url' | 'error'> = created.data;
+      if (diagram.status === 'importing') {
+        try {
+          diagram = await client.waitForImport(created, { timeoutMs: context.importWaitMs });
+        } catch (error) {
+          if (!(error instanceof DssWaitTimeoutError)) throw error;
+          return jsonResult({
+            uuid: diagram.uuid,
+            name: diagram.name,
+            status: 'importing',
+            url: diagram.url,
+            next_step:
+              'The import is still running. Call create_diagram again with exactly the same arguments within ' +
+              'two minutes to keep waiting (the same diagram is returned, not a new one), or look for its ' +
+              'status with list_diagrams.',
+          });
+        }
+      }
       if (diagram.status === 'failed')
         return errorResult(
           diagram.error?.code ?? 'import_failed',

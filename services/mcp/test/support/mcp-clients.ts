@@ -23,6 +23,7 @@ export interface McpEndpoint {
 export async function mcpEndpoint(
   transport: TransportName,
   urls: { apiUrl: string; appUrl: string },
+  env: Record<string, string> = {},
 ): Promise<McpEndpoint> {
   const clients: Client[] = [];
   const track = (client: Client) => {
@@ -46,6 +47,7 @@ export async function mcpEndpoint(
               DSS_APP_URL: urls.appUrl,
               DSS_TOKEN: token,
               LOG_LEVEL: 'silent',
+              ...env,
             },
             stderr: 'inherit',
           }),
@@ -58,7 +60,7 @@ export async function mcpEndpoint(
     };
   }
 
-  const config = readMcpConfig({ DSS_API_URL: urls.apiUrl, DSS_APP_URL: urls.appUrl });
+  const config = readMcpConfig({ DSS_API_URL: urls.apiUrl, DSS_APP_URL: urls.appUrl, ...env });
   const logger = createLogger('mcp', { level: 'silent' });
   const http = await startHttpServer(
     config,
@@ -79,7 +81,6 @@ export async function mcpEndpoint(
       await closeAll();
       await http.stop();
     },
-    ...{ url: http.url },
   };
 }
 
