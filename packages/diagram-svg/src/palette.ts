@@ -5,7 +5,7 @@ import type { ChangeMark } from './highlight';
 
 // Unquoted family names (valid CSS): the attribute values then need no escaping on every row.
 export const FONT_SANS = 'system-ui, -apple-system, Segoe UI, Roboto, Helvetica Neue, Arial, sans-serif';
-export const FONT_MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, Liberation Mono, monospace';
+export const FONT_MONO = 'ui-monospace, Menlo, Consolas, monospace';
 
 export const INK = '#0f172a';
 export const INK_MUTED = '#475569';

@@ -6,7 +6,6 @@ import { type ChangeMark, type DiagramHighlight, markClass } from './highlight';
 import {
   BADGE_COLORS,
   FONT_MONO,
-  INK,
   INK_FAINT,
   INK_MUTED,
   inkOn,
@@ -156,9 +155,9 @@ function renderColumn(
       class: 'dss-column-name',
       x: box.left + BADGE_GUTTER,
       y: baseline,
-      'font-size': 12,
       'font-weight': column.is_primary_key === true ? 600 : undefined,
-      fill: mark === 'removed' ? INK_MUTED : INK,
+      // Size 12 and the ink colour are inherited from the tables layer.
+      fill: mark === 'removed' ? INK_MUTED : undefined,
     },
     escapeText(shownName),
   );

@@ -68,7 +68,7 @@ export function renderDiagramSvg(document: DiagramDocument, options: RenderOptio
   const content =
     layer('dss-groups', groupLayer) +
     layer('dss-relationships', relationshipLayer) +
-    layer('dss-tables', tableLayer) +
+    layer('dss-tables', tableLayer, { 'font-size': 12 }) +
     layer('dss-notes', noteLayer);
   return svgElement(title, bounds, bounds.isEmpty ? emptyMessage() : content);
 }
@@ -97,8 +97,8 @@ function svgElement(title: string, bounds: Bounds, content: string): string {
   return `<svg${root}><title>${escapeXml(title)}</title>${content}</svg>`;
 }
 
-function layer(className: string, parts: string[]): string {
-  return parts.length === 0 ? '' : element('g', { class: className }, parts.join(''));
+function layer(className: string, parts: string[], inherited: Record<string, number> = {}): string {
+  return parts.length === 0 ? '' : element('g', { class: className, ...inherited }, parts.join(''));
 }
 
 function emptyMessage(): string {
