@@ -8,8 +8,9 @@ export function textResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }] };
 }
 
+/** Compact JSON: a model reads it as well as indented JSON, at about 60% of the tokens (data-type catalogs). */
 export function jsonResult(value: unknown): CallToolResult {
-  return textResult(JSON.stringify(value, null, 2));
+  return textResult(JSON.stringify(value));
 }
 
 export function errorResult(code: string, message: string, lines: string[] = []): CallToolResult {
