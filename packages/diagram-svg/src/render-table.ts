@@ -241,12 +241,12 @@ function columnTooltip(
   if (column.is_index === true) facts.push('indexed');
   if (column.is_auto_increment === true) facts.push('auto-increment');
   facts.push(column.is_nullable === true ? 'nullable' : 'not null');
-  if (column.default !== null && column.default !== undefined)
-    facts.push(`default ${textOf(column.default)}`);
+  const hasDefault = column.default !== null && column.default !== undefined;
+  if (hasDefault) facts.push(`default ${textOf(column.default)}`);
   for (const entry of indexMarks) facts.push(`index ${entry.name} ${entry.mark}`);
   const comment = textOf(column.comment);
   const interesting =
-    column.default !== null || comment !== '' || indexMarks.length > 0 || column.is_auto_increment === true;
+    hasDefault || comment !== '' || indexMarks.length > 0 || column.is_auto_increment === true;
   if (!interesting) return null;
   return `${name} ${type}: ${facts.join(', ')}${comment === '' ? '' : `\n${comment}`}`;
 }

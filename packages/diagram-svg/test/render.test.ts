@@ -102,6 +102,18 @@ describe('renderDiagramSvg', () => {
         (row) => withClass(row, 'dss-column-name')[0]!.text === 'total',
       )!;
       expect(titleOf(total)).toBe('total numeric(10,2): not null, default 0');
+      const tags = withClass(root, 'dss-column').find(
+        (row) => withClass(row, 'dss-column-name')[0]!.text === 'tags',
+      )!;
+      expect(titleOf(tags)).toBe('tags text[]: nullable\nFree labels');
+    });
+
+    it('gives a row no tooltip when it shows everything there is to know', () => {
+      const root = parseSvg(renderDiagramSvg(shop()));
+      const email = withClass(root, 'dss-column').find(
+        (row) => withClass(row, 'dss-column-name')[0]!.text === 'email',
+      )!;
+      expect(email.children.map((child) => child.name)).not.toContain('title');
     });
 
     it('draws tables at their stored place and size', () => {
