@@ -18,6 +18,14 @@ import {
   type WebTestSystem,
 } from './support/web-system';
 
+async function waitUntil(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'";
 
@@ -317,7 +325,11 @@ describe('web app over HTTP (whole embedded system)', () => {
 
       const revoked = await client.request(`/settings/tokens/${id}/revoke`, { form: { _csrf: csrf } });
       expect(revoked.response.status).toBe(303);
-      expect((await api(web, token, 'GET', '/diagrams')).status).toBe(401);
+      expect(
+        (await web.accounts.ListTokens({ team_slug: 'alpha', user_email: editor.email })).tokens,
+      ).toContainEqual(expect.objectContaining({ id, revoked_at: expect.any(String) }));
+      // The gateway drops its cached check when the revocation event arrives (through the outbox relay).
+      await waitUntil(async () => (await api(web, token, 'GET', '/diagrams')).status === 401);
     });
 
     it('refuses to revoke another person’s token with 404', async () => {
