@@ -116,19 +116,12 @@ function renderColumn(
   const nullable = column.is_nullable === true;
   const isForeignKey = context.foreignKeyColumns.has(name);
 
-  const available = box.width - BADGE_GUTTER - SIDE_PADDING - NAME_TYPE_GAP;
-  const typeRoom =
-    Math.max(available - estimatedWidth(name, CHARACTER_WIDTH.columnName), available * 0.4) -
-    (nullable ? NULL_SUFFIX_WIDTH : 0);
-  const shownType = fitText(type, typeRoom, CHARACTER_WIDTH.columnType);
-  const typeWidth =
-    estimatedWidth(shownType, CHARACTER_WIDTH.columnType) + (nullable ? NULL_SUFFIX_WIDTH : 0);
-  const shownName = fitText(name, available - typeWidth, CHARACTER_WIDTH.columnName);
+  const { shownName, shownType, showNull } = fitRow(name, type, nullable, box.width);
+  const hidesSomething = shownName !== name || shownType !== type || showNull !== nullable;
 
   let body = '';
-  const tooltip = columnTooltip(column, name, type, isForeignKey, indexMarks);
-  if (tooltip !== null || shownName !== name || shownType !== type)
-    body += titleElement(tooltip ?? `${name} ${type}`);
+  const tooltip = columnTooltip(column, name, type, isForeignKey, indexMarks, hidesSomething);
+  if (tooltip !== null) body += titleElement(tooltip);
   if (mark !== undefined)
     body += element('rect', {
       class: 'dss-row-mark',
@@ -163,7 +156,7 @@ function renderColumn(
   );
   const typeChildren =
     escapeText(shownType) +
-    (nullable
+    (showNull
       ? element('tspan', { class: 'dss-nullable', 'font-size': 10, fill: INK_FAINT }, NULL_SUFFIX)
       : '');
   body += element(
@@ -193,6 +186,23 @@ function renderColumn(
   }
   const indexClasses = indexMarks.map((entry) => ` dss-index-${entry.mark}`);
   return element('g', { class: `dss-column${markClass(mark)}${[...new Set(indexClasses)].join('')}` }, body);
+}
+
+/**
+ * What of the name, the type and the "null" marker fits a row of a table this wide. The type keeps at least
+ * 40% of the room; when it does not fit with the marker, the marker goes first (the tooltip still says
+ * nullable), then the type is cut, then the name.
+ */
+function fitRow(name: string, type: string, nullable: boolean, tableWidth: number) {
+  const available = tableWidth - BADGE_GUTTER - SIDE_PADDING - NAME_TYPE_GAP;
+  const typeRoom = Math.max(available - estimatedWidth(name, CHARACTER_WIDTH.columnName), available * 0.4);
+  const typeWidth = estimatedWidth(type, CHARACTER_WIDTH.columnType);
+  const showNull = nullable && typeWidth + NULL_SUFFIX_WIDTH <= typeRoom;
+  const shownType = fitText(type, typeRoom - (showNull ? NULL_SUFFIX_WIDTH : 0), CHARACTER_WIDTH.columnType);
+  const usedByType =
+    estimatedWidth(shownType, CHARACTER_WIDTH.columnType) + (showNull ? NULL_SUFFIX_WIDTH : 0);
+  const shownName = fitText(name, available - usedByType, CHARACTER_WIDTH.columnName);
+  return { shownName, shownType, showNull };
 }
 
 /** PK, UQ or IX in the first slot of the gutter; FK in the second. */
@@ -226,13 +236,17 @@ function badge(label: keyof typeof BADGE_COLORS, x: number, baseline: number): s
   );
 }
 
-/** Everything about a column that the row does not show: the tooltip text, or null when there is none. */
+/**
+ * The row's tooltip: the whole column when the row cut something or there is more to know (a default, a
+ * comment, auto-increment, marked indexes); null when the row already shows everything.
+ */
 function columnTooltip(
   column: Column,
   name: string,
   type: string,
   isForeignKey: boolean,
   indexMarks: IndexMark[],
+  rowHidesSomething: boolean,
 ): string | null {
   const facts: string[] = [];
   if (column.is_primary_key === true) facts.push('primary key');
@@ -246,7 +260,11 @@ function columnTooltip(
   for (const entry of indexMarks) facts.push(`index ${entry.name} ${entry.mark}`);
   const comment = textOf(column.comment);
   const interesting =
-    hasDefault || comment !== '' || indexMarks.length > 0 || column.is_auto_increment === true;
+    rowHidesSomething ||
+    hasDefault ||
+    comment !== '' ||
+    indexMarks.length > 0 ||
+    column.is_auto_increment === true;
   if (!interesting) return null;
   return `${name} ${type}: ${facts.join(', ')}${comment === '' ? '' : `\n${comment}`}`;
 }

@@ -108,6 +108,16 @@ describe('renderDiagramSvg', () => {
       expect(titleOf(tags)).toBe('tags text[]: nullable\nFree labels');
     });
 
+    it('drops the null marker before cutting the type', () => {
+      const document = documentFrom({
+        strategy: 'merge',
+        tables: [{ name: 'users', left: 0, top: 0, columns: [{ name: 'email', type: 'varchar(255)' }] }],
+      }).document;
+      const row = withClass(parseSvg(renderDiagramSvg(document)), 'dss-column')[0]!;
+      expect(withClass(row, 'dss-column-type')[0]!.text).toBe('character varying(255)');
+      expect(titleOf(row)).toBe('email character varying(255): nullable');
+    });
+
     it('gives a row no tooltip when it shows everything there is to know', () => {
       const root = parseSvg(renderDiagramSvg(shop()));
       const email = withClass(root, 'dss-column').find(
@@ -161,7 +171,7 @@ describe('renderDiagramSvg', () => {
       const shown = withClass(row, 'dss-column-name')[0]!.text;
       expect(shown.endsWith('…')).toBe(true);
       expect(shown.length).toBeLessThan(long.length);
-      expect(titleOf(row)).toBe(`${long} bigint`);
+      expect(titleOf(row)).toBe(`${long} bigint: nullable`);
     });
   });
 
