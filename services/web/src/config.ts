@@ -1,7 +1,8 @@
 // Configuration of the web app, read from the environment and validated at start (the platform's one
 // config loader). The variable names and defaults are fixed by ARCHITECTURE.md.
 import path from 'node:path';
-import { DEFAULT_GRPC_ADDRESSES, env } from '@dss/platform';
+import { ConfigError, DEFAULT_GRPC_ADDRESSES, env } from '@dss/platform';
+import { MIN_SESSION_KEY_CHARACTERS } from './session-key';
 
 export type WebConfig = ReturnType<typeof readWebConfig>;
 
@@ -17,7 +18,7 @@ export function readWebConfig(source: NodeJS.ProcessEnv = process.env) {
       source,
     ),
     /** The secret that signs session cookies and CSRF tokens, given as a value… */
-    sessionKey: env.optionalString('DSS_SESSION_KEY', source),
+    sessionKey: sessionKeyValue(env.optionalString('DSS_SESSION_KEY', source)),
     /** …or as a file (a Kubernetes Secret); generated on first start when neither exists. */
     sessionKeyFile: env.string(
       'DSS_SESSION_KEY_FILE',
@@ -38,5 +39,11 @@ function parseTrustProxy(raw: string): boolean | number | string {
   if (raw === 'false') return false;
   if (raw === 'true') return true;
   if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
+}
+
+function sessionKeyValue(raw: string | undefined): string | undefined {
+  if (raw !== undefined && raw.length < MIN_SESSION_KEY_CHARACTERS)
+    throw new ConfigError(`DSS_SESSION_KEY must have at least ${MIN_SESSION_KEY_CHARACTERS} characters`);
   return raw;
 }

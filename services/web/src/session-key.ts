@@ -6,12 +6,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '@dss/platform';
 
-const MIN_KEY_CHARACTERS = 32;
+export const MIN_SESSION_KEY_CHARACTERS = 32;
 
 export function loadSessionKey(options: { value?: string; file: string }): Buffer {
   const key = options.value ?? readOrCreateKeyFile(options.file);
-  if (key.length < MIN_KEY_CHARACTERS)
-    throw new ConfigError(`the session key must have at least ${MIN_KEY_CHARACTERS} characters`);
+  if (key.length < MIN_SESSION_KEY_CHARACTERS)
+    throw new ConfigError(
+      `the session key (DSS_SESSION_KEY_FILE) must have at least ${MIN_SESSION_KEY_CHARACTERS} characters`,
+    );
   return Buffer.from(key, 'utf8');
 }
 
