@@ -128,6 +128,36 @@ describe('resolveDataType', () => {
       });
     });
 
+    it('resolves each list of enum_values on its own, however often a type is repeated with other lists', () => {
+      for (let round = 0; round < 3; round++) {
+        expect(resolveDataType('mysql', 'enum', { enum_values: ['a', 'b'] })).toEqual({
+          name: 'enum',
+          params: { values: ['a', 'b'] },
+        });
+        expect(resolveDataType('mysql', 'enum', { enum_values: ['a\u0000b'] })).toEqual({
+          name: 'enum',
+          params: { values: ['a\u0000b'] },
+        });
+        expect(parseDataType('mysql', 'enum', { enum_values: ['a', 'a'] })).toMatchObject({
+          ok: false,
+          reason: 'invalid_param',
+          source: 'enum_values',
+        });
+        expect(resolveDataType('mysql', 'set', { enum_values: ['a', 'b'] })).toEqual({
+          name: 'set',
+          params: { values: ['a', 'b'] },
+        });
+      }
+    });
+
+    it('gives each caller its own copy of the values, so changing one result changes no later one', () => {
+      const first = resolveDataType('mysql', 'enum', { enum_values: ['x', 'y'] })!;
+      first.params!.values!.push('z');
+      expect(resolveDataType('mysql', 'enum', { enum_values: ['x', 'y'] })!.params).toEqual({
+        values: ['x', 'y'],
+      });
+    });
+
     it('refuses a length on a type that takes none', () => {
       expect(parseDataType('pgsql', 'integer', { length: 4 })).toMatchObject({ ok: false, source: 'length' });
     });

@@ -313,34 +313,67 @@ function resolveUncached(driver: Driver, written: string, extras: DataTypeExtras
 }
 
 // A patch repeats a handful of types thousands of times; resolving each distinct one once keeps
-// validation of large patches fast. Keyed by driver, then `length`, then the written text (nested Maps, so no
-// key string is built per lookup); bounded by clearing when full.
+// validation of large patches fast. Keyed by driver, then `length`, then the `enum_values` (as JSON text;
+// '' for none, which no JSON array text is), then the written text (nested Maps, so no key string is
+// built per lookup of a plain type); bounded by clearing when full.
 const CACHE_LIMIT = 4096;
-const cache = new Map<Driver, Map<number | undefined, Map<string, DataTypeResolution>>>();
+/** Longer lists of enum values are resolved every time rather than kept under a long key. */
+const ENUM_KEY_LIMIT = 1000;
+const NO_ENUM_VALUES = '';
+const cache = new Map<Driver, Map<number | undefined, Map<string, Map<string, DataTypeResolution>>>>();
 let cachedCount = 0;
 
-function cachedResolution(driver: Driver, written: string, extras: DataTypeExtras): DataTypeResolution {
+/** The cache key of `enum_values`, or null when they are not a short list of strings. */
+function enumValuesKey(values: DataTypeExtras['enum_values']): string | null {
+  if (values === undefined) return NO_ENUM_VALUES;
+  if (!Array.isArray(values)) return null;
+  for (const value of values) if (typeof value !== 'string') return null;
+  const key = JSON.stringify(values);
+  return key.length > ENUM_KEY_LIMIT ? null : key;
+}
+
+function cachedResolution(
+  driver: Driver,
+  written: string,
+  extras: DataTypeExtras,
+  enumKey: string,
+): DataTypeResolution {
+  // Spelled out rather than through a helper taking a factory: no closure per lookup.
   let byLength = cache.get(driver);
   if (byLength === undefined) {
     byLength = new Map();
     cache.set(driver, byLength);
   }
-  let byText = byLength.get(extras.length);
+  let byEnum = byLength.get(extras.length);
+  if (byEnum === undefined) {
+    byEnum = new Map();
+    byLength.set(extras.length, byEnum);
+  }
+  let byText = byEnum.get(enumKey);
   if (byText === undefined) {
     byText = new Map();
-    byLength.set(extras.length, byText);
+    byEnum.set(enumKey, byText);
   }
   let resolution = byText.get(written);
   if (resolution === undefined) {
     resolution = resolveUncached(driver, written, extras);
     if (cachedCount >= CACHE_LIMIT) {
-      for (const lengths of cache.values()) for (const texts of lengths.values()) texts.clear();
+      // Every level goes, so keys of lengths and enum lists seen once do not pile up either.
+      cache.clear();
       cachedCount = 0;
+      return resolution;
     }
     byText.set(written, resolution);
     cachedCount++;
   }
   return resolution;
+}
+
+/** The memoised resolution, or null when this one is not memoised (long or odd input). */
+function memoised(driver: Driver, written: string, extras: DataTypeExtras): DataTypeResolution | null {
+  if (typeof written !== 'string' || written.length > 200) return null;
+  const enumKey = enumValuesKey(extras.enum_values);
+  return enumKey === null ? null : cachedResolution(driver, written, extras, enumKey);
 }
 
 function copyResolution(resolution: DataTypeResolution): DataTypeResolution {
@@ -364,9 +397,7 @@ export function parseDataTypeShared(
   written: string,
   extras: DataTypeExtras = {},
 ): DataTypeResolution {
-  if (extras.enum_values !== undefined || typeof written !== 'string' || written.length > 200)
-    return resolveUncached(driver, written, extras);
-  return cachedResolution(driver, written, extras);
+  return memoised(driver, written, extras) ?? resolveUncached(driver, written, extras);
 }
 
 /**
@@ -382,9 +413,8 @@ export function parseDataType(
   written: string,
   extras: DataTypeExtras = {},
 ): DataTypeResolution {
-  if (extras.enum_values !== undefined || typeof written !== 'string' || written.length > 200)
-    return resolveUncached(driver, written, extras);
-  return copyResolution(cachedResolution(driver, written, extras));
+  const shared = memoised(driver, written, extras);
+  return shared === null ? resolveUncached(driver, written, extras) : copyResolution(shared);
 }
 
 /** The canonical name and parameters of a written type, or null when the driver has no such type. */
