@@ -154,4 +154,8 @@ describe('inert user text and /draw in the browser (Chromium, whole embedded sys
       expect(await page.locator('#problems li').count()).toBeGreaterThan(0);
     });
   });
+
+  it('met no Content Security Policy violation on any page it opened (no inline script or style)', () => {
+    expect(browser.cspViolations).toEqual([]);
+  });
 });

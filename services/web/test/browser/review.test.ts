@@ -212,6 +212,10 @@ describe('review flow in the browser (Chromium, whole embedded system)', () => {
       expect(await page.locator('button:has-text("Apply changes")').count()).toBe(1);
     });
   });
+
+  it('met no Content Security Policy violation on any page it opened (no inline script or style)', () => {
+    expect(browser.cspViolations).toEqual([]);
+  });
 });
 
 /** Acceptable inside a test only: moves a proposal's expiry into the past in its own table. */

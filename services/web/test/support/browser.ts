@@ -22,6 +22,8 @@ const CHROMIUM_ARGS = [
 
 export interface TestBrowser {
   browser: Browser;
+  /** Console reports of Content Security Policy violations on any page opened so far. */
+  cspViolations: string[];
   /** A new isolated context (its own cookies) with one page. */
   newPage(): Promise<{ context: BrowserContext; page: Page }>;
   close(): Promise<void>;
@@ -37,11 +39,17 @@ export async function launchBrowser(): Promise<TestBrowser> {
     args: CHROMIUM_ARGS,
     headless: true,
   });
+  const cspViolations: string[] = [];
   return {
     browser,
+    cspViolations,
     async newPage() {
       const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-      return { context, page: await context.newPage() };
+      const page = await context.newPage();
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+      });
+      return { context, page };
     },
     async close() {
       await browser.close();
