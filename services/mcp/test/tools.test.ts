@@ -6,6 +6,7 @@ import {
   startTestStack,
   type TestStack,
 } from '../../../packages/client/test/support/test-stack';
+import { drawFromLocation } from '@dss/diagram-svg';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, type McpEndpoint, mcpEndpoint, type TransportName } from './support/mcp-clients';
 
@@ -19,6 +20,14 @@ const TOOL_NAMES = [
   'propose_diagram_changes',
   'visualize_schema',
 ];
+
+/** What the web app's /draw page draws from the link (its own code, as the browser runs it). */
+function drawnTables(url: string): number {
+  const { hash, search } = new URL(url);
+  const drawn = drawFromLocation(hash, search);
+  if (!drawn.ok) throw new Error(`the /draw page refuses the link: ${JSON.stringify(drawn)}`);
+  return drawn.tableCount;
+}
 
 /** The patch inside a /draw link. */
 function patchOfDrawUrl(url: string): { strategy: string; tables: { name: string }[] } {
@@ -129,6 +138,7 @@ describe.each<TransportName>(['stdio', 'http'])('MCP server over %s', (transport
       const url = result.text.split('\n')[1]!;
       expect(url.startsWith(`${stack.appUrl}/draw?driver=pgsql#patch=`)).toBe(true);
       expect(patchOfDrawUrl(url)).toEqual(patch);
+      expect(drawnTables(url)).toBe(2);
     });
 
     it('should convert DDL locally into a patch with its tables', async () => {
@@ -137,6 +147,7 @@ describe.each<TransportName>(['stdio', 'http'])('MCP server over %s', (transport
       const patch = patchOfDrawUrl(url);
       expect(patch.strategy).toBe('merge');
       expect(patch.tables.map((t) => t.name).sort()).toEqual(['customers', 'orders']);
+      expect(drawnTables(url)).toBe(2);
     });
 
     it('should answer a DDL syntax error with its code', async () => {
@@ -209,6 +220,19 @@ describe.each<TransportName>(['stdio', 'http'])('MCP server over %s', (transport
         expect.stringMatching(/^invalid_schema: /),
         expect.stringMatching(/^tables\[0\]\.columns\[0\]\.type: /),
       ]);
+    });
+
+    it('should refuse a DDL over 200KB before converting it', async () => {
+      const ddl = `CREATE TABLE big (id int); -- ${'x'.repeat(205_000)}`;
+      const result = await callTool(client, 'visualize_schema', { driver: 'mysql', ddl });
+      expect(result.isError).toBe(true);
+      expect(result.text).toMatch(/ddl/);
+    });
+
+    it('should refuse a multi-byte DDL whose UTF-8 size is over 200KB with payload_too_large', async () => {
+      const ddl = `CREATE TABLE big (id int); -- ${'é'.repeat(110_000)}`;
+      const result = await callTool(client, 'visualize_schema', { driver: 'mysql', ddl });
+      expect(result).toEqual({ isError: true, text: 'payload_too_large: ddl is over 200KB' });
     });
 
     it('should refuse both patch and ddl with invalid_request', async () => {

@@ -2,13 +2,11 @@
 // Nothing is stored and the API is not called: a patch is checked locally, DDL is converted locally.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { MAX_DDL_BYTES, MAX_SCHEMA_BYTES } from '@dss/schema';
 import { driverSchema, patchSchema } from '../patch-schema';
 import { checkPatchLocally, exactlyOne, patchFromDdl } from '../schema-input';
-import { textResult } from '../tool-results';
+import { errorResult, textResult } from '../tool-results';
 import { instrumented, type ToolContext } from './context';
-
-/** The spec's DDL bound (200KB), so a huge script is refused before it is parsed. */
-export const MAX_DDL_CHARACTERS = 204_800;
 
 export function drawUrl(appUrl: string, driver: string, patch: object): string {
   const base = appUrl.replace(/\/+$/, '');
@@ -28,13 +26,18 @@ export function registerVisualizeTool(server: McpServer, context: ToolContext): 
       inputSchema: {
         driver: driverSchema,
         patch: patchSchema.optional(),
-        ddl: z.string().max(MAX_DDL_CHARACTERS).optional().describe('SQL DDL, at most 200KB.'),
+        ddl: z.string().max(MAX_DDL_BYTES).optional().describe('SQL DDL, at most 200KB.'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     instrumented('visualize_schema', context, async ({ driver, patch, ddl }) => {
       const wrong = exactlyOne(patch, ddl);
       if (wrong) return wrong;
+      // The bounds of the API and of the /draw page, in UTF-8 bytes.
+      if (ddl !== undefined && Buffer.byteLength(ddl) > MAX_DDL_BYTES)
+        return errorResult('payload_too_large', `ddl is over ${MAX_DDL_BYTES / 1024}KB`);
+      if (patch !== undefined && Buffer.byteLength(JSON.stringify(patch)) > MAX_SCHEMA_BYTES)
+        return errorResult('payload_too_large', `patch is over ${MAX_SCHEMA_BYTES / 1024}KB`);
       const local =
         ddl !== undefined ? await patchFromDdl(ddl, driver) : checkPatchLocally(patch as object, driver);
       if (!local.ok) return local.result;

@@ -3,11 +3,11 @@
 import { type Diagram, DssWaitTimeoutError } from '@dss/client';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { MAX_DDL_BYTES } from '@dss/schema';
 import { driverSchema, patchSchema } from '../patch-schema';
 import { exactlyOne } from '../schema-input';
 import { errorResult, jsonResult } from '../tool-results';
 import { instrumented, type ToolContext } from './context';
-import { MAX_DDL_CHARACTERS } from './visualize';
 
 export function registerWriteTools(server: McpServer, context: ToolContext): void {
   const { client } = context;
@@ -30,7 +30,7 @@ export function registerWriteTools(server: McpServer, context: ToolContext): voi
         patch: patchSchema.optional(),
         ddl: z
           .string()
-          .max(MAX_DDL_CHARACTERS)
+          .max(MAX_DDL_BYTES)
           .optional()
           .describe('SQL DDL (CREATE TABLE statements), at most 200KB.'),
       },
