@@ -2,9 +2,10 @@
 // the session cookie, CSRF checks on every form post, the pages, and one error handler that answers with
 // an error page of the same layout (never a stack trace).
 import { randomUUID } from 'node:crypto';
-import { runWithRequestContext } from '@dss/platform';
+import { isServiceError, runWithRequestContext } from '@dss/platform';
 import express, { type ErrorRequestHandler } from 'express';
 import type { WebAppContext } from './app-context';
+import { clearCookie } from './cookies';
 import { csrfTokenFor, verifyFormPosts } from './csrf';
 import { notFound, PageError, pageErrorOf } from './page-errors';
 import { assetRoutes } from './routes/assets';
@@ -81,6 +82,13 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
 
 function errorPage(context: WebAppContext): ErrorRequestHandler {
   return (error, req, res, _next) => {
+    // The session ended between the cookie check and a later call: sign in again, as for no session.
+    if (isServiceError(error) && error.code === 'unauthenticated' && !res.headersSent) {
+      clearCookie(res, context.cookies, context.cookies.session);
+      const next = req.method === 'GET' ? `?next=${encodeURIComponent(req.originalUrl)}` : '';
+      res.redirect(303, `/sign-in${next}`);
+      return;
+    }
     let failure = pageErrorOf(error);
     if (!failure && isBodyError(error))
       failure = new PageError(400, 'That did not work', 'The form could not be read.');
