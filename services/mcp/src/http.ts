@@ -8,7 +8,7 @@ import { createDssClient } from '@dss/client';
 import type { Logger, Metrics } from '@dss/platform';
 import { localhostHostValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import express, { type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import type { McpConfig } from './config';
 import { createMcpServer } from './server';
 
@@ -45,6 +45,20 @@ export async function startHttpServer(
       .status(405)
       .set('allow', 'POST')
       .json(rpcError(-32000, 'method not allowed: send MCP requests with POST'));
+  });
+
+  // Body errors (bad JSON, over the limit) as JSON-RPC errors, never express's HTML page with a stack trace.
+  app.use((error: { type?: string; status?: number }, _req: Request, res: Response, _next: NextFunction) => {
+    if (error.type === 'entity.too.large')
+      res.status(413).json(rpcError(-32600, `request body over ${BODY_LIMIT}`));
+    else if (error.type === 'entity.parse.failed')
+      res.status(400).json(rpcError(-32700, 'parse error: not JSON'));
+    else {
+      logger.error({ err: error }, 'MCP HTTP request failed');
+      res
+        .status(error.status && error.status < 500 ? error.status : 500)
+        .json(rpcError(-32603, 'internal error'));
+    }
   });
 
   const server = await new Promise<Server>((resolve, reject) => {

@@ -68,6 +68,30 @@ describe('MCP Streamable HTTP transport', () => {
     await client.close();
   });
 
+  it('should answer a body that is not JSON with a JSON-RPC parse error, not an HTML page', async () => {
+    const response = await fetch(http.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer x' },
+      body: '{not json',
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: expect.any(String) },
+    });
+  });
+
+  it('should answer a body over the limit with 413', async () => {
+    const response = await fetch(http.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer x' },
+      body: JSON.stringify({ padding: 'x'.repeat(3 * 1024 * 1024) }),
+    });
+    expect(response.status).toBe(413);
+    expect((await response.json()).error.code).toBe(-32600);
+  });
+
   it('should answer GET /healthz', async () => {
     const response = await fetch(http.url.replace('/mcp', '/healthz'));
     expect(response.status).toBe(200);
