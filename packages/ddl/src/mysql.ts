@@ -9,6 +9,9 @@ import { LineMap, splitStatements } from './split';
 
 const SHAPING =
   /^\s*(create\s+(?:temporary\s+)?table|alter\s+table|create\s+(?:unique\s+|fulltext\s+|spatial\s+)?index)\b/i;
+/** mysqldump's `ALTER TABLE t DISABLE KEYS` / `ENABLE KEYS` around the data: no schema, and the parser rejects it. */
+const KEYS_TOGGLE =
+  /^\s*alter\s+table\s+(?:`(?:[^`]|``)*`|[\w$.]+)(?:\s*\.\s*(?:`(?:[^`]|``)*`|[\w$]+))?\s+(?:disable|enable)\s+keys\s*$/i;
 const LITERALS = /('(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*"|`[^`]*`)/;
 /**
  * Pre-cleaning outside literals, each keeping the statement's length so error offsets stay exact:
@@ -109,8 +112,9 @@ class MysqlReader {
         const offset = (error as { location?: { start?: { offset?: number } } }).location?.start?.offset;
         const at = lines.at(piece.offset + lead + (offset ?? 0));
         const message = `line ${at.line}, column ${at.column}: ${firstLine((error as Error).message)}`;
-        if (SHAPING.test(text)) throw new DdlSyntaxError(message, at.line, at.column);
         this.builder.skipped++;
+        if (KEYS_TOGGLE.test(text)) continue;
+        if (SHAPING.test(text)) throw new DdlSyntaxError(message, at.line, at.column);
         this.builder.warn(`${message} (statement skipped)`);
         continue;
       }
@@ -184,8 +188,15 @@ class MysqlReader {
     const comment = obj(obj(definition, 'comment'), 'value');
     if (comment) column.comment = unquote(String(raw(comment, 'value') ?? ''));
     const existing = table.columns.findIndex((c) => c.name === name);
-    if (existing >= 0) table.columns[existing] = column;
-    else table.columns.push(column);
+    if (existing >= 0) {
+      // ALTER … MODIFY replaces the definition; the column keeps its keys (phpMyAdmin adds the primary key
+      // first and the AUTO_INCREMENT by MODIFY afterwards).
+      const previous = table.columns[existing] as DdlColumn;
+      column.primary = previous.primary;
+      column.unique = previous.unique;
+      if (previous.primary) column.nullable = false;
+      table.columns[existing] = column;
+    } else table.columns.push(column);
     const primary = raw(definition, 'primary_key');
     if (typeof primary === 'string')
       this.builder.addIndex(table.name, { name: 'PRIMARY', type: 'primary', columns: [name] });

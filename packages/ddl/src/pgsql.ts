@@ -181,7 +181,8 @@ class PgReader {
       written,
       type,
       default: null,
-      nullable: true,
+      // serial types imply NOT NULL (PostgreSQL adds the constraint itself).
+      nullable: !serial,
       primary: false,
       unique: false,
       autoIncrement: serial,

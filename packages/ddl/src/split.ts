@@ -3,7 +3,8 @@
 // skipped) without losing the rest of the script. It does not parse SQL; each piece goes to a real parser.
 //
 // - pgsql: `;` ends a statement; `$tag$…$tag$` bodies, `E'…'` escapes, nested `/* */`; psql meta-commands
-//   (a line starting with `\`) are statements of their own.
+//   (a line starting with `\`) are statements of their own; the data rows after `COPY … FROM stdin;` up to
+//   the `\.` line are stepped over.
 // - mysql: `;` or the current `DELIMITER`; backslash escapes in strings; `#` comments; `/*!NNNNN …*/` and
 //   `/*M!NNNNN …*/` executable comments keep their content (the markers are blanked); other comments are
 //   blanked.
@@ -36,6 +37,8 @@ export class LineMap {
     return { line: low + 1, column: offset - (this.starts[low] ?? 0) + 1 };
   }
 }
+
+const COPY_FROM_STDIN = /^\s*copy\b[\s\S]*\bfrom\s+stdin\b/i;
 
 function blank(text: string): string {
   return text.replace(/[^\n]/g, ' ');
@@ -171,8 +174,16 @@ export function splitStatements(driver: Driver, sql: string): Piece[] {
       }
     }
     if (driver !== 'sqlsrv' && sql.startsWith(delimiter, i)) {
+      const statement = out;
       flush(i + delimiter.length);
       i += delimiter.length;
+      // pg_dump's `COPY … FROM stdin;` is followed by data rows up to a line holding only `\.`: the rows
+      // belong to the COPY (skipped with it), they are not SQL.
+      if (driver === 'pgsql' && COPY_FROM_STDIN.test(statement)) {
+        const terminator = /^\\\.[ \t]*\r?$/m.exec(sql.slice(i));
+        i = terminator ? i + terminator.index + terminator[0].length : n;
+        start = i;
+      }
       continue;
     }
     out += c;

@@ -19,6 +19,17 @@ describe('splitStatements', () => {
     ]);
   });
 
+  it('pgsql: the data rows of COPY … FROM stdin up to the \\. line are not statements', () => {
+    const sql = [
+      'COPY public.a (id, note) FROM stdin;',
+      '1\tfirst; with a semicolon',
+      '2\tCREATE TABLE nope (id int);',
+      '\\.',
+      'CREATE TABLE b (id int);',
+    ].join('\n');
+    expect(texts('pgsql', sql)).toEqual(['COPY public.a (id, note) FROM stdin', 'CREATE TABLE b (id int)']);
+  });
+
   it('mysql: DELIMITER, version comments opened, other comments blanked, # comments', () => {
     const sql = [
       '/*!40101 SET NAMES utf8mb4 */;',
