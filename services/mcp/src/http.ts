@@ -47,6 +47,11 @@ export async function startHttpServer(
       .json(rpcError(-32000, 'method not allowed: send MCP requests with POST'));
   });
 
+  app.use((_req, res) => {
+    res
+      .status(404)
+      .json({ error: { code: 'not_found', message: `nothing here: MCP is served at ${MCP_PATH}` } });
+  });
   // Body errors (bad JSON, over the limit) as JSON-RPC errors, never express's HTML page with a stack trace.
   app.use((error: { type?: string; status?: number }, _req: Request, res: Response, _next: NextFunction) => {
     if (error.type === 'entity.too.large')

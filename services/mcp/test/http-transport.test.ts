@@ -92,6 +92,12 @@ describe('MCP Streamable HTTP transport', () => {
     expect((await response.json()).error.code).toBe(-32600);
   });
 
+  it('should answer other paths with a JSON 404 naming /mcp', async () => {
+    const response = await fetch(http.url.replace('/mcp', '/'));
+    expect(response.status).toBe(404);
+    expect((await response.json()).error.message).toContain('/mcp');
+  });
+
   it('should answer GET /healthz', async () => {
     const response = await fetch(http.url.replace('/mcp', '/healthz'));
     expect(response.status).toBe(200);
