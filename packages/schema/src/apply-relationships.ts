@@ -95,7 +95,9 @@ class LinkPositions {
     }
     let at = list.length;
     while (at > 0 && list[at - 1]! > position) at--;
-    list.splice(at, 0, position);
+    // Almost always at the end (the diagram's own relationships, new ones): push, which allocates nothing.
+    if (at === list.length) list.push(position);
+    else list.splice(at, 0, position);
   }
 
   /**

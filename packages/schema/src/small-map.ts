@@ -6,6 +6,7 @@
 export const SMALL_MAP_LIMIT = 32;
 
 export class SmallMap<V> {
+  /** Below the limit: a key may appear more than once; its last occurrence holds its value. */
   private keys: string[] = [];
   private values: V[] = [];
   private map: Map<string, V> | null = null;
@@ -13,20 +14,18 @@ export class SmallMap<V> {
   /** `keys[i]` maps to `values[i]`; a repeated key keeps its last value, as `new Map(pairs)` would. */
   static from<V>(keys: readonly string[], values: readonly V[]): SmallMap<V> {
     const small = new SmallMap<V>();
-    if (keys.length > SMALL_MAP_LIMIT) {
-      small.map = new Map();
-      for (let i = 0; i < keys.length; i++) small.map.set(keys[i]!, values[i]!);
-    } else if (isDistinct(keys)) {
+    if (keys.length > SMALL_MAP_LIMIT) small.map = toMap(keys, values);
+    else {
       // One exact-size copy of each array instead of growing them entry by entry.
       small.keys = keys.slice();
       small.values = values.slice(0, keys.length);
-    } else for (let i = 0; i < keys.length; i++) small.set(keys[i]!, values[i]!);
+    }
     return small;
   }
 
   get(key: string): V | undefined {
     if (this.map !== null) return this.map.get(key);
-    const position = this.keys.indexOf(key);
+    const position = this.keys.lastIndexOf(key);
     return position === -1 ? undefined : this.values[position];
   }
 
@@ -39,14 +38,13 @@ export class SmallMap<V> {
       this.map.set(key, value);
       return;
     }
-    const position = this.keys.indexOf(key);
+    const position = this.keys.lastIndexOf(key);
     if (position !== -1) this.values[position] = value;
     else if (this.keys.length < SMALL_MAP_LIMIT) {
       this.keys.push(key);
       this.values.push(value);
     } else {
-      this.map = new Map();
-      for (let i = 0; i < this.keys.length; i++) this.map.set(this.keys[i]!, this.values[i]!);
+      this.map = toMap(this.keys, this.values);
       this.map.set(key, value);
       this.keys = [];
       this.values = [];
@@ -55,15 +53,19 @@ export class SmallMap<V> {
 
   delete(key: string): boolean {
     if (this.map !== null) return this.map.delete(key);
-    const position = this.keys.indexOf(key);
-    if (position === -1) return false;
-    this.keys.splice(position, 1);
-    this.values.splice(position, 1);
-    return true;
+    let found = false;
+    for (let position = this.keys.lastIndexOf(key); position !== -1; position = this.keys.lastIndexOf(key)) {
+      this.keys.splice(position, 1);
+      this.values.splice(position, 1);
+      found = true;
+    }
+    return found;
   }
 }
 
-function isDistinct(keys: readonly string[]): boolean {
-  for (let i = 1; i < keys.length; i++) if (keys.lastIndexOf(keys[i]!, i - 1) !== -1) return false;
-  return true;
+/** Later occurrences of a key overwrite earlier ones, so the Map holds each key's last value. */
+function toMap<V>(keys: readonly string[], values: readonly V[]): Map<string, V> {
+  const map = new Map<string, V>();
+  for (let i = 0; i < keys.length; i++) map.set(keys[i]!, values[i]!);
+  return map;
 }
