@@ -1,0 +1,107 @@
+// A nats-server of the test's own (free port, own storage directory), so a fault test can stop, restart or
+// cut it without touching the shared NATS on 4222 that other tests use. The binary is found like the
+// tooling finds it (scripts/lib/system.js): DSS_NATS_SERVER_BIN, PATH, then the sbin folders Debian uses.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export function findNatsServer(): string {
+  const explicit = process.env['DSS_NATS_SERVER_BIN'];
+  if (explicit) return explicit;
+  const dirs = (process.env['PATH'] ?? '').split(path.delimiter).filter(Boolean);
+  for (const dir of [...dirs, '/usr/local/sbin', '/usr/sbin', '/sbin']) {
+    const candidate = path.join(dir, 'nats-server');
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  throw new Error(
+    'nats-server not found (PATH, /usr/local/sbin, /usr/sbin, /sbin): this fault test starts its own server; ' +
+      'install nats-server (Debian: apt-get install nats-server) or set DSS_NATS_SERVER_BIN',
+  );
+}
+
+export class OwnNats {
+  private child: ChildProcess | undefined;
+  private constructor(
+    readonly port: number,
+    private readonly storageDir: string,
+    private readonly binary: string,
+  ) {}
+
+  static async start(): Promise<OwnNats> {
+    const nats = new OwnNats(
+      await freePort(),
+      mkdtempSync(path.join(tmpdir(), 'dss-importer-nats-')),
+      findNatsServer(),
+    );
+    await nats.resume();
+    return nats;
+  }
+
+  get url(): string {
+    return `nats://127.0.0.1:${this.port}`;
+  }
+
+  /** Starts the server again on the same port and storage (JetStream keeps its streams and messages). */
+  async resume(): Promise<void> {
+    this.child = spawn(
+      this.binary,
+      ['-js', '-a', '127.0.0.1', '-p', String(this.port), '-sd', this.storageDir],
+      {
+        stdio: 'ignore',
+      },
+    );
+    await waitFor('nats-server accepts connections', () => canConnect(this.port), 15_000);
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+
+  async destroy(): Promise<void> {
+    await this.stop();
+    rmSync(this.storageDir, { recursive: true, force: true });
+  }
+}
+
+export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.connect(port, '127.0.0.1');
+  });
+}
