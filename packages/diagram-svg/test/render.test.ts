@@ -1,6 +1,8 @@
 import { documentFrom, shopPatch, uuidCounter } from './fixtures';
 import { renderDiagramSvg } from '../src/render';
 import { type DiagramDocument, emptyDocument } from '@dss/schema';
+// The schema's benchmark generator, from source like every workspace import under jest.
+import { generateDiagram } from '../../schema/src/bench/generate-diagram';
 import { allElements, classesOf, parseSvg, titleOf, withClass } from './svg-tree';
 
 function shop() {
@@ -287,6 +289,16 @@ describe('renderDiagramSvg', () => {
       const root = parseSvg(renderDiagramSvg(emptyDocument('mysql')));
       expect(root.attributes['viewBox']).toBe('0 0 480 120');
       expect(withClass(root, 'dss-empty')[0]!.text).toBe('This diagram has no tables yet');
+    });
+
+    it('stays well-formed and complete for a generated 100-table diagram', () => {
+      const document = generateDiagram({ tables: 100, columnsPerTable: 12 });
+      const root = parseSvg(renderDiagramSvg(document));
+      expect(withClass(root, 'dss-table')).toHaveLength(100);
+      expect(withClass(root, 'dss-column')).toHaveLength(1200);
+      expect(withClass(root, 'dss-relationship')).toHaveLength(document.relationships.length);
+      expect(withClass(root, 'dss-group')).toHaveLength(document.groups.length);
+      expect(withClass(root, 'dss-note')).toHaveLength(document.sticky_notes.length);
     });
 
     it('gives equal output for equal documents, whatever their uuids', () => {
