@@ -61,23 +61,48 @@ function checkArray(node: ContractNode, value: unknown, where: Where, problems: 
     valid = report(problems, where, `must list at least ${minItems} entr${minItems === 1 ? 'y' : 'ies'}`);
   const items = node.items;
   if (items === null) return valid;
-  for (let index = 0; index < value.length && !problems.isFull; index++)
-    valid = checkShape(items, value[index], { parent: where, key: index }, problems) && valid;
+  for (let index = 0; index < value.length && !problems.isFull; index++) {
+    const item = value[index];
+    if (conformsAtAGlance(items, item)) continue;
+    valid =
+      (items.spec.type === 'object'
+        ? checkObject(items, item, where, index, problems)
+        : checkShape(items, item, { parent: where, key: index }, problems)) && valid;
+  }
   return valid && !problems.isFull;
 }
 
-function checkObject(node: ContractNode, value: unknown, where: Where, problems: ProblemList): boolean {
-  if (!isPlainObject(value)) return report(problems, where, `must be an object, got ${describe(value)}`);
+/** The Where of the value at `key` of `parent`, or `parent` itself when `key` is null. */
+function whereOf(parent: Where, key: string | number | null): Where {
+  return key === null ? parent : { parent, key };
+}
+
+/**
+ * Checks the object at `key` of `parent` (or at `parent` itself when `key` is null). Its own Where is made
+ * only when a problem is reported in it or one of its fields is an array or object to walk: thousands of
+ * column entries need none.
+ */
+function checkObject(
+  node: ContractNode,
+  value: unknown,
+  parent: Where,
+  key: string | number | null,
+  problems: ProblemList,
+): boolean {
+  if (!isPlainObject(value))
+    return report(problems, whereOf(parent, key), `must be an object, got ${describe(value)}`);
   let valid = true;
-  for (const { key, node: child } of node.propertyList) {
-    const field = Object.hasOwn(value, key) ? value[key] : undefined;
+  for (const { key: fieldKey, node: child } of node.propertyList) {
+    const field = Object.hasOwn(value, fieldKey) ? value[fieldKey] : undefined;
     if (field === undefined) {
       if (!child.required) continue;
-      const fieldPath = pathOf(render(where), key);
+      const fieldPath = pathOf(render(whereOf(parent, key)), fieldKey);
       problems.add(fieldPath, `${fieldPath} is required`);
       valid = false;
-    } else if (!conformsAtAGlance(child, field))
-      valid = checkShape(child, field, { parent: where, key }, problems) && valid;
+    } else if (!conformsAtAGlance(child, field)) {
+      const fieldWhere = { parent: whereOf(parent, key), key: fieldKey };
+      valid = checkShape(child, field, fieldWhere, problems) && valid;
+    }
   }
   return valid;
 }
@@ -118,7 +143,7 @@ export function checkShape(node: ContractNode, value: unknown, where: Where, pro
     case 'array':
       return checkArray(node, value, where, problems);
     case 'object':
-      return checkObject(node, value, where, problems);
+      return checkObject(node, value, where, null, problems);
   }
 }
 
