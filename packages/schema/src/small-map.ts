@@ -51,6 +51,18 @@ export class SmallMap<V> {
     }
   }
 
+  /** Visits each key once with its value, in the order a Map would: by each key's first insertion. */
+  forEach(visit: (value: V, key: string) => void): void {
+    if (this.map !== null) {
+      this.map.forEach(visit);
+      return;
+    }
+    for (let position = 0; position < this.keys.length; position++) {
+      const key = this.keys[position]!;
+      if (this.keys.indexOf(key) === position) visit(this.values[this.keys.lastIndexOf(key)]!, key);
+    }
+  }
+
   delete(key: string): boolean {
     if (this.map !== null) return this.map.delete(key);
     let found = false;

@@ -23,7 +23,7 @@ function firstDifference(small: SmallMap<number>, map: Map<string, number>): str
 }
 
 describe('SmallMap', () => {
-  it('answers get and has like a Map after any sequence of set and delete, below and above its limit', () => {
+  it('answers get and has, and visits in the same order, like a Map after any sequence of set and delete, below and above its limit', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(keys, fc.integer()), { maxLength: 50 }), operations, (initial, steps) => {
         const small = SmallMap.from(
@@ -39,6 +39,11 @@ describe('SmallMap', () => {
           } else if (small.delete(step.key) !== map.delete(step.key)) return false;
           if (firstDifference(small, map) !== null) return false;
         }
+        const visited: [string, number][] = [];
+        small.forEach((value, key) => {
+          visited.push([key, value]);
+        });
+        expect(visited).toEqual([...map]);
         return true;
       }),
     );

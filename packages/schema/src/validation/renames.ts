@@ -4,6 +4,7 @@
 // still uses its old name. Existing names count even when that entity is itself renamed away, so a
 // patch never depends on the order renames are applied in.
 import type { Strategy } from '../patch-types';
+import { SmallMap } from '../small-map';
 import { type ProblemList, pathOf, quoteName } from './problem-list';
 import type { Located } from './shaped-types';
 
@@ -21,46 +22,52 @@ export interface RenameScope {
   strategy: Strategy | null;
 }
 
-/** Reports every rename problem among the entries of one scope (the tables, or one table's columns). */
+/**
+ * Reports every rename problem among the entries of one scope (the tables, or one table's columns). Entries'
+ * paths are read only to report a problem: a column entry builds its path on demand, and most have none.
+ */
 export function checkRenames<T extends Renameable>(
   entries: readonly Located<T>[],
   scope: RenameScope,
   problems: ProblemList,
 ): void {
-  const pathByName = new Map<string, string>();
-  const pathByOldName = new Map<string, string>();
-  for (const { entry, path } of entries) {
-    if (pathByName.has(entry.name))
+  const byName = new SmallMap<Located<T>>();
+  const byOldName = new SmallMap<Located<T>>();
+  for (const located of entries) {
+    const entry = located.entry;
+    if (byName.has(entry.name))
       problems.add(
-        pathOf(path, 'name'),
+        pathOf(located.path, 'name'),
         `two ${scope.kind} entries are named ${quoteName(entry.name)} but rename different ${scope.kind}s`,
       );
-    else pathByName.set(entry.name, path);
+    else byName.set(entry.name, located);
     const oldName = entry.old_name;
     if (oldName === undefined || oldName === entry.name) continue;
-    const oldPath = pathOf(path, 'old_name');
     if (scope.strategy === 'additive')
       problems.add(
-        oldPath,
+        pathOf(located.path, 'old_name'),
         `renaming ${scope.kind} ${quoteName(oldName)} needs strategy merge (additive only adds)`,
       );
-    if (pathByOldName.has(oldName))
-      problems.add(oldPath, `${scope.kind} ${quoteName(oldName)} is renamed twice`);
-    pathByOldName.set(oldName, path);
+    if (byOldName.has(oldName))
+      problems.add(pathOf(located.path, 'old_name'), `${scope.kind} ${quoteName(oldName)} is renamed twice`);
+    byOldName.set(oldName, located);
     if (!scope.existingNames.has(oldName))
-      problems.add(oldPath, `${scope.kind} ${quoteName(oldName)} does not exist in ${scope.container}`);
+      problems.add(
+        pathOf(located.path, 'old_name'),
+        `${scope.kind} ${quoteName(oldName)} does not exist in ${scope.container}`,
+      );
     if (scope.existingNames.has(entry.name))
       problems.add(
-        pathOf(path, 'name'),
+        pathOf(located.path, 'name'),
         `cannot rename ${scope.kind} ${quoteName(oldName)} to ${quoteName(entry.name)}: ${scope.container} already has a ${scope.kind} with that name`,
       );
   }
-  for (const [oldName, path] of pathByOldName) {
-    const user = pathByName.get(oldName);
+  byOldName.forEach((renamer, oldName) => {
+    const user = byName.get(oldName);
     if (user !== undefined)
       problems.add(
-        pathOf(user, 'name'),
-        `${scope.kind} ${quoteName(oldName)} is renamed by ${path}, so another entry cannot also use that name`,
+        pathOf(user.path, 'name'),
+        `${scope.kind} ${quoteName(oldName)} is renamed by ${renamer.path}, so another entry cannot also use that name`,
       );
-  }
+  });
 }
