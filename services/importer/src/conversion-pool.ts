@@ -119,11 +119,15 @@ export class ConversionPool {
       const worker = slot.worker ?? this.start(slot);
       slot.job = job;
       worker.ref();
-      slot.timer = setTimeout(() => {
-        this.release(slot);
-        job.resolve({ kind: 'timeout' });
-        void this.stop(slot).then(() => this.dispatch());
-      }, this.options.timeoutMs);
+      // The time limit is the conversion's: it starts once the worker has finished its warm-up.
+      void slot.ready.then(() => {
+        if (slot.job !== job) return;
+        slot.timer = setTimeout(() => {
+          this.release(slot);
+          job.resolve({ kind: 'timeout' });
+          void this.stop(slot).then(() => this.dispatch());
+        }, this.options.timeoutMs);
+      });
       const request: ConversionRequest = { id: job.id, driver: job.driver, ddl: job.ddl };
       worker.postMessage(request);
     }

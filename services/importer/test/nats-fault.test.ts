@@ -67,6 +67,8 @@ describe('importer on NATS: a job whose importer stalls and stops goes to anothe
         DSS_DIAGRAMS_GRPC_ADDR: diagramsAddr,
         DSS_IMPORT_ACK_WAIT_MS: String(ACK_WAIT_MS),
         DSS_IMPORT_TIMEOUT_MS: '1000',
+        // A cold worker per importer: the warm-up would outlast this test's short ack wait.
+        DSS_IMPORT_WARM_UP: 'false',
       });
 
     // The first importer's CompleteImport goes to a server that accepts and never answers.
