@@ -32,31 +32,39 @@ function renderDetailed(driver: string, tables: Table[], relationships: Relation
     '',
     'Columns: `name: type, constraints`; nullable unless marked not null.',
   ];
-  for (const table of tables) lines.push('', ...tableLines(table));
+  for (const table of tables) {
+    lines.push('');
+    addTableLines(lines, table);
+  }
   if (relationships.length > 0) {
-    lines.push('', '## Relationships', ...relationships.map(relationshipLine));
+    lines.push('', '## Relationships');
+    for (const relationship of relationships) lines.push(relationshipLine(relationship));
   }
   return `${lines.join('\n')}\n`;
 }
 
-function tableLines(table: Table): string[] {
-  const lines = [`## ${escapeName(table.name)}`];
+/** Appends a table's lines (pushed one by one: a diagram has tens of thousands of them to join). */
+function addTableLines(lines: string[], table: Table): void {
+  lines.push(`## ${escapeName(table.name)}`);
   if (table.comment !== null && table.comment !== '') lines.push(`Comment: ${escapeText(table.comment)}`);
-  lines.push(...table.columns.map(columnLine));
-  if (table.indexes.length > 0) lines.push('Indexes:', ...table.indexes.map(indexLine));
-  return lines;
+  for (const column of table.columns) lines.push(columnLine(column));
+  if (table.indexes.length > 0) {
+    lines.push('Indexes:');
+    for (const index of table.indexes) lines.push(indexLine(index));
+  }
 }
 
+/** `- name: type, constraints…`, built as one string rather than an array joined per column. */
 function columnLine(column: Column): string {
-  const parts = [`${escapeName(column.name)}: ${typeText(column)}`];
-  if (column.is_primary_key) parts.push('PK');
-  if (column.is_auto_increment) parts.push('auto-increment');
-  if (column.is_unique_key) parts.push('unique');
-  if (column.is_index) parts.push('index');
-  if (!column.is_nullable) parts.push('not null');
-  if (column.default !== null) parts.push(`default ${escapeText(column.default)}`);
-  if (column.comment !== null && column.comment !== '') parts.push(`comment: ${escapeText(column.comment)}`);
-  return `- ${parts.join(', ')}`;
+  let line = `- ${escapeName(column.name)}: ${typeText(column)}`;
+  if (column.is_primary_key) line += ', PK';
+  if (column.is_auto_increment) line += ', auto-increment';
+  if (column.is_unique_key) line += ', unique';
+  if (column.is_index) line += ', index';
+  if (!column.is_nullable) line += ', not null';
+  if (column.default !== null) line += `, default ${escapeText(column.default)}`;
+  if (column.comment !== null && column.comment !== '') line += `, comment: ${escapeText(column.comment)}`;
+  return line;
 }
 
 /** `varchar(255)`, `decimal(10,2)`, `enum('a','b')`, `text[]`, `int unsigned`. */
