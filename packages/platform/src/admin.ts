@@ -1,9 +1,9 @@
 // The admin HTTP server every process runs beside its real ports: liveness (/healthz), readiness
 // (/readyz, failing while a dependency is down or the process is shutting down, so traffic moves away)
 // and Prometheus metrics (/metrics) of every service registry in the process, merged into one page.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { RequestListener } from 'node:http';
 import { AggregatorRegistry, type Registry } from 'prom-client';
+import { listenHttp } from './http-server';
 import type { Logger } from './logging';
 
 export interface Readiness {
@@ -27,7 +27,7 @@ export interface AdminServer {
 }
 
 export async function startAdminServer(options: AdminServerOptions): Promise<AdminServer> {
-  const server = http.createServer((request, response) => {
+  const handler: RequestListener = (request, response) => {
     route(request.url ?? '/', options).then(
       ({ status, contentType, body }) => {
         response.writeHead(status, { 'content-type': contentType, 'cache-control': 'no-store' });
@@ -39,12 +39,8 @@ export async function startAdminServer(options: AdminServerOptions): Promise<Adm
         response.end('internal error\n');
       },
     );
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  };
+  const { server, port } = await listenHttp(handler, { port: options.port, host: options.host ?? '0.0.0.0' });
   options.logger.info({ port }, 'admin server listening');
   return {
     port,

@@ -9,6 +9,7 @@ export * from './request-context';
 export * from './bus';
 export * from './db';
 export * from './admin';
+export * from './http-server';
 export * from './lifecycle';
 export * from './service-process';
 export { INSTRUMENTED_LIBRARIES, shutdownTracing, startTracing, tracingConfigured } from './tracing';

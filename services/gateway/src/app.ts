@@ -2,7 +2,7 @@
 // authentication, the per-token limit of each route's operation class, the write-scope check, JSON
 // bodies, and one error handler that writes the spec's error shape for every failure.
 import { randomUUID } from 'node:crypto';
-import { isServiceError, ServiceError } from '@dss/platform';
+import { type HttpRequestFinished, isServiceError, ServiceError } from '@dss/platform';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Authenticator, Principal } from './authenticator';
 import { HttpError, internalError, sendError } from './http-errors';
@@ -36,7 +36,7 @@ export interface GatewayAppOptions {
   trustProxy: boolean | number | string;
   /** Runs each request inside a context carrying its request id (for logs and outgoing calls). */
   runWithRequestId?: (requestId: string, work: () => void) => void;
-  onRequestFinished?: (details: { method: string; route: string; status: number; seconds: number }) => void;
+  onRequestFinished?: (finished: HttpRequestFinished) => void;
 }
 
 const principalOf = new WeakMap<Request, Principal>();

@@ -1,11 +1,11 @@
 // Wiring of the gateway: gRPC clients, the authenticator and its cache invalidation from account events,
 // rate-limit storage (Redis or memory), and the HTTP server. Used by main.ts and by `npm start`.
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   createServiceClient,
   type EventBus,
+  httpRequestMetrics,
   type Logger,
+  listenHttp,
   type Metrics,
   runWithRequestContext,
 } from '@dss/platform';
@@ -47,15 +47,6 @@ export async function startGateway({ config, logger, metrics, bus, routes }: Gat
   );
   const rateLimits = createRateLimits(config.rateLimits, { redis, keyPrefix: config.rateLimitKeyPrefix });
 
-  const requests = metrics.counter('http_requests_total', 'HTTP requests by route template', [
-    'method',
-    'route',
-    'status',
-  ]);
-  const durations = metrics.histogram('http_request_duration_seconds', 'HTTP request latency', [
-    'method',
-    'route',
-  ]);
   const app = createGatewayApp({
     authenticator,
     rateLimits,
@@ -63,18 +54,10 @@ export async function startGateway({ config, logger, metrics, bus, routes }: Gat
     logger,
     trustProxy: config.trustProxy,
     runWithRequestId: (requestId, work) => runWithRequestContext({ requestId }, work),
-    onRequestFinished: ({ method, route, status, seconds }) => {
-      requests.inc({ method, route, status: String(status) });
-      durations.observe({ method, route }, seconds);
-    },
+    onRequestFinished: httpRequestMetrics(metrics),
   });
 
-  const server: Server = await new Promise((resolve, reject) => {
-    const listening = app.listen(config.httpPort, config.httpHost, (error?: Error) =>
-      error ? reject(error) : resolve(listening),
-    );
-  });
-  const port = (server.address() as AddressInfo).port;
+  const { server, port } = await listenHttp(app, { port: config.httpPort, host: config.httpHost });
   logger.info({ port }, 'gateway listening');
 
   return {

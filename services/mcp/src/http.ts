@@ -2,10 +2,8 @@
 // built with the token of that request's `Authorization: Bearer` header, used for that request only and then
 // dropped; the server stores no token and keeps no session. A request without a token is refused with 401
 // before any MCP handling. GET /healthz answers the probes of the chart.
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createDssClient } from '@dss/client';
-import type { Logger, Metrics } from '@dss/platform';
+import { type ListenOptions, type Logger, listenHttp, type Metrics } from '@dss/platform';
 import { localhostHostValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -18,14 +16,9 @@ const BODY_LIMIT = '2mb';
 /** JSON-RPC's implementation-defined server error range; the SDK's own auth uses the same code. */
 const UNAUTHORIZED_CODE = -32001;
 
-export interface HttpOptions {
-  port: number;
-  host: string;
-}
-
 export async function startHttpServer(
   config: McpConfig,
-  options: HttpOptions,
+  options: ListenOptions,
   logger: Logger,
   metrics: Metrics,
 ): Promise<{ port: number; url: string; stop(): Promise<void> }> {
@@ -66,11 +59,7 @@ export async function startHttpServer(
     }
   });
 
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(options.port, options.host, () => resolve(listening));
-    listening.on('error', reject);
-  });
-  const port = (server.address() as AddressInfo).port;
+  const { server, port } = await listenHttp(app, options);
   const host = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
   logger.info({ port, path: MCP_PATH }, 'MCP server listening (Streamable HTTP)');
   return {

@@ -2,7 +2,7 @@
 // the session cookie, CSRF checks on every form post, the pages, and one error handler that answers with
 // an error page of the same layout (never a stack trace).
 import { randomUUID } from 'node:crypto';
-import { isServiceError, runWithRequestContext } from '@dss/platform';
+import { type HttpRequestFinished, isServiceError, runWithRequestContext } from '@dss/platform';
 import express, { type ErrorRequestHandler } from 'express';
 import type { WebAppContext } from './app-context';
 import { clearCookie } from './cookies';
@@ -25,7 +25,7 @@ const FORM_BODY_LIMIT = '32kb';
 export interface WebAppOptions {
   trustProxy: boolean | number | string;
   /** Called when each response is finished, with the matched route template (metrics). */
-  onRequestFinished?: (details: { method: string; route: string; status: number; seconds: number }) => void;
+  onRequestFinished?: (finished: HttpRequestFinished) => void;
 }
 
 export function createWebApp(context: WebAppContext, options: WebAppOptions): express.Express {

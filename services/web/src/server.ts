@@ -1,8 +1,6 @@
 // Wiring of the web app: the session key, gRPC clients, and the HTTP server. Used by main.ts in cluster
 // mode and by `npm start` (packages/system) in embedded mode.
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { EventBus, Logger, Metrics } from '@dss/platform';
+import { type EventBus, httpRequestMetrics, type Logger, listenHttp, type Metrics } from '@dss/platform';
 import { createWebApp } from './app';
 import { connectWebClients } from './clients';
 import type { WebConfig } from './config';
@@ -22,15 +20,6 @@ export interface WebDeps {
 export async function startWebApp({ config, logger, metrics }: WebDeps) {
   const signer = new Signer(loadSessionKey({ value: config.sessionKey, file: config.sessionKeyFile }));
   const clients = connectWebClients(config, metrics);
-  const requests = metrics.counter('http_requests_total', 'HTTP requests by route template', [
-    'method',
-    'route',
-    'status',
-  ]);
-  const durations = metrics.histogram('http_request_duration_seconds', 'HTTP request latency', [
-    'method',
-    'route',
-  ]);
   const app = createWebApp(
     {
       clients,
@@ -42,18 +31,10 @@ export async function startWebApp({ config, logger, metrics }: WebDeps) {
     },
     {
       trustProxy: config.trustProxy,
-      onRequestFinished: ({ method, route, status, seconds }) => {
-        requests.inc({ method, route, status: String(status) });
-        durations.observe({ method, route }, seconds);
-      },
+      onRequestFinished: httpRequestMetrics(metrics),
     },
   );
-  const server: Server = await new Promise((resolve, reject) => {
-    const listening = app.listen(config.httpPort, config.httpHost, (error?: Error) =>
-      error ? reject(error) : resolve(listening),
-    );
-  });
-  const port = (server.address() as AddressInfo).port;
+  const { server, port } = await listenHttp(app, { port: config.httpPort, host: config.httpHost });
   logger.info({ port }, 'web app listening');
 
   return {

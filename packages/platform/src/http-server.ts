@@ -1,0 +1,61 @@
+// The one way an HTTP server of ours starts (gateway, web app, MCP over HTTP, admin): listen on host and
+// port, fail start-up when the port cannot be bound (in use, no permission) instead of an unhandled
+// 'error' event, and report the port actually bound (0 picks a free one, as tests do).
+import http, { type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Metrics } from './metrics';
+
+export interface ListenOptions {
+  /** 0 picks a free port. */
+  port: number;
+  host: string;
+}
+
+export interface ListeningHttpServer {
+  server: Server;
+  port: number;
+}
+
+/** Serves `handler` (an express app is one) on host:port; rejects when the port cannot be bound. */
+export async function listenHttp(
+  handler: RequestListener,
+  options: ListenOptions,
+): Promise<ListeningHttpServer> {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+/** What an HTTP app reports when a response has been sent; `route` is the route template, not the path. */
+export interface HttpRequestFinished {
+  method: string;
+  route: string;
+  status: number;
+  seconds: number;
+}
+
+/**
+ * The request counter and latency histogram of an HTTP app, labelled by route template (a raw path would
+ * make a series per id). Returns the callback the app calls for each finished response.
+ */
+export function httpRequestMetrics(metrics: Metrics): (finished: HttpRequestFinished) => void {
+  const requests = metrics.counter('http_requests_total', 'HTTP requests by route template', [
+    'method',
+    'route',
+    'status',
+  ]);
+  const durations = metrics.histogram('http_request_duration_seconds', 'HTTP request latency', [
+    'method',
+    'route',
+  ]);
+  return ({ method, route, status, seconds }) => {
+    requests.inc({ method, route, status: String(status) });
+    durations.observe({ method, route }, seconds);
+  };
+}
