@@ -2,7 +2,7 @@
 // by uuid, so a rename is a change of `name`, not a removal and an addition. Columns and indexes are listed
 // for tables present on both sides; those of an added or removed table come with the table record.
 import { compareStrings, compareTuples } from './compare';
-import { canonicalJson } from './hash';
+import { canonicalJson } from './canonical-json';
 import type { Column, DiagramDocument, DocumentTable, Group, Index, Relationship, StickyNote } from './model';
 import { sortRelationships } from './project';
 

@@ -1,6 +1,9 @@
 // Content hashes for ETags. Both hash a canonical JSON text (object keys sorted, arrays in order), so two
 // equal documents hash the same whatever order their keys were written in.
+// Node's crypto stays in this file: apply, diff and the rest are bundled for the browser, and use only
+// canonicalJson (from canonical-json.ts, exported here too).
 import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical-json';
 import type { DiagramDocument } from './model';
 import { type SchemaSource, toFullDocument, toSchema } from './project';
 
@@ -17,18 +20,7 @@ export function documentHash(document: DiagramDocument): string {
   return sha256(canonicalJson(toFullDocument(document)));
 }
 
-/** JSON text with object keys in code-unit order; `undefined` members are dropped as JSON.stringify does. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const record = value as Record<string, unknown>;
-  const members: string[] = [];
-  for (const key of Object.keys(record).sort()) {
-    if (record[key] === undefined) continue;
-    members.push(`${JSON.stringify(key)}:${canonicalJson(record[key])}`);
-  }
-  return `{${members.join(',')}}`;
-}
+export { canonicalJson };
 
 function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
