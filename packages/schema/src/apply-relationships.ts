@@ -169,18 +169,24 @@ function renamedRelationship(
   columnRenames: ColumnRenames,
 ): Relationship {
   const { source_table, source_column, target_table, target_column } = relationship;
-  const renamed = {
-    source_table: tableRenames.get(source_table) ?? source_table,
-    source_column: columnRenames.get(source_table)?.get(source_column) ?? source_column,
-    target_table: tableRenames.get(target_table) ?? target_table,
-    target_column: columnRenames.get(target_table)?.get(target_column) ?? target_column,
-  };
+  // Plain locals, and an object only for a relationship that changes (few of a diagram's thousands).
+  const sourceTable = tableRenames.get(source_table) ?? source_table;
+  const sourceColumn = columnRenames.get(source_table)?.get(source_column) ?? source_column;
+  const targetTable = tableRenames.get(target_table) ?? target_table;
+  const targetColumn = columnRenames.get(target_table)?.get(target_column) ?? target_column;
   const unchanged =
-    renamed.source_table === source_table &&
-    renamed.source_column === source_column &&
-    renamed.target_table === target_table &&
-    renamed.target_column === target_column;
-  return unchanged ? relationship : { ...relationship, ...renamed };
+    sourceTable === source_table &&
+    sourceColumn === source_column &&
+    targetTable === target_table &&
+    targetColumn === target_column;
+  if (unchanged) return relationship;
+  return {
+    ...relationship,
+    source_table: sourceTable,
+    source_column: sourceColumn,
+    target_table: targetTable,
+    target_column: targetColumn,
+  };
 }
 
 /**
