@@ -40,7 +40,9 @@ describe('httpRequestMetrics', () => {
       { labels: { method: 'GET', route: '/v1/diagrams/:id', status: '200' }, value: 2 },
     ]);
     const durations = await metrics.registry.getSingleMetric('dss_http_request_duration_seconds')!.get();
-    const count = durations.values.find((value) => value.metricName?.endsWith('_count'));
+    const count = durations.values.find((value) =>
+      (value as { metricName?: string }).metricName?.endsWith('_count'),
+    );
     expect(count).toMatchObject({ labels: { method: 'GET', route: '/v1/diagrams/:id' }, value: 2 });
   });
 });

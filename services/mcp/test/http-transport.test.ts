@@ -14,6 +14,11 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/** The JSON-RPC error answer of a request the transport refuses. */
+interface RpcErrorBody {
+  error: { code: number; message: string };
+}
+
 describe('MCP Streamable HTTP transport', () => {
   let http: Awaited<ReturnType<typeof startHttpServer>>;
   beforeAll(async () => {
@@ -89,13 +94,13 @@ describe('MCP Streamable HTTP transport', () => {
       body: JSON.stringify({ padding: 'x'.repeat(3 * 1024 * 1024) }),
     });
     expect(response.status).toBe(413);
-    expect((await response.json()).error.code).toBe(-32600);
+    expect(((await response.json()) as RpcErrorBody).error.code).toBe(-32600);
   });
 
   it('should answer other paths with a JSON 404 naming /mcp', async () => {
     const response = await fetch(http.url.replace('/mcp', '/'));
     expect(response.status).toBe(404);
-    expect((await response.json()).error.message).toContain('/mcp');
+    expect(((await response.json()) as RpcErrorBody).error.message).toContain('/mcp');
   });
 
   it('should answer GET /healthz', async () => {
