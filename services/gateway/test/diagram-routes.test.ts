@@ -1,8 +1,7 @@
 // The diagram routes through a real gateway in front of real services (the embedded system on free ports,
 // a fresh PostgreSQL database, real gRPC between them).
 import { randomUUID } from 'node:crypto';
-import { createServiceClient, type ServiceClient } from '@dss/platform';
-import { startTestSystem, type TestSystem } from '@dss/system';
+import { startTestSystem, TestPeople, type TestSystem, twoTableShopPatch } from '@dss/system';
 import { assertMatchesOpenApi } from '../../../e2e/support/openapi-validator';
 
 const ITEM_KEYS = [
@@ -21,23 +20,6 @@ const ITEM_KEYS = [
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const APP_URL = 'https://app.example.test';
 
-function shopPatch(extra: Record<string, unknown> = {}) {
-  return {
-    strategy: 'merge',
-    tables: [
-      {
-        name: 'customers',
-        columns: [
-          { name: 'id', type: 'bigint', is_primary_key: true },
-          { name: 'email', type: 'varchar(255)' },
-        ],
-      },
-      { name: 'orders', columns: [{ name: 'id', type: 'bigint', is_primary_key: true }] },
-    ],
-    ...extra,
-  };
-}
-
 function tablesPatch(count: number) {
   return {
     strategy: 'merge',
@@ -48,34 +30,12 @@ function tablesPatch(count: number) {
   };
 }
 
-interface Tokens {
-  issue(options: { team: string; plan?: string; write?: boolean; email?: string }): Promise<string>;
-  close(): void;
-}
-
-function tokenIssuer(system: TestSystem): Tokens {
-  const accounts: ServiceClient<'Accounts'> = createServiceClient('Accounts', system.grpc.accounts);
-  const ignoreConflict = (error: { code?: string }) => {
-    if (error.code !== 'conflict') throw error;
-  };
-  return {
-    async issue({ team, plan = 'team', write = false, email = `${randomUUID()}@${team}.test` }) {
-      await accounts.CreateTeam({ slug: team, name: `Team ${team}`, plan }).catch(ignoreConflict);
-      await accounts.CreateUser({ email, name: email }).catch(ignoreConflict);
-      await accounts.AddMember({ team_slug: team, user_email: email, role: 'editor' }).catch(ignoreConflict);
-      const issued = await accounts.IssueToken({ team_slug: team, user_email: email, name: 'test', write });
-      return issued.token;
-    },
-    close: () => accounts.close(),
-  };
-}
-
 // biome-ignore lint/suspicious/noExplicitAny: response bodies under test are read field by field
 type Json = Record<string, any>;
 
 describe('Diagram routes (real gateway, real services)', () => {
   let system: TestSystem;
-  let tokens: Tokens;
+  let people: TestPeople;
   let writer: string;
   let reader: string;
   let created: Json;
@@ -88,19 +48,19 @@ describe('Diagram routes (real gateway, real services)', () => {
       DSS_RATE_LIMIT_WRITE_PER_MIN: '3000',
       DSS_IMPORT_WAIT_MS: '0',
     });
-    tokens = tokenIssuer(system);
-    writer = await tokens.issue({ team: 'alpha', write: true });
-    reader = await tokens.issue({ team: 'alpha' });
+    people = new TestPeople(system.grpc.accounts);
+    writer = (await people.member({ team: 'alpha', write: true })).token;
+    reader = (await people.member({ team: 'alpha' })).token;
     const response = await call(writer, 'POST', '/diagrams', {
       name: 'Shop',
       driver: 'pgsql',
-      schema: shopPatch(),
+      schema: twoTableShopPatch(),
     });
     expect(response.status).toBe(201);
     created = (await response.json()) as Json;
   }, 60_000);
   afterAll(async () => {
-    tokens.close();
+    people.close();
     await system.stop();
   });
 
@@ -148,7 +108,7 @@ describe('Diagram routes (real gateway, real services)', () => {
 
   describe('POST /diagrams', () => {
     it('should answer 201 with data, counts, warnings, replayed false and poll_after_seconds', async () => {
-      const response = await post({ name: 'Warned', schema: shopPatch({ colour: 'red' }) });
+      const response = await post({ name: 'Warned', schema: twoTableShopPatch({ colour: 'red' }) });
       expect(response.status).toBe(201);
       expect(response.headers.get('x-ratelimit-limit')).toBe('3000');
       expect(Number(response.headers.get('x-ratelimit-remaining'))).toBeLessThan(3000);
@@ -187,7 +147,7 @@ describe('Diagram routes (real gateway, real services)', () => {
     });
 
     it('should answer 200 with replayed true and the first diagram for an identical repeat', async () => {
-      const request = { name: 'Replayed', schema: shopPatch() };
+      const request = { name: 'Replayed', schema: twoTableShopPatch() };
       const first = (await (await post(request)).json()) as Json;
       const repeat = await post(request);
       expect(repeat.status).toBe(200);
@@ -210,7 +170,7 @@ describe('Diagram routes (real gateway, real services)', () => {
       ];
       await expectError(await post({ name: 'x' }), 422, 'invalid_request', { errors: paths });
       await expectError(
-        await post({ ddl: 'CREATE TABLE a (id int);', schema: shopPatch() }),
+        await post({ ddl: 'CREATE TABLE a (id int);', schema: twoTableShopPatch() }),
         422,
         'invalid_request',
         {
@@ -221,13 +181,13 @@ describe('Diagram routes (real gateway, real services)', () => {
 
     it('should answer 422 invalid_request for a schema that is not an object and for wrongly typed fields', async () => {
       const cases: [unknown, string][] = [
-        [{ schema: [shopPatch()] }, 'schema'],
-        [{ schema: JSON.stringify(shopPatch()) }, 'schema'],
+        [{ schema: [twoTableShopPatch()] }, 'schema'],
+        [{ schema: JSON.stringify(twoTableShopPatch()) }, 'schema'],
         [{ ddl: 42 }, 'ddl'],
-        [{ schema: shopPatch(), name: 7 }, 'name'],
-        [{ schema: shopPatch(), driver: true }, 'driver'],
-        [{ schema: shopPatch(), driver: 'oracle' }, 'driver'],
-        [{ schema: shopPatch(), name: 'n'.repeat(256) }, 'name'],
+        [{ schema: twoTableShopPatch(), name: 7 }, 'name'],
+        [{ schema: twoTableShopPatch(), driver: true }, 'driver'],
+        [{ schema: twoTableShopPatch(), driver: 'oracle' }, 'driver'],
+        [{ schema: twoTableShopPatch(), name: 'n'.repeat(256) }, 'name'],
       ];
       for (const [body, path] of cases) {
         const error = await expectError(await post(body), 422, 'invalid_request', {
@@ -241,9 +201,9 @@ describe('Diagram routes (real gateway, real services)', () => {
       await expectError(await post({ ddl: 'x'.repeat(204_801) }), 413, 'payload_too_large');
       // 102,401 characters but 204,802 bytes.
       await expectError(await post({ ddl: 'é'.repeat(102_401) }), 413, 'payload_too_large');
-      const big = shopPatch({ padding: 'x'.repeat(512_000) });
+      const big = twoTableShopPatch({ padding: 'x'.repeat(512_000) });
       await expectError(await post({ schema: big }), 413, 'payload_too_large');
-      const multibyte = shopPatch({ padding: 'é'.repeat(256_000) });
+      const multibyte = twoTableShopPatch({ padding: 'é'.repeat(256_000) });
       await expectError(await post({ schema: multibyte }), 413, 'payload_too_large');
     });
 
@@ -265,7 +225,7 @@ describe('Diagram routes (real gateway, real services)', () => {
 
     it('should answer 422 no_tables, unsupported_field with paths and invalid_schema with errors', async () => {
       await expectError(await post({ schema: { strategy: 'merge' } }), 422, 'no_tables');
-      const positioned = shopPatch();
+      const positioned = twoTableShopPatch();
       Object.assign(positioned.tables[0]!, { left: 1, top: 2 });
       await expectError(await post({ schema: positioned }), 422, 'unsupported_field', {
         paths: ['tables[0].left', 'tables[0].top'],
@@ -284,7 +244,7 @@ describe('Diagram routes (real gateway, real services)', () => {
     });
 
     it('should answer 422 plan_limit for too many tables and for a team at its private-diagram cap', async () => {
-      const starter = await tokens.issue({ team: 'starter-team', plan: 'starter', write: true });
+      const starter = (await people.member({ team: 'starter-team', plan: 'starter', write: true })).token;
       await expectError(await post({ schema: tablesPatch(51) }, starter), 422, 'plan_limit', {
         limit_type: 'tables',
         limit: 50,
@@ -304,7 +264,7 @@ describe('Diagram routes (real gateway, real services)', () => {
     });
 
     it('should answer 403 insufficient_scope for a token without write access', async () => {
-      await expectError(await post({ schema: shopPatch() }, reader), 403, 'insufficient_scope');
+      await expectError(await post({ schema: twoTableShopPatch() }, reader), 403, 'insufficient_scope');
     });
   });
 
@@ -345,7 +305,7 @@ describe('Diagram routes (real gateway, real services)', () => {
 
   describe('GET /diagrams', () => {
     it('should page with limit and cursor: {data, meta: {next_cursor, has_more}}', async () => {
-      const token = await tokens.issue({ team: 'pager', write: true });
+      const token = (await people.member({ team: 'pager', write: true })).token;
       const uuids: string[] = [];
       for (let i = 0; i < 3; i++)
         uuids.push(
@@ -515,7 +475,7 @@ describe('Diagram routes (real gateway, real services)', () => {
 
   describe('two-team isolation', () => {
     it('should give team B a 404 identical to an unknown uuid on every read endpoint for team A’s diagram', async () => {
-      const teamB = await tokens.issue({ team: 'bravo', write: true });
+      const teamB = (await people.member({ team: 'bravo', write: true })).token;
       const uuidA = created.data.uuid as string;
       const unknown = randomUUID();
       const paths = (uuid: string) =>
@@ -539,7 +499,7 @@ describe('Diagram routes (real gateway, real services)', () => {
     });
 
     it('should never list team A’s diagrams to team B, and B’s create lands in B only', async () => {
-      const teamB = await tokens.issue({ team: 'bravo', write: true });
+      const teamB = (await people.member({ team: 'bravo', write: true })).token;
       const createdB = (await (await post({ name: 'Bravo', schema: tablesPatch(1) }, teamB)).json()) as Json;
       const seenByB: string[] = [];
       let cursor: string | null = null;
@@ -562,19 +522,19 @@ describe('Diagram routes (real gateway, real services)', () => {
 
 describe('Diagram routes rate limits (real gateway, real services)', () => {
   let system: TestSystem;
-  let tokens: Tokens;
+  let people: TestPeople;
 
   beforeAll(async () => {
     system = await startTestSystem({ DSS_RATE_LIMIT_SCHEMA_PER_MIN: '2', DSS_RATE_LIMIT_READ_PER_MIN: '3' });
-    tokens = tokenIssuer(system);
+    people = new TestPeople(system.grpc.accounts);
   }, 60_000);
   afterAll(async () => {
-    tokens.close();
+    people.close();
     await system.stop();
   });
 
   it('should count /schema and /schema-full against the schema limit, apart from the read limit', async () => {
-    const token = await tokens.issue({ team: 'limited' });
+    const token = (await people.member({ team: 'limited' })).token;
     const uuid = randomUUID();
     const headersOf = async (path: string) => {
       const response = await fetch(`${system.apiUrl}${path}`, {

@@ -3,7 +3,7 @@
 // published OpenAPI description.
 import { randomUUID } from 'node:crypto';
 import { createPool, createServiceClient, type ServiceClient } from '@dss/platform';
-import { startTestSystem, type TestSystem } from '@dss/system';
+import { startTestSystem, TestPeople, type TestSystem } from '@dss/system';
 import { assertMatchesOpenApi } from '../../../e2e/support/openapi-validator';
 
 const APP_URL = 'https://app.example.test';
@@ -53,7 +53,7 @@ type Json = Record<string, any>;
 
 describe('Proposal routes (real gateway, real services)', () => {
   let system: TestSystem;
-  let accounts: ServiceClient<'Accounts'>;
+  let people: TestPeople;
   let proposals: ServiceClient<'Proposals'>;
   const token: Record<'writer' | 'reader' | 'viewer' | 'outsider' | 'starter', string> = {
     writer: '',
@@ -67,19 +67,6 @@ describe('Proposal routes (real gateway, real services)', () => {
   let outsiderDiagram: string;
   let starterDiagram: string;
 
-  async function member(team: string, plan: string, role: string, write: boolean) {
-    await accounts
-      .CreateTeam({ slug: team, name: `Team ${team}`, plan })
-      .catch((error: { code?: string }) => {
-        if (error.code !== 'conflict') throw error;
-      });
-    const email = `${randomUUID()}@${team}.test`;
-    const user = await accounts.CreateUser({ email, name: email });
-    await accounts.AddMember({ team_slug: team, user_email: email, role });
-    const issued = await accounts.IssueToken({ team_slug: team, user_email: email, name: 'test', write });
-    return { token: issued.token, userId: user.id };
-  }
-
   async function newDiagram(bearer: string, name = 'Shop'): Promise<string> {
     const response = await call(bearer, 'POST', '/diagrams', {
       name,
@@ -92,21 +79,23 @@ describe('Proposal routes (real gateway, real services)', () => {
 
   beforeAll(async () => {
     system = await startTestSystem({ DSS_APP_URL: APP_URL });
-    accounts = createServiceClient('Accounts', system.grpc.accounts);
+    people = new TestPeople(system.grpc.accounts);
     proposals = createServiceClient('Proposals', system.grpc.proposals);
-    const writer = await member('prop', 'team', 'editor', true);
+    const writer = await people.member({ team: 'prop', role: 'editor', write: true });
     token.writer = writer.token;
     writerId = writer.userId;
-    token.reader = (await member('prop', 'team', 'editor', false)).token;
-    token.viewer = (await member('prop', 'team', 'viewer', true)).token;
-    token.outsider = (await member('elsewhere', 'team', 'owner', true)).token;
-    token.starter = (await member('small', 'starter', 'owner', true)).token;
+    token.reader = (await people.member({ team: 'prop', role: 'editor' })).token;
+    token.viewer = (await people.member({ team: 'prop', role: 'viewer', write: true })).token;
+    token.outsider = (await people.member({ team: 'elsewhere', role: 'owner', write: true })).token;
+    token.starter = (
+      await people.member({ team: 'small', plan: 'starter', role: 'owner', write: true })
+    ).token;
     diagramUuid = await newDiagram(token.writer);
     outsiderDiagram = await newDiagram(token.outsider);
     starterDiagram = await newDiagram(token.starter);
   }, 60_000);
   afterAll(async () => {
-    accounts?.close();
+    people?.close();
     proposals?.close();
     await system?.stop();
   });

@@ -1,7 +1,7 @@
 // A proposals service for tests: the embedded system (accounts, diagrams, gateway on free ports, fresh
 // database) for the services it calls, plus a proposals service of our own with its own database, a real
 // NATS bus in a random namespace and the lifetime and sweep interval the test needs.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   type BusMessage,
   createEventBus,
@@ -15,7 +15,7 @@ import {
   ServiceError,
 } from '@dss/platform';
 import { createTestDatabase, type TestDatabase, testNatsUrl } from '@dss/platform/testing';
-import { startTestSystem, type TestSystem } from '@dss/system';
+import { startTestSystem, type TeamRole, TestPeople, type TestSystem, twoTableShopPatch } from '@dss/system';
 import { readProposalsConfig } from '../src/config';
 import { type ProposalsService, startProposalsService } from '../src/server';
 
@@ -80,39 +80,19 @@ export interface Member {
   principal: Principal;
 }
 
-/** Teams, users, memberships and principals (through accounts, as the gateway resolves them). */
-export class People {
-  readonly accounts: ServiceClient<'Accounts'>;
-
-  constructor(system: TestSystem) {
-    this.accounts = createServiceClient('Accounts', system.grpc.accounts);
-  }
-
-  async team(slug: string, plan = 'team') {
-    await this.accounts.CreateTeam({ slug, name: `Team ${slug}`, plan });
-  }
-
-  async member(team: string, role: 'owner' | 'editor' | 'viewer', write = true): Promise<Member> {
-    const email = `${randomUUID()}@${team}.test`;
-    const user = await this.accounts.CreateUser({ email, name: email });
-    await this.accounts.AddMember({ team_slug: team, user_email: email, role });
-    const issued = await this.accounts.IssueToken({
-      team_slug: team,
-      user_email: email,
-      name: 'test',
-      write,
-    });
-    const principal = await this.accounts.Authenticate({ token: issued.token });
-    return { email, userId: user.id, principal };
-  }
-
-  close() {
-    this.accounts.close();
-  }
+/** A member of the team with a write token, and the principal the gateway would resolve from that token. */
+export async function memberWithPrincipal(people: TestPeople, team: string, role: TeamRole): Promise<Member> {
+  const member = await people.member({ team, role, write: true });
+  const principal = await people.accounts.Authenticate({ token: member.token });
+  return { email: member.email, userId: member.userId, principal };
 }
 
 /** A diagram of the principal's team, created through diagrams; returns its uuid. */
-export async function createDiagram(system: TestSystem, principal: Principal, patch: unknown = shopPatch()) {
+export async function createDiagram(
+  system: TestSystem,
+  principal: Principal,
+  patch: unknown = twoTableShopPatch(),
+) {
   const diagrams = createServiceClient('Diagrams', system.grpc.diagrams);
   try {
     const created = await diagrams.CreateDiagram({
@@ -125,22 +105,6 @@ export async function createDiagram(system: TestSystem, principal: Principal, pa
   } finally {
     diagrams.close();
   }
-}
-
-export function shopPatch() {
-  return {
-    strategy: 'merge',
-    tables: [
-      {
-        name: 'customers',
-        columns: [
-          { name: 'id', type: 'bigint', is_primary_key: true },
-          { name: 'email', type: 'varchar(255)' },
-        ],
-      },
-      { name: 'orders', columns: [{ name: 'id', type: 'bigint', is_primary_key: true }] },
-    ],
-  };
 }
 
 /** A proposal patch: one new table and a column on an existing one (names the tests look for). */
@@ -172,4 +136,4 @@ export async function waitUntil(what: string, check: () => boolean | Promise<boo
   }
 }
 
-export { startTestSystem, type TestSystem };
+export { startTestSystem, TestPeople, type TestSystem };

@@ -10,10 +10,11 @@ import {
   createDiagram,
   failureOf,
   type Member,
-  People,
+  memberWithPrincipal,
   type ProposalsHarness,
   startProposalsHarness,
   startTestSystem,
+  TestPeople,
   type TestSystem,
   waitUntil,
 } from './helpers';
@@ -22,7 +23,7 @@ const DAY_MS = 86_400_000;
 
 describe('proposals lifecycle (real services, PostgreSQL and NATS)', () => {
   let system: TestSystem;
-  let people: People;
+  let people: TestPeople;
   let normal: ProposalsHarness;
   let short: ProposalsHarness;
   let diagrams: ServiceClient<'Diagrams'>;
@@ -34,13 +35,13 @@ describe('proposals lifecycle (real services, PostgreSQL and NATS)', () => {
 
   beforeAll(async () => {
     system = await startTestSystem({ DSS_APP_URL: APP_URL });
-    people = new People(system);
+    people = new TestPeople(system.grpc.accounts);
     await people.team('lc');
     await people.team('other');
-    editor = await people.member('lc', 'editor');
-    owner = await people.member('lc', 'owner');
-    viewer = await people.member('lc', 'viewer');
-    outsider = await people.member('other', 'owner');
+    editor = await memberWithPrincipal(people, 'lc', 'editor');
+    owner = await memberWithPrincipal(people, 'lc', 'owner');
+    viewer = await memberWithPrincipal(people, 'lc', 'viewer');
+    outsider = await memberWithPrincipal(people, 'other', 'owner');
     diagramUuid = await createDiagram(system, editor.principal);
     diagrams = createServiceClient('Diagrams', system.grpc.diagrams);
     normal = await startProposalsHarness(system, { DSS_PROPOSAL_SWEEP_INTERVAL_MS: '100' });

@@ -5,16 +5,17 @@ import {
   createDiagram,
   failureOf,
   type Member,
-  People,
+  memberWithPrincipal,
   type ProposalsHarness,
   startProposalsHarness,
   startTestSystem,
+  TestPeople,
   type TestSystem,
 } from './helpers';
 
 describe('Proposals.GetProposalForReview (real services)', () => {
   let system: TestSystem;
-  let people: People;
+  let people: TestPeople;
   let proposals: ProposalsHarness;
   let editor: Member;
   let viewer: Member;
@@ -23,12 +24,12 @@ describe('Proposals.GetProposalForReview (real services)', () => {
 
   beforeAll(async () => {
     system = await startTestSystem();
-    people = new People(system);
+    people = new TestPeople(system.grpc.accounts);
     await people.team('rv');
     await people.team('rv-other');
-    editor = await people.member('rv', 'editor');
-    viewer = await people.member('rv', 'viewer');
-    outsider = await people.member('rv-other', 'owner');
+    editor = await memberWithPrincipal(people, 'rv', 'editor');
+    viewer = await memberWithPrincipal(people, 'rv', 'viewer');
+    outsider = await memberWithPrincipal(people, 'rv-other', 'owner');
     const diagramUuid = await createDiagram(system, editor.principal);
     proposals = await startProposalsHarness(system);
     const created = await proposals.client.CreateProposal({

@@ -2,6 +2,7 @@
 // sign-in and sign-out, the open-redirect refusal, CSRF refusals, and the same 404 for what another team
 // owns as for what does not exist.
 import { createLogger, createMetrics } from '@dss/platform';
+import { type TestMember, twoTableShopPatch } from '@dss/system';
 import { readWebConfig } from '../src/config';
 import { startWebApp, type WebApp } from '../src/server';
 import { MAX_FAILURES } from '../src/sign-in-throttle';
@@ -9,10 +10,7 @@ import {
   api,
   createDiagram,
   createPerson,
-  createTeam,
-  type Person,
   propose,
-  SHOP_SCHEMA,
   startWebTestSystem,
   WebClient,
   type WebTestSystem,
@@ -34,18 +32,18 @@ jest.setTimeout(120_000);
 
 describe('web app over HTTP (whole embedded system)', () => {
   let web: WebTestSystem;
-  let editor: Person;
-  let outsider: Person;
+  let editor: TestMember;
+  let outsider: TestMember;
   let diagramUuid: string;
   let proposalUuid: string;
 
   beforeAll(async () => {
     web = await startWebTestSystem();
-    await createTeam(web, 'alpha');
-    await createTeam(web, 'beta');
+    await web.people.team('alpha');
+    await web.people.team('beta');
     editor = await createPerson(web, 'alpha', 'editor');
     outsider = await createPerson(web, 'beta', 'owner');
-    diagramUuid = await createDiagram(web, editor, SHOP_SCHEMA);
+    diagramUuid = await createDiagram(web, editor, twoTableShopPatch());
     proposalUuid = (
       await propose(web, editor, diagramUuid, {
         title: 'Add invoices',
@@ -243,7 +241,7 @@ describe('web app over HTTP (whole embedded system)', () => {
 
   describe('a proposal that no longer fits', () => {
     it('shows the reasons instead of the Apply button, refuses Apply with them, and stays pending', async () => {
-      const shopUuid = await createDiagram(web, editor, SHOP_SCHEMA, 'Shrinking shop');
+      const shopUuid = await createDiagram(web, editor, twoTableShopPatch(), 'Shrinking shop');
       const stale = await propose(web, editor, shopUuid, {
         title: 'Rename orders',
         message: 'Renames orders to purchases',
@@ -326,7 +324,7 @@ describe('web app over HTTP (whole embedded system)', () => {
       const revoked = await client.request(`/settings/tokens/${id}/revoke`, { form: { _csrf: csrf } });
       expect(revoked.response.status).toBe(303);
       expect(
-        (await web.accounts.ListTokens({ team_slug: 'alpha', user_email: editor.email })).tokens,
+        (await web.people.accounts.ListTokens({ team_slug: 'alpha', user_email: editor.email })).tokens,
       ).toContainEqual(expect.objectContaining({ id, revoked_at: expect.any(String) }));
       // The gateway drops its cached check when the revocation event arrives (through the outbox relay).
       await waitUntil(async () => (await api(web, token, 'GET', '/diagrams')).status === 401);
@@ -336,7 +334,7 @@ describe('web app over HTTP (whole embedded system)', () => {
       const client = new WebClient(web.webUrl);
       await client.signIn(outsider.email);
       const csrf = await client.csrfToken('/settings/tokens');
-      const others = await web.accounts.ListTokens({ team_slug: 'alpha', user_email: editor.email });
+      const others = await web.people.accounts.ListTokens({ team_slug: 'alpha', user_email: editor.email });
       const id = others.tokens.find((record) => !record.revoked_at)!.id;
       const refused = await client.request(`/settings/tokens/${id}/revoke`, { form: { _csrf: csrf } });
       expect(refused.response.status).toBe(404);

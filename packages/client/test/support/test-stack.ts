@@ -3,12 +3,15 @@
 // reviewer's apply or decline of a proposal (the web editor's part, which no REST endpoint offers).
 import { randomUUID } from 'node:crypto';
 import { createServiceClient } from '@dss/platform';
-import { startTestSystem, type TestSystem } from '@dss/system';
+import {
+  startTestSystem,
+  type TestMember,
+  type TestMemberOptions,
+  TestPeople,
+  type TestSystem,
+} from '@dss/system';
 
-export interface MemberOptions {
-  role?: 'owner' | 'editor' | 'viewer';
-  write?: boolean;
-  plan?: string;
+export interface MemberOptions extends Partial<TestMemberOptions> {
   /** Reuse a team (members of one team see each other's diagrams); default a fresh one. */
   team?: string;
 }
@@ -18,7 +21,7 @@ export interface TestStack {
   apiUrl: string;
   appUrl: string;
   /** A user of the given role in a team, and a personal access token for them. */
-  member(options?: MemberOptions): Promise<{ token: string; team: string; email: string }>;
+  member(options?: MemberOptions): Promise<TestMember>;
   review(proposalUuid: string, reviewerEmail: string, action: 'apply' | 'decline'): Promise<void>;
   stop(): Promise<void>;
 }
@@ -28,40 +31,22 @@ export async function startTestStack(
   options: { withoutImporter?: boolean } = {},
 ): Promise<TestStack> {
   const system = await startTestSystem(env, options);
-  const accounts = createServiceClient('Accounts', system.grpc.accounts);
+  const people = new TestPeople(system.grpc.accounts);
   const proposals = createServiceClient('Proposals', system.grpc.proposals);
-  const teams = new Set<string>();
   return {
     system,
     apiUrl: system.apiUrl,
     appUrl: system.appUrl,
-    async member(memberOptions = {}) {
-      const team = memberOptions.team ?? `team-${randomUUID().slice(0, 8)}`;
-      if (!teams.has(team)) {
-        await accounts.CreateTeam({ slug: team, name: team, plan: memberOptions.plan ?? 'team' });
-        teams.add(team);
-      }
-      const email = `${randomUUID().slice(0, 8)}@${team}.test`;
-      await accounts.CreateUser({ email, name: email, password: '' });
-      await accounts.AddMember({ team_slug: team, user_email: email, role: memberOptions.role ?? 'editor' });
-      const issued = await accounts.IssueToken({
-        team_slug: team,
-        user_email: email,
-        name: 'test',
-        write: memberOptions.write ?? false,
-        expires_in: '',
-        expires_at: '',
-      });
-      return { token: issued.token, team, email };
-    },
+    member: ({ team = `team-${randomUUID().slice(0, 8)}`, ...options } = {}) =>
+      people.member({ team, ...options }),
     async review(proposalUuid, reviewerEmail, action) {
-      const reviewer = await accounts.GetUser({ email: reviewerEmail, id: '' });
+      const reviewer = await people.accounts.GetUser({ email: reviewerEmail, id: '' });
       const request = { uuid: proposalUuid, user_id: reviewer.id, team_id: '', reason: '' };
       if (action === 'apply') await proposals.ApplyProposal(request);
       else await proposals.DeclineProposal(request);
     },
     async stop() {
-      accounts.close();
+      people.close();
       proposals.close();
       await system.stop();
     },

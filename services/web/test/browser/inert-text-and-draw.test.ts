@@ -1,16 +1,14 @@
 // User text that looks like markup stays text in every page that shows it, and /draw draws a patch held
 // in the URL fragment without any request carrying it. Chromium against the whole embedded system.
 import type { Page } from 'playwright-core';
+import { type TestMember, twoTableShopPatch } from '@dss/system';
 import { launchBrowser, type TestBrowser } from '../support/browser';
 import {
   api,
   createDiagram,
   createPerson,
-  createTeam,
   PASSWORD,
-  type Person,
   propose,
-  SHOP_SCHEMA,
   startWebTestSystem,
   type WebTestSystem,
 } from '../support/web-system';
@@ -26,12 +24,12 @@ jest.setTimeout(120_000);
 describe('inert user text and /draw in the browser (Chromium, whole embedded system)', () => {
   let web: WebTestSystem;
   let browser: TestBrowser;
-  let editor: Person;
+  let editor: TestMember;
 
   beforeAll(async () => {
     web = await startWebTestSystem();
     browser = await launchBrowser();
-    await createTeam(web, 'xss');
+    await web.people.team('xss');
     editor = await createPerson(web, 'xss', 'editor', `Mallory ${SCRIPT}`);
   }, 120_000);
 
@@ -40,7 +38,7 @@ describe('inert user text and /draw in the browser (Chromium, whole embedded sys
     await web?.stop();
   });
 
-  async function signedInPage(person: Person, start: string) {
+  async function signedInPage(person: TestMember, start: string) {
     const { page } = await browser.newPage();
     await page.goto(`${web.webUrl}${start}`);
     await page.fill('input[name=email]', person.email);
@@ -63,7 +61,7 @@ describe('inert user text and /draw in the browser (Chromium, whole embedded sys
   }
 
   it('shows markup in the title, message, table name, column comment and sticky note as text', async () => {
-    const diagramUuid = await createDiagram(web, editor, SHOP_SCHEMA, `Shop ${IMG}`);
+    const diagramUuid = await createDiagram(web, editor, twoTableShopPatch(), `Shop ${IMG}`);
     const proposal = await propose(web, editor, diagramUuid, {
       title: `${SCRIPT} title`,
       message: `${IMG}\n${LINK}`,

@@ -2,16 +2,14 @@
 // then applying or declining on the review page, what a viewer sees and may do, reopening an expired
 // proposal from the History pane. Screenshots of the review and diagram pages go to artifacts/screenshots.
 import { Client } from 'pg';
+import { type TestMember, twoTableShopPatch } from '@dss/system';
 import { launchBrowser, saveScreenshot, type TestBrowser } from '../support/browser';
 import {
   api,
   createDiagram,
   createPerson,
-  createTeam,
   PASSWORD,
-  type Person,
   propose,
-  SHOP_SCHEMA,
   startWebTestSystem,
   type WebTestSystem,
 } from '../support/web-system';
@@ -41,17 +39,17 @@ jest.setTimeout(120_000);
 describe('review flow in the browser (Chromium, whole embedded system)', () => {
   let web: WebTestSystem;
   let browser: TestBrowser;
-  let editor: Person;
-  let viewer: Person;
+  let editor: TestMember;
+  let viewer: TestMember;
   let diagramUuid: string;
 
   beforeAll(async () => {
     web = await startWebTestSystem();
     browser = await launchBrowser();
-    await createTeam(web, 'shop');
+    await web.people.team('shop');
     editor = await createPerson(web, 'shop', 'editor', 'Edith Editor');
     viewer = await createPerson(web, 'shop', 'viewer', 'Victor Viewer');
-    diagramUuid = await createDiagram(web, editor, SHOP_SCHEMA);
+    diagramUuid = await createDiagram(web, editor, twoTableShopPatch());
   }, 120_000);
 
   afterAll(async () => {
@@ -59,7 +57,7 @@ describe('review flow in the browser (Chromium, whole embedded system)', () => {
     await web?.stop();
   });
 
-  async function signedInPage(person: Person, start = '/') {
+  async function signedInPage(person: TestMember, start = '/') {
     const { page } = await browser.newPage();
     await page.goto(`${web.webUrl}${start}`);
     await page.fill('input[name=email]', person.email);

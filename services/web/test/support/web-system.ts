@@ -2,10 +2,8 @@
 // DSS_APP_URL (and with it every review_url and the origin form posts are checked against) is the web
 // app's real address. Plus people with passwords and tokens, REST calls through the gateway, and a
 // cookie-keeping fetch that signs in like a browser.
-import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import { createServiceClient, type ServiceClient } from '@dss/platform';
-import { startTestSystem, type TestSystem } from '@dss/system';
+import { startTestSystem, type TeamRole, type TestMember, TestPeople, type TestSystem } from '@dss/system';
 
 export const PASSWORD = 'correct horse battery staple';
 
@@ -13,7 +11,8 @@ export interface WebTestSystem {
   system: TestSystem;
   webUrl: string;
   apiUrl: string;
-  accounts: ServiceClient<'Accounts'>;
+  /** Teams, people and tokens (accounts gRPC); `people.accounts` for other account calls. */
+  people: TestPeople;
   stop(): Promise<void>;
 }
 
@@ -21,14 +20,14 @@ export async function startWebTestSystem(): Promise<WebTestSystem> {
   const port = await freePort();
   const webUrl = `http://127.0.0.1:${port}`;
   const system = await startTestSystem({ DSS_WEB_PORT: String(port), DSS_APP_URL: webUrl });
-  const accounts = createServiceClient('Accounts', system.grpc.accounts);
+  const people = new TestPeople(system.grpc.accounts);
   return {
     system,
     webUrl,
     apiUrl: system.apiUrl,
-    accounts,
+    people,
     async stop() {
-      accounts.close();
+      people.close();
       await system.stop();
     },
   };
@@ -45,33 +44,14 @@ function freePort(): Promise<number> {
   });
 }
 
-export interface Person {
-  email: string;
-  userId: string;
-  /** A write token of the person's team (REST calls through the gateway). */
-  token: string;
-}
-
-export async function createTeam(web: WebTestSystem, slug: string): Promise<void> {
-  await web.accounts.CreateTeam({ slug, name: `Team ${slug}`, plan: 'team' });
-}
-
-export async function createPerson(
+/** A person of `team` with the role, a password to sign in with, and a write token (REST calls). */
+export function createPerson(
   web: WebTestSystem,
   team: string,
-  role: 'owner' | 'editor' | 'viewer',
+  role: TeamRole,
   name = `${role} of ${team}`,
-): Promise<Person> {
-  const email = `${role}-${randomUUID().slice(0, 8)}@${team}.test`;
-  const user = await web.accounts.CreateUser({ email, name, password: PASSWORD });
-  await web.accounts.AddMember({ team_slug: team, user_email: email, role });
-  const issued = await web.accounts.IssueToken({
-    team_slug: team,
-    user_email: email,
-    name: 'test',
-    write: true,
-  });
-  return { email, userId: user.id, token: issued.token };
+): Promise<TestMember> {
+  return web.people.member({ team, role, name, password: PASSWORD, write: true });
 }
 
 export async function api(
@@ -90,31 +70,17 @@ export async function api(
   return { status: response.status, body: text ? JSON.parse(text) : {} };
 }
 
-export async function createDiagram(web: WebTestSystem, person: Person, schema: unknown, name = 'Shop') {
+export async function createDiagram(web: WebTestSystem, person: TestMember, schema: unknown, name = 'Shop') {
   const created = await api(web, person.token, 'POST', '/diagrams', { name, driver: 'pgsql', schema });
   if (created.status !== 201) throw new Error(`create failed: ${JSON.stringify(created.body)}`);
   return created.body.data!.uuid as string;
 }
 
-export async function propose(web: WebTestSystem, person: Person, diagramUuid: string, proposal: object) {
+export async function propose(web: WebTestSystem, person: TestMember, diagramUuid: string, proposal: object) {
   const created = await api(web, person.token, 'POST', `/diagrams/${diagramUuid}/proposals`, proposal);
   if (created.status !== 201) throw new Error(`propose failed: ${JSON.stringify(created.body)}`);
   return created.body.data as { uuid: string; review_url: string; expires_at: string };
 }
-
-export const SHOP_SCHEMA = {
-  strategy: 'merge',
-  tables: [
-    {
-      name: 'customers',
-      columns: [
-        { name: 'id', type: 'bigint', is_primary_key: true },
-        { name: 'email', type: 'varchar(255)' },
-      ],
-    },
-    { name: 'orders', columns: [{ name: 'id', type: 'bigint', is_primary_key: true }] },
-  ],
-};
 
 /** A cookie-keeping HTTP client for the web app (redirects not followed, so tests see them). */
 export class WebClient {
