@@ -2,50 +2,27 @@
 // in the URL fragment without any request carrying it. Chromium against the whole embedded system.
 import type { Page } from 'playwright-core';
 import { type TestMember, twoTableShopPatch } from '@dss/system';
-import { launchBrowser, type TestBrowser } from '../support/browser';
-import {
-  api,
-  createDiagram,
-  createPerson,
-  PASSWORD,
-  propose,
-  startWebTestSystem,
-  type WebTestSystem,
-} from '../support/web-system';
+import type { TestBrowser } from '../support/browser';
+import { useBrowserSuite } from '../support/browser-suite';
+import { api, createDiagram, createPerson, propose, type WebTestSystem } from '../support/web-system';
 
 const SCRIPT = '<script>window.__xss=1</script>';
 const IMG = '<img src=x onerror="window.__xss=1">';
 const LINK =
   '<a href="javascript:window.__xss=1">click</a> [md](javascript:window.__xss=1) javascript:window.__xss=1';
 
-// Whole-system tests on a shared 2-core machine: generous per-test time, no timing assertions.
-jest.setTimeout(120_000);
-
 describe('inert user text and /draw in the browser (Chromium, whole embedded system)', () => {
+  const suite = useBrowserSuite();
+  const { signedInPage } = suite;
   let web: WebTestSystem;
   let browser: TestBrowser;
   let editor: TestMember;
 
   beforeAll(async () => {
-    web = await startWebTestSystem();
-    browser = await launchBrowser();
+    ({ web, browser } = suite);
     await web.people.team('xss');
     editor = await createPerson(web, 'xss', 'editor', `Mallory ${SCRIPT}`);
   }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
-  });
-
-  async function signedInPage(person: TestMember, start: string) {
-    const { page } = await browser.newPage();
-    await page.goto(`${web.webUrl}${start}`);
-    await page.fill('input[name=email]', person.email);
-    await page.fill('input[name=password]', PASSWORD);
-    await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit]')]);
-    return page;
-  }
 
   /** Nothing in the page ran or became an element: no flag, no script/img elements, no javascript: links. */
   async function expectInert(page: Page) {

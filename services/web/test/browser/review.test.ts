@@ -3,14 +3,14 @@
 // proposal from the History pane. Screenshots of the review and diagram pages go to artifacts/screenshots.
 import { Client } from 'pg';
 import { type TestMember, twoTableShopPatch } from '@dss/system';
-import { launchBrowser, saveScreenshot, type TestBrowser } from '../support/browser';
+import { saveScreenshot, type TestBrowser } from '../support/browser';
+import { useBrowserSuite } from '../support/browser-suite';
 import {
   api,
   createDiagram,
   createPerson,
   PASSWORD,
   propose,
-  startWebTestSystem,
   type WebTestSystem,
 } from '../support/web-system';
 
@@ -33,10 +33,9 @@ const INVOICES_PROPOSAL = {
   },
 };
 
-// Whole-system tests on a shared 2-core machine: generous per-test time, no timing assertions.
-jest.setTimeout(120_000);
-
 describe('review flow in the browser (Chromium, whole embedded system)', () => {
+  const suite = useBrowserSuite();
+  const { signedInPage } = suite;
   let web: WebTestSystem;
   let browser: TestBrowser;
   let editor: TestMember;
@@ -44,27 +43,12 @@ describe('review flow in the browser (Chromium, whole embedded system)', () => {
   let diagramUuid: string;
 
   beforeAll(async () => {
-    web = await startWebTestSystem();
-    browser = await launchBrowser();
+    ({ web, browser } = suite);
     await web.people.team('shop');
     editor = await createPerson(web, 'shop', 'editor', 'Edith Editor');
     viewer = await createPerson(web, 'shop', 'viewer', 'Victor Viewer');
     diagramUuid = await createDiagram(web, editor, twoTableShopPatch());
   }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await web?.stop();
-  });
-
-  async function signedInPage(person: TestMember, start = '/') {
-    const { page } = await browser.newPage();
-    await page.goto(`${web.webUrl}${start}`);
-    await page.fill('input[name=email]', person.email);
-    await page.fill('input[name=password]', PASSWORD);
-    await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit]')]);
-    return page;
-  }
 
   const proposalStatus = async (uuid: string) =>
     (await api(web, editor.token, 'GET', `/proposals/${uuid}`)).body.data as {
