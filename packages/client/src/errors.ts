@@ -2,7 +2,10 @@
 // members the spec lists for some codes, so callers branch on `code` and never parse a body themselves.
 import type { ErrorDetail, PatchProblem } from './types';
 
-/** The error codes of the spec's error table. */
+/**
+ * The error codes of the spec's error table. A copy of part of @dss/platform's list (the client stays
+ * standalone); test/error-codes.test.ts fails when the two drift apart.
+ */
 export const DSS_ERROR_CODES = [
   'invalid_request',
   'unauthenticated',
