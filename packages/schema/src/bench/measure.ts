@@ -37,6 +37,20 @@ export function measure(label: string, runs: number, work: () => unknown): Measu
   return summarize(label, times);
 }
 
+/** CPU time of the whole process (every thread: V8 collects garbage on helper threads too), in ms. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+export interface PairMeasurement {
+  work: Measurement;
+  baseline: Measurement;
+  /** Median CPU time per run: a process waiting for a core uses none, so load moves it less. */
+  workCpuMs: number;
+  baselineCpuMs: number;
+}
+
 /**
  * Measures `work` and `baseline` alternately, run after run, so both see the same machine load: on a busy
  * shared machine, measuring them minutes apart can move the ratio more than any change to the code does.
@@ -47,16 +61,25 @@ export function measurePair(
   work: () => unknown,
   baselineLabel: string,
   baseline: () => unknown,
-): { work: Measurement; baseline: Measurement } {
+): PairMeasurement {
   warmUp(runs, work);
   warmUp(runs, baseline);
-  const workTimes: number[] = [];
-  const baselineTimes: number[] = [];
+  const times: [number[], number[]] = [[], []];
+  const cpu: [number[], number[]] = [[], []];
   for (let i = 0; i < runs; i++) {
-    baselineTimes.push(timeOnce(baseline));
-    workTimes.push(timeOnce(work));
+    for (const [slot, step] of [baseline, work].entries()) {
+      const cpuStart = cpuMs();
+      times[slot]!.push(timeOnce(step));
+      cpu[slot]!.push(cpuMs() - cpuStart);
+    }
   }
-  return { work: summarize(label, workTimes), baseline: summarize(baselineLabel, baselineTimes) };
+  const medianOf = (values: number[]) => median(values.sort((a, b) => a - b));
+  return {
+    work: summarize(label, times[1]),
+    baseline: summarize(baselineLabel, times[0]),
+    workCpuMs: medianOf(cpu[1]),
+    baselineCpuMs: medianOf(cpu[0]),
+  };
 }
 
 export function formatRow(measurement: Measurement, baseline: Measurement): string {

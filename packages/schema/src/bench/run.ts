@@ -62,6 +62,11 @@ function main(): void {
   console.log(formatRow(target.work, target.baseline));
   const ratio = target.work.medianMs / target.baseline.medianMs;
   const minRatio = target.work.minMs / target.baseline.minMs;
+  const cpuRatio = target.workCpuMs / target.baselineCpuMs;
+  console.log(
+    `CPU time per run (median, all threads): ${target.workCpuMs.toFixed(2)} ms vs ` +
+      `${target.baselineCpuMs.toFixed(2)} ms, ${cpuRatio.toFixed(2)} ×`,
+  );
   console.log(
     `ratio of medians ${ratio.toFixed(2)} × (of minimums ${minRatio.toFixed(2)} ×): ` +
       (ratio < TARGET_RATIO ? `target met` : `target NOT met`),
