@@ -2,13 +2,12 @@
 // built with the token of that request's `Authorization: Bearer` header, used for that request only and then
 // dropped; the server stores no token and keeps no session. A request without a token is refused with 401
 // before any MCP handling. GET /healthz answers the probes of the chart.
-import { createDssClient } from '@dss/client';
 import { type ListenOptions, type Logger, listenHttp, type Metrics } from '@dss/platform';
 import { localhostHostValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { McpConfig } from './config';
-import { createMcpServer } from './server';
+import { createMcpServerWithToken } from './server';
 
 export const MCP_PATH = '/mcp';
 /** A patch (500KB) or DDL (200KB) with the JSON-RPC envelope and escaping. */
@@ -90,14 +89,7 @@ async function handleMcpRequest(
       );
     return;
   }
-  const client = createDssClient({ baseUrl: config.apiUrl, token });
-  const server = createMcpServer({
-    client,
-    appUrl: config.appUrl,
-    importWaitMs: config.importWaitMs,
-    logger,
-    metrics,
-  });
+  const server = createMcpServerWithToken(config, token, logger, metrics);
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -1,8 +1,9 @@
 // One MCP server (the SDK's McpServer) with every tool, bound to one REST client. stdio mode makes one for
 // the process; HTTP mode makes one per request, with a client carrying that request's token.
-import type { DssClient } from '@dss/client';
+import { createDssClient, type DssClient } from '@dss/client';
 import type { Logger, Metrics } from '@dss/platform';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpConfig } from './config';
 import { registerReadTools } from './tools/read-tools';
 import { registerVisualizeTool } from './tools/visualize';
 import { registerWriteTools } from './tools/write-tools';
@@ -30,4 +31,21 @@ export function createMcpServer(dependencies: McpServerDependencies): McpServer 
   registerVisualizeTool(server, dependencies);
   registerWriteTools(server, dependencies);
   return server;
+}
+
+/** The server acting with `token` (stdio: DSS_TOKEN; HTTP: the request's bearer) against `config.apiUrl`. */
+export function createMcpServerWithToken(
+  config: McpConfig,
+  token: string,
+  logger: Logger,
+  metrics: Metrics,
+): McpServer {
+  const client = createDssClient({ baseUrl: config.apiUrl, token });
+  return createMcpServer({
+    client,
+    appUrl: config.appUrl,
+    importWaitMs: config.importWaitMs,
+    logger,
+    metrics,
+  });
 }

@@ -1,20 +1,12 @@
 // stdio mode, for an agent that starts the server as a child process: JSON-RPC on stdin/stdout, so every log
 // line goes to stderr. One REST client for the process, with the token from DSS_TOKEN.
-import { createDssClient } from '@dss/client';
 import type { Logger, Metrics } from '@dss/platform';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { McpConfig } from './config';
-import { createMcpServer } from './server';
+import { createMcpServerWithToken } from './server';
 
 export async function runStdio(config: McpConfig & { token: string }, logger: Logger, metrics: Metrics) {
-  const client = createDssClient({ baseUrl: config.apiUrl, token: config.token });
-  const server = createMcpServer({
-    client,
-    appUrl: config.appUrl,
-    importWaitMs: config.importWaitMs,
-    logger,
-    metrics,
-  });
+  const server = createMcpServerWithToken(config, config.token, logger, metrics);
   const transport = new StdioServerTransport();
   await server.connect(transport);
   logger.info({ apiUrl: config.apiUrl }, 'MCP server listening on stdio');
