@@ -1,20 +1,16 @@
 // A group: a labelled frame drawn behind its tables, tinted with the group's colour.
 import type { Group } from '@dss/schema';
-import type { Bounds } from './bounds';
+import { type Bounds, placeBox } from './bounds';
 import { type ChangeMark, markClass } from './highlight';
 import { GROUP_DEFAULT, INK_MUTED, MARK_COLORS, REMOVED_DASH, safeColor } from './palette';
 import { CHARACTER_WIDTH, fitText } from './text-fit';
-import { element, escapeXml, numberOf, textOf, titleElement } from './xml';
+import { element, escapeXml, textOf, titleElement } from './xml';
 
 const MIN_SIZE = 40;
 const LABEL_INSET = 14;
 
 export function renderGroup(group: Group, mark: ChangeMark | undefined, bounds: Bounds): string {
-  const left = numberOf(group.left);
-  const top = numberOf(group.top);
-  const width = Math.max(MIN_SIZE, numberOf(group.width));
-  const height = Math.max(MIN_SIZE, numberOf(group.height));
-  bounds.include(left, top, left + width, top + height);
+  const { left, top, width, height } = placeBox(group, { width: MIN_SIZE, height: MIN_SIZE }, bounds);
   const color = safeColor(group.color, GROUP_DEFAULT);
   const name = textOf(group.name);
   const label = fitText(name, width - 2 * LABEL_INSET, CHARACTER_WIDTH.groupName);

@@ -1,10 +1,10 @@
 // A sticky note: a coloured card with its content wrapped to the card's width and cut to its height.
 import type { StickyNote } from '@dss/schema';
-import type { Bounds } from './bounds';
+import { type Bounds, placeBox } from './bounds';
 import { type ChangeMark, markClass } from './highlight';
 import { inkOn, MARK_COLORS, NOTE_BORDER, NOTE_DEFAULT, REMOVED_DASH, safeColor } from './palette';
 import { CHARACTER_WIDTH, limitLines, wrapText } from './text-fit';
-import { element, escapeXml, numberOf, textOf, titleElement } from './xml';
+import { element, escapeXml, textOf, titleElement } from './xml';
 
 const PADDING = 12;
 const LINE_HEIGHT = 16;
@@ -12,11 +12,7 @@ const MIN_WIDTH = 80;
 const MIN_HEIGHT = 40;
 
 export function renderNote(note: StickyNote, mark: ChangeMark | undefined, bounds: Bounds): string {
-  const left = numberOf(note.left);
-  const top = numberOf(note.top);
-  const width = Math.max(MIN_WIDTH, numberOf(note.width));
-  const height = Math.max(MIN_HEIGHT, numberOf(note.height));
-  bounds.include(left, top, left + width, top + height);
+  const { left, top, width, height } = placeBox(note, { width: MIN_WIDTH, height: MIN_HEIGHT }, bounds);
   const fill = safeColor(note.color, NOTE_DEFAULT);
   const content = textOf(note.content);
   const textWidth = width - 2 * PADDING;
