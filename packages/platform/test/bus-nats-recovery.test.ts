@@ -3,10 +3,11 @@
 // its own nats-server (on a free port, with its own storage) so it can stop and restart it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BusMessage, createEventBus, type EventBus } from '../src/bus';
+import { freePort } from '../src/testing';
 import { recordingLogger, waitUntil } from './bus-helpers';
 
 const NATS_SERVER = process.env.DSS_NATS_SERVER_BIN ?? 'nats-server';
@@ -103,16 +104,5 @@ function canConnect(port: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
     socket.connect(port, '127.0.0.1');
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
   });
 }

@@ -1,18 +1,9 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 // What only the HTTP mode has: the token comes from each request and is required, and /healthz.
 import { createLogger, createMetrics } from '@dss/platform';
+import { freePort } from '@dss/platform/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { readMcpConfig, startHttpServer } from '../src';
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The JSON-RPC error answer of a request the transport refuses. */
 interface RpcErrorBody {
@@ -24,7 +15,7 @@ describe('MCP Streamable HTTP transport', () => {
   beforeAll(async () => {
     // No API behind it (a port nothing listens on): these requests are answered before any tool would
     // reach one, or show what a tool answers when the API is down.
-    const config = readMcpConfig({ DSS_API_URL: `http://127.0.0.1:${await closedPort()}/v1` });
+    const config = readMcpConfig({ DSS_API_URL: `http://127.0.0.1:${await freePort()}/v1` });
     http = await startHttpServer(
       config,
       { port: 0, host: '127.0.0.1' },

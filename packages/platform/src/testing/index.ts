@@ -3,6 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 
+export { freePort } from './free-port';
+
 export function testDatabaseUrl(): string {
   return process.env.DSS_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 }

@@ -2,7 +2,7 @@
 // DSS_APP_URL (and with it every review_url and the origin form posts are checked against) is the web
 // app's real address. Plus people with passwords and tokens, REST calls through the gateway, and a
 // cookie-keeping fetch that signs in like a browser.
-import { createServer } from 'node:net';
+import { freePort } from '@dss/platform/testing';
 import { startTestSystem, type TeamRole, type TestMember, TestPeople, type TestSystem } from '@dss/system';
 
 export const PASSWORD = 'correct horse battery staple';
@@ -31,17 +31,6 @@ export async function startWebTestSystem(): Promise<WebTestSystem> {
       await system.stop();
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A person of `team` with the role, a password to sign in with, and a write token (REST calls). */
