@@ -11,9 +11,8 @@ import { execFile } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import { createServiceClient } from '@dss/platform';
 import { testDatabaseUrl } from '@dss/platform/testing';
-import { startTestSystem, type TestSystem } from '@dss/system';
+import { startTestSystem, TestPeople, type TestSystem } from '@dss/system';
 
 const DURATION_SECONDS = positiveInteger('BENCH_DURATION_SECONDS', 10);
 const WARMUP_SECONDS = positiveInteger('BENCH_WARMUP_SECONDS', 2);
@@ -97,20 +96,11 @@ async function main(): Promise<void> {
 
 /** A team on the team plan (250 tables), one editor and a token with write access, through gRPC. */
 async function issueToken(system: TestSystem): Promise<string> {
-  const accounts = createServiceClient('Accounts', system.grpc.accounts);
+  const people = new TestPeople(system.grpc.accounts);
   try {
-    await accounts.CreateTeam({ slug: 'bench', name: 'Bench', plan: 'team' });
-    await accounts.CreateUser({ email: 'bench@example.test', name: 'Bench' });
-    await accounts.AddMember({ team_slug: 'bench', user_email: 'bench@example.test', role: 'editor' });
-    const issued = await accounts.IssueToken({
-      team_slug: 'bench',
-      user_email: 'bench@example.test',
-      name: 'bench',
-      write: true,
-    });
-    return issued.token;
+    return (await people.member({ team: 'bench', role: 'editor', write: true })).token;
   } finally {
-    accounts.close();
+    people.close();
   }
 }
 

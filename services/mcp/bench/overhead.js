@@ -3,8 +3,8 @@
 // @dss/client directly and as the get_patch_contract tool over Streamable HTTP (one McpServer per request),
 // against the embedded stack. Needs the build (`npm run build`) and the test PostgreSQL (see the README).
 //   node services/mcp/bench/overhead.js [N]
-const { startTestSystem } = require('@dss/system');
-const { createServiceClient, createLogger, createMetrics } = require('@dss/platform');
+const { startTestSystem, TestPeople } = require('@dss/system');
+const { createLogger, createMetrics } = require('@dss/platform');
 const { createDssClient } = require('@dss/client');
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
@@ -12,21 +12,14 @@ const { readMcpConfig, startHttpServer } = require('../dist');
 
 const N = Number(process.argv[2] ?? 300);
 
+/** A read-only token of an editor of a fresh team, made over accounts gRPC as the tests make theirs. */
 async function tokenFor(system) {
-  const accounts = createServiceClient('Accounts', system.grpc.accounts);
-  await accounts.CreateTeam({ slug: 'bench', name: 'bench', plan: 'team' });
-  await accounts.CreateUser({ email: 'bench@bench.test', name: 'bench', password: '' });
-  await accounts.AddMember({ team_slug: 'bench', user_email: 'bench@bench.test', role: 'editor' });
-  const issued = await accounts.IssueToken({
-    team_slug: 'bench',
-    user_email: 'bench@bench.test',
-    name: 'bench',
-    write: false,
-    expires_in: '',
-    expires_at: '',
-  });
-  accounts.close();
-  return issued.token;
+  const people = new TestPeople(system.grpc.accounts);
+  try {
+    return (await people.member({ team: 'bench', role: 'editor' })).token;
+  } finally {
+    people.close();
+  }
 }
 
 async function timed(name, call) {
