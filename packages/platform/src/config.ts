@@ -125,6 +125,18 @@ export const env = {
     return raw === undefined ? undefined : parseUrl(name, raw, options.protocols);
   },
 
+  /**
+   * The `trust proxy` setting of an HTTP app behind an ingress: false when unset (X-Forwarded-For ignored),
+   * true, a hop count, or addresses, CIDRs and names such as `loopback` as written.
+   */
+  trustProxy(name: string, source?: Source): boolean | number | string {
+    const raw = read(name, source) ?? 'false';
+    if (raw === 'false') return false;
+    if (raw === 'true') return true;
+    if (/^\d+$/.test(raw)) return Number(raw);
+    return raw;
+  },
+
   /** A `host:port` listen or dial address; port 0 means any free port. */
   address(name: string, defaultValue: string, source?: Source): string {
     const raw = read(name, source) ?? defaultValue;

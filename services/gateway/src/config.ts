@@ -21,7 +21,7 @@ export function readGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
       writePerMinute: perMinute('DSS_RATE_LIMIT_WRITE_PER_MIN', 10),
     },
     /** Express `trust proxy`: false (default) ignores X-Forwarded-For; set hops, CIDRs or `loopback` behind a proxy. */
-    trustProxy: parseTrustProxy(env.string('DSS_TRUST_PROXY', { default: 'false' }, source)),
+    trustProxy: env.trustProxy('DSS_TRUST_PROXY', source),
     /** Prefix of the rate-limit keys in Redis, for sharing one Redis between deployments. */
     rateLimitKeyPrefix: env.string('DSS_RATE_LIMIT_KEY_PREFIX', { default: 'dss:rl' }, source),
     authCacheMs: env.int('DSS_AUTH_CACHE_MS', { default: 5000, min: 0, max: 60_000 }, source),
@@ -35,11 +35,4 @@ export function readGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
     /** How long POST /diagrams with ddl waits for the import before answering 202 importing. */
     importWaitMs: env.int('DSS_IMPORT_WAIT_MS', { default: 3000, min: 0, max: 30_000 }, source),
   };
-}
-
-function parseTrustProxy(raw: string): boolean | number | string {
-  if (raw === 'false') return false;
-  if (raw === 'true') return true;
-  if (/^\d+$/.test(raw)) return Number(raw);
-  return raw;
 }

@@ -26,20 +26,13 @@ export function readWebConfig(source: NodeJS.ProcessEnv = process.env) {
       source,
     ),
     /** Express `trust proxy`, so the per-IP sign-in throttle sees the client behind an ingress. */
-    trustProxy: parseTrustProxy(env.string('DSS_TRUST_PROXY', { default: 'false' }, source)),
+    trustProxy: env.trustProxy('DSS_TRUST_PROXY', source),
     natsUrl: env.optionalUrl('NATS_URL', { protocols: ['nats:', 'tls:'] }, source),
     accountsAddress: env.address('DSS_ACCOUNTS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.accounts, source),
     diagramsAddress: env.address('DSS_DIAGRAMS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.diagrams, source),
     proposalsAddress: env.address('DSS_PROPOSALS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.proposals, source),
     adminPort: env.int('DSS_ADMIN_PORT', { default: 9090, min: 0, max: 65535 }, source),
   };
-}
-
-function parseTrustProxy(raw: string): boolean | number | string {
-  if (raw === 'false') return false;
-  if (raw === 'true') return true;
-  if (/^\d+$/.test(raw)) return Number(raw);
-  return raw;
 }
 
 function sessionKeyValue(raw: string | undefined): string | undefined {
