@@ -19,6 +19,8 @@ export interface ContractNode {
   readonly properties: ReadonlyMap<string, ContractNode>;
   /** The same properties as an array, in contract order, for hot loops. */
   readonly propertyList: readonly { readonly key: string; readonly node: ContractNode }[];
+  /** How many of the properties are required. */
+  readonly requiredCount: number;
   readonly aliases: ReadonlyMap<string, ContractAlias>;
 }
 
@@ -32,6 +34,7 @@ function compile(spec: ContractValue): ContractNode {
     items: spec.items === undefined ? null : compile(spec.items),
     properties,
     propertyList: [...properties].map(([key, node]) => ({ key, node })),
+    requiredCount: [...properties.values()].filter((node) => node.required).length,
     aliases: new Map(Object.entries(spec.aliases ?? {})),
   };
 }
