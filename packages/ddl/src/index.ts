@@ -1,18 +1,30 @@
 // DDL → diagram document conversion for the three drivers. Pure: no network or disk I/O, so it can run in
 // a worker thread of the importer.
 import type { SchemaBuilder } from './builder';
-import { readMysql } from './mysql';
+import { type MysqlStatementParser, readMysql } from './mysql';
 import { readPgsql } from './pgsql';
 import { type ConvertResult, type DdlDriver, DdlSyntaxError } from './result';
-import { readSqlsrv } from './sqlsrv';
+import { readSqlsrv, type SqlsrvUnitParser } from './sqlsrv';
 
 export type { ConvertResult, DdlDriver, DdlErrorCode } from './result';
 export { LineMap, splitStatements } from './split';
+export { type MysqlStatementParser, parseMysqlStatements, type StatementParse } from './mysql';
+export { parseSqlsrvUnits, type SqlsrvUnitParser, type UnitParse } from './sqlsrv';
 
-const READERS: Record<DdlDriver, (sql: string) => Promise<SchemaBuilder>> = {
+export interface ConvertOptions {
+  /**
+   * SQL Server: parses the per-table units (default: on this thread, in order). The importer passes one
+   * that spreads them over several threads; answers must keep the order of the texts.
+   */
+  parseSqlsrvUnits?: SqlsrvUnitParser;
+  /** MySQL: parses the pre-cleaned statements (default: on this thread, in order); the same contract. */
+  parseMysqlStatements?: MysqlStatementParser;
+}
+
+const READERS: Record<DdlDriver, (sql: string, options: ConvertOptions) => Promise<SchemaBuilder>> = {
   pgsql: readPgsql,
-  mysql: readMysql,
-  sqlsrv: readSqlsrv,
+  mysql: (sql, options) => readMysql(sql, options.parseMysqlStatements),
+  sqlsrv: (sql, options) => readSqlsrv(sql, options.parseSqlsrvUnits),
 };
 
 /**
@@ -20,10 +32,14 @@ const READERS: Record<DdlDriver, (sql: string) => Promise<SchemaBuilder>> = {
  * shape a schema are skipped and counted; a schema-shaping statement that does not parse fails the whole
  * conversion with `ddl_syntax_error` naming its line and column.
  */
-export async function convertDdl(driver: DdlDriver, sql: string): Promise<ConvertResult> {
+export async function convertDdl(
+  driver: DdlDriver,
+  sql: string,
+  options: ConvertOptions = {},
+): Promise<ConvertResult> {
   let builder: SchemaBuilder;
   try {
-    builder = await READERS[driver](sql.replace(/^\uFEFF/, ''));
+    builder = await READERS[driver](sql.replace(/^\uFEFF/, ''), options);
   } catch (error) {
     if (error instanceof DdlSyntaxError)
       return {

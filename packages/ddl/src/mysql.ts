@@ -95,32 +95,62 @@ function columnOf(ref: Ast): string | undefined {
 
 const ACTIONS = new Set(['cascade', 'set null', 'set default', 'restrict']);
 
+/** One statement's parse tree, or where its syntax error is within the statement's text. Plain data. */
+export type StatementParse =
+  | { ok: true; tree: unknown }
+  | { ok: false; offset: number | null; message: string };
+
+/** Parses statement texts, answering in the same order; by default on this thread. */
+export type MysqlStatementParser = (texts: string[]) => Promise<StatementParse[]> | StatementParse[];
+
+let sharedParser: Parser | undefined;
+function mysqlParser(): Parser {
+  sharedParser ??= new Parser();
+  return sharedParser;
+}
+
+/**
+ * Parses pre-cleaned statement texts with node-sql-parser. Pure and stateless, so a caller may hand slices
+ * of the list to other threads (ConvertOptions.parseMysqlStatements) and keep the order of the answers.
+ */
+export function parseMysqlStatements(texts: string[]): StatementParse[] {
+  const parser = mysqlParser();
+  return texts.map((text) => {
+    try {
+      return { ok: true, tree: parser.astify(text, OPTIONS) };
+    } catch (error) {
+      const offset = (error as { location?: { start?: { offset?: number } } }).location?.start?.offset;
+      return { ok: false, offset: offset ?? null, message: firstLine((error as Error).message) };
+    }
+  });
+}
+
 class MysqlReader {
   readonly builder = new SchemaBuilder('mysql');
-  private readonly parser = new Parser();
 
-  read(sql: string): SchemaBuilder {
+  async read(sql: string, parse: MysqlStatementParser): Promise<SchemaBuilder> {
     const lines = new LineMap(sql);
-    for (const piece of splitStatements('mysql', sql)) {
+    const statements = splitStatements('mysql', sql).map((piece) => {
       const cleaned = preClean(piece.text);
       const lead = cleaned.length - cleaned.trimStart().length;
-      const text = cleaned.slice(lead);
-      let tree: unknown;
-      try {
-        tree = this.parser.astify(text, OPTIONS);
-      } catch (error) {
-        const offset = (error as { location?: { start?: { offset?: number } } }).location?.start?.offset;
-        const at = lines.at(piece.offset + lead + (offset ?? 0));
-        const message = `line ${at.line}, column ${at.column}: ${firstLine((error as Error).message)}`;
+      return { offset: piece.offset + lead, text: cleaned.slice(lead) };
+    });
+    const parsed = await parse(statements.map((statement) => statement.text));
+    statements.forEach(({ offset, text }, index) => {
+      const result = parsed[index] as StatementParse;
+      if (!result.ok) {
+        const at = lines.at(offset + (result.offset ?? 0));
+        const message = `line ${at.line}, column ${at.column}: ${result.message}`;
         this.builder.skipped++;
-        if (KEYS_TOGGLE.test(text)) continue;
+        if (KEYS_TOGGLE.test(text)) return;
         if (SHAPING.test(text)) throw new DdlSyntaxError(message, at.line, at.column);
         this.builder.warn(`${message} (statement skipped)`);
-        continue;
+        return;
       }
+      const tree = result.tree;
       for (const statement of Array.isArray(tree) ? tree : [tree])
         if (!this.statement(statement)) this.builder.skipped++;
-    }
+    });
     return this.builder;
   }
 
@@ -225,7 +255,7 @@ class MysqlReader {
         const copy: Ast = { ...value };
         if (str(obj(copy, 'over'), 'type') === 'on update') copy['over'] = null;
         try {
-          return this.parser.exprToSQL(copy as never, OPTIONS);
+          return mysqlParser().exprToSQL(copy as never, OPTIONS);
         } catch {
           return null;
         }
@@ -321,6 +351,9 @@ function firstLine(message: string): string {
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
-export async function readMysql(sql: string): Promise<SchemaBuilder> {
-  return new MysqlReader().read(sql);
+export async function readMysql(
+  sql: string,
+  parse: MysqlStatementParser = parseMysqlStatements,
+): Promise<SchemaBuilder> {
+  return new MysqlReader().read(sql, parse);
 }

@@ -169,27 +169,47 @@ function targetTable(statement: string): string {
     .join('.');
 }
 
-/** Parses one unit (SLL first, LL on a syntax error); a syntax error is reported at its place in the script. */
-function parseUnit(unit: SchemaUnit, lines: LineMap): unknown {
-  try {
-    return parseTwoStage(() => dbml().Parser.parseMSSQLToJSONv2(unit.text));
-  } catch (error) {
-    const first = Array.isArray(error) ? (error[0] as unknown) : error;
-    const location = obj(obj(first, 'location'), 'start');
-    const text = str(first, 'text') ?? str(first, 'message') ?? String(error);
-    // ANTLR reports 1-based lines and 0-based columns within the unit's text.
-    const unitLines = unit.text.split('\n');
-    const lineIndex = Math.max(0, Number(raw(location, 'line') ?? 1) - 1);
-    let at = Number(raw(location, 'column') ?? 0);
-    for (let i = 0; i < lineIndex && i < unitLines.length; i++) at += (unitLines[i] as string).length + 1;
-    const segment = [...unit.segments].reverse().find((s) => s.start <= at) ?? unit.segments[0]!;
-    const { line, column } = lines.at(segment.offset + at - segment.start);
-    throw new DdlSyntaxError(
-      `line ${line}, column ${column}: ${text.split('\n')[0]?.slice(0, 200)}`,
-      line,
-      column,
-    );
-  }
+/** One unit's parser output, or where its syntax error is within the unit's text. Plain data (crosses threads). */
+export type UnitParse =
+  | { ok: true; json: unknown }
+  | { ok: false; line: number; column: number; message: string };
+
+/**
+ * Parses table units' texts (SLL first, LL on a syntax error). Pure and stateless, so a caller may hand
+ * slices of the list to other threads (ConvertOptions.parseSqlsrvUnits) and keep the order of the answers.
+ */
+export function parseSqlsrvUnits(texts: string[]): UnitParse[] {
+  return texts.map((text) => {
+    try {
+      return { ok: true, json: parseTwoStage(() => dbml().Parser.parseMSSQLToJSONv2(text)) };
+    } catch (error) {
+      const first = Array.isArray(error) ? (error[0] as unknown) : error;
+      const location = obj(obj(first, 'location'), 'start');
+      const message = str(first, 'text') ?? str(first, 'message') ?? String(error);
+      // ANTLR reports 1-based lines and 0-based columns within the unit's text.
+      return {
+        ok: false,
+        line: Number(raw(location, 'line') ?? 1),
+        column: Number(raw(location, 'column') ?? 0),
+        message: message.split('\n')[0]?.slice(0, 200) ?? '',
+      };
+    }
+  });
+}
+
+/** A unit's syntax error, reported at its place in the script. */
+function syntaxError(
+  unit: SchemaUnit,
+  failure: { line: number; column: number; message: string },
+  lines: LineMap,
+) {
+  const unitLines = unit.text.split('\n');
+  let at = failure.column;
+  for (let i = 0; i < failure.line - 1 && i < unitLines.length; i++)
+    at += (unitLines[i] as string).length + 1;
+  const segment = [...unit.segments].reverse().find((s) => s.start <= at) ?? unit.segments[0]!;
+  const { line, column } = lines.at(segment.offset + at - segment.start);
+  return new DdlSyntaxError(`line ${line}, column ${column}: ${failure.message}`, line, column);
 }
 
 function qualified(schema: string | null | undefined, name: string): string {
@@ -200,7 +220,7 @@ class SqlsrvReader {
   readonly builder = new SchemaBuilder('sqlsrv');
   private readonly aliasTypes = new Map<string, string>();
 
-  read(sql: string): SchemaBuilder {
+  async read(sql: string, parseUnits: SqlsrvUnitParser): Promise<SchemaBuilder> {
     const units = new Map<string, SchemaUnit>();
     const comments: string[] = [];
     for (const piece of splitStatements('sqlsrv', sql)) {
@@ -230,7 +250,12 @@ class SqlsrvReader {
     }
     if (units.size === 0) return this.builder;
     const lines = new LineMap(sql);
-    const parsed = [...units.values()].map((unit) => parseUnit(unit, lines));
+    const list = [...units.values()];
+    const results = await parseUnits(list.map((unit) => unit.text));
+    const parsed = results.map((result, index) => {
+      if (!result.ok) throw syntaxError(list[index] as SchemaUnit, result, lines);
+      return result.json;
+    });
     for (const json of parsed) for (const table of arr(json, 'tables')) this.table(table);
     for (const json of parsed) for (const ref of arr(json, 'refs')) this.ref(ref);
     for (const text of comments) this.comment(text);
@@ -368,6 +393,12 @@ class SqlsrvReader {
   }
 }
 
-export async function readSqlsrv(sql: string): Promise<SchemaBuilder> {
-  return new SqlsrvReader().read(sql);
+/** Parses unit texts, answering in the same order; by default on this thread. */
+export type SqlsrvUnitParser = (texts: string[]) => Promise<UnitParse[]> | UnitParse[];
+
+export async function readSqlsrv(
+  sql: string,
+  parseUnits: SqlsrvUnitParser = parseSqlsrvUnits,
+): Promise<SchemaBuilder> {
+  return new SqlsrvReader().read(sql, parseUnits);
 }

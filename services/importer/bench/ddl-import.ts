@@ -4,8 +4,8 @@
 //   create-to-ready  POST /v1/diagrams {ddl} through the gateway of the embedded system (startTestSystem:
 //                    gateway, diagrams with its outbox, in-process bus, importer with its warm conversion
 //                    worker), polling GET /v1/diagrams/{uuid} until `ready` when the answer is 202.
-// One untimed run of each first (loads the parsers, warms the importer's worker), then BENCH_RUNS (5) timed
-// runs; medians. Memory: this process's RSS high-water mark (process.resourceUsage().maxRSS) after each
+// BENCH_PARSE_THREADS (1) sets the importer's DSS_IMPORT_PARSE_THREADS. One untimed run of each first
+// (loads the parsers, warms the importer's worker), then BENCH_RUNS (5) timed runs; medians. Memory: this process's RSS high-water mark (process.resourceUsage().maxRSS) after each
 // phase; the conversion worker shares the process, capped by DSS_IMPORT_MAX_HEAP_MB. Targets from the issue:
 // create-to-ready ≤ 1.5 × parse alone, and ready ≤ 1 s for every dialect.
 // PostgreSQL: DSS_TEST_DATABASE_URL, else 127.0.0.1:5432.
@@ -17,6 +17,8 @@ import { startTestSystem, type TestSystem } from '@dss/system';
 import { type BenchDriver, generateBenchDdl } from './generate-ddl';
 
 const RUNS = positiveInteger('BENCH_RUNS', 5);
+/** DSS_IMPORT_PARSE_THREADS of the embedded importer (parse alone always runs on one thread). */
+const PARSE_THREADS = positiveInteger('BENCH_PARSE_THREADS', 1);
 const DRIVERS: BenchDriver[] = ['mysql', 'pgsql', 'sqlsrv'];
 const READY_TARGET_MS = 1000;
 const RATIO_TARGET = 1.5;
@@ -58,6 +60,7 @@ async function main(): Promise<void> {
 
   const system = await startTestSystem({
     DSS_IMPORT_WARM_UP: 'true',
+    DSS_IMPORT_PARSE_THREADS: String(PARSE_THREADS),
     DSS_IMPORT_TIMEOUT_MS: '120000',
     DSS_IMPORT_ACK_WAIT_MS: '180000',
   });
@@ -82,7 +85,7 @@ async function main(): Promise<void> {
   const peakMb = maxRssMb();
 
   console.log(
-    `DDL import, ${RUNS} runs per figure (median), ${os.cpus().length} CPUs, load average ${os
+    `DDL import, ${RUNS} runs per figure (median), importer parse threads ${PARSE_THREADS}, ${os.cpus().length} CPUs, load average ${os
       .loadavg()
       .map((load) => load.toFixed(1))
       .join(' ')}, Node ${process.version}`,

@@ -17,6 +17,8 @@ export function readImporterConfig(source: NodeJS.ProcessEnv = process.env) {
     workerMaxHeapMb: env.int('DSS_IMPORT_MAX_HEAP_MB', { default: 1024, min: 1, max: 16_384 }, source),
     /** Conversion workers kept running; also how many jobs this importer takes from the queue at once. */
     workers: env.int('DSS_IMPORT_WORKERS', { default: 1, min: 1, max: 64 }, source),
+    /** Threads per worker that parse a SQL Server script's tables in parallel (each holds ~450MB warm). */
+    parseThreads: env.int('DSS_IMPORT_PARSE_THREADS', { default: 1, min: 1, max: 16 }, source),
     /** Start the workers at once and convert a sample per dialect before the first job. */
     warmUp: env.bool('DSS_IMPORT_WARM_UP', { default: true }, source),
   };

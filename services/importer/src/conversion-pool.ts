@@ -6,7 +6,7 @@
 // several times slower than the next).
 import { Worker } from 'node:worker_threads';
 import type { DdlDriver } from '@dss/ddl';
-import type { ConversionRequest } from './convert-worker';
+import type { ConversionRequest, ConvertWorkerData } from './convert-worker';
 import { type Conversion, type ConversionOutcome, workerEntry } from './run-conversion';
 
 export interface ConversionPoolOptions {
@@ -15,6 +15,8 @@ export interface ConversionPoolOptions {
   maxOldGenerationSizeMb: number;
   /** Convert a sample per dialect when a worker starts, before its first job. */
   warmUp: boolean;
+  /** Threads parsing a SQL Server script's tables per worker (the worker itself plus helpers). */
+  parseThreads?: number;
 }
 
 interface Job {
@@ -81,14 +83,23 @@ export class ConversionPool {
 
   private start(slot: Slot): Worker {
     const worker = new Worker(workerEntry(), {
-      workerData: { warmUp: this.options.warmUp },
+      workerData: {
+        role: 'converter',
+        warmUp: this.options.warmUp,
+        parseThreads: this.options.parseThreads ?? 1,
+        maxOldGenerationSizeMb: this.options.maxOldGenerationSizeMb,
+      } satisfies ConvertWorkerData,
       resourceLimits: { maxOldGenerationSizeMb: this.options.maxOldGenerationSizeMb },
     });
     let markReady!: () => void;
     slot.worker = worker;
     slot.ready = new Promise((resolve) => (markReady = resolve));
     worker.on('message', (message: { ready?: true; id?: number; result?: Conversion; crash?: string }) => {
-      if (message.ready) return markReady();
+      if (message.ready) {
+        // Idle and warm: it no longer keeps the process alive.
+        if (!slot.job) worker.unref();
+        return markReady();
+      }
       const job = slot.job;
       if (!job || message.id !== job.id) return;
       this.release(slot);
@@ -105,8 +116,8 @@ export class ConversionPool {
     worker.once('exit', (code) =>
       died(new Error(`conversion worker exited with code ${code} before answering`)),
     );
-    // An idle pool does not keep the process alive.
-    worker.unref();
+    // A worker keeps the process alive while it warms up or converts, not while it idles.
+    if (!this.options.warmUp) worker.unref();
     return worker;
   }
 

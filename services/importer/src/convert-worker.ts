@@ -3,8 +3,20 @@
 // terminated and its memory capped. With `warmUp`, it first converts small samples of every dialect: the
 // parsers are loaded and ANTLR's prediction caches for SQL Server are filled before the first job (a
 // cold T-SQL parse costs several times a warm one), and then says `ready`.
-import { parentPort, workerData } from 'node:worker_threads';
-import { convertDdl, type DdlDriver } from '@dss/ddl';
+//
+// With `parseThreads` > 1 it also keeps that many minus one helper threads (this same file, role
+// `unit-parser`) and spreads the parsing over them and itself: a SQL Server script's per-table units, a
+// MySQL script's statements (the slowest steps of those imports; PostgreSQL's parser is fast enough). A
+// helper that dies makes the job a crash (redelivered), never a failed import.
+import { parentPort, Worker, workerData } from 'node:worker_threads';
+import {
+  convertDdl,
+  type DdlDriver,
+  parseMysqlStatements,
+  parseSqlsrvUnits,
+  type StatementParse,
+  type UnitParse,
+} from '@dss/ddl';
 import { WARM_UP_SAMPLES } from './warm-up-samples';
 
 export interface ConversionRequest {
@@ -13,21 +25,139 @@ export interface ConversionRequest {
   ddl: string;
 }
 
-const port = parentPort!;
-
-async function warmUp(): Promise<void> {
-  for (const [driver, ddl] of WARM_UP_SAMPLES) await convertDdl(driver, ddl);
+export interface ConvertWorkerData {
+  role?: 'converter' | 'unit-parser';
+  warmUp: boolean;
+  parseThreads?: number;
+  maxOldGenerationSizeMb?: number;
 }
 
-const ready = (workerData as { warmUp?: boolean }).warmUp ? warmUp() : Promise.resolve();
-void ready.then(() => port.postMessage({ ready: true }));
+type ParseKind = 'sqlsrv' | 'mysql';
+type ParseAnswer = UnitParse | StatementParse;
+const PARSERS: Record<ParseKind, (texts: string[]) => ParseAnswer[]> = {
+  sqlsrv: parseSqlsrvUnits,
+  mysql: parseMysqlStatements,
+};
 
-port.on('message', (request: ConversionRequest) => {
-  void ready
-    .then(() => convertDdl(request.driver, request.ddl))
-    .then(
-      (result) => port.postMessage({ id: request.id, result }),
-      (error: unknown) =>
-        port.postMessage({ id: request.id, crash: error instanceof Error ? error.message : String(error) }),
+/** Below this many characters of statements, spreading them costs more than it saves. */
+const SPREAD_MIN_CHARS = 20_000;
+
+const port = parentPort!;
+const data = workerData as ConvertWorkerData;
+
+function runUnitParser(): void {
+  const warmUp = async () => {
+    for (const [driver, ddl] of WARM_UP_SAMPLES) if (driver !== 'pgsql') await convertDdl(driver, ddl);
+  };
+  const ready = data.warmUp ? warmUp() : Promise.resolve();
+  port.on('message', (request: { id: number; kind: ParseKind; texts: string[] }) => {
+    void ready.then(() =>
+      port.postMessage({ id: request.id, results: PARSERS[request.kind](request.texts) }),
     );
-});
+  });
+}
+
+class UnitParserThread {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<
+    number,
+    { resolve: (r: ParseAnswer[]) => void; reject: (e: Error) => void }
+  >();
+
+  parse(kind: ParseKind, texts: string[]): Promise<ParseAnswer[]> {
+    const worker = this.worker ?? this.start();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, kind, texts });
+    });
+  }
+
+  start(): Worker {
+    const worker = new Worker(__filename, {
+      workerData: { role: 'unit-parser', warmUp: data.warmUp } satisfies ConvertWorkerData,
+      resourceLimits: { maxOldGenerationSizeMb: data.maxOldGenerationSizeMb ?? 1024 },
+    });
+    this.worker = worker;
+    worker.on('message', (message: { id: number; results: ParseAnswer[] }) => {
+      this.pending.get(message.id)?.resolve(message.results);
+      this.pending.delete(message.id);
+    });
+    const died = (error: Error) => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      for (const { reject } of this.pending.values()) reject(error);
+      this.pending.clear();
+    };
+    worker.once('error', died);
+    worker.once('exit', (code) => died(new Error(`unit parser thread exited with code ${code}`)));
+    worker.unref();
+    return worker;
+  }
+}
+
+function runConverter(): void {
+  const helpers = Array.from(
+    { length: Math.max(0, (data.parseThreads ?? 1) - 1) },
+    () => new UnitParserThread(),
+  );
+  let helperFailure: Error | null = null;
+
+  /** Contiguous slices of about equal size: the first for this thread, one per helper; answers in order. */
+  const spread = async <T extends ParseAnswer>(kind: ParseKind, texts: string[]): Promise<T[]> => {
+    const parse = PARSERS[kind] as (texts: string[]) => T[];
+    const total = texts.reduce((sum, text) => sum + text.length, 0);
+    if (helpers.length === 0 || total < SPREAD_MIN_CHARS) return parse(texts);
+    const share = total / (helpers.length + 1);
+    const slices: string[][] = [[]];
+    let size = 0;
+    for (const text of texts) {
+      if (size >= share * slices.length && slices.length < helpers.length + 1) slices.push([]);
+      (slices[slices.length - 1] as string[]).push(text);
+      size += text.length;
+    }
+    const others = slices.slice(1).map((slice, index) =>
+      (helpers[index] as UnitParserThread).parse(kind, slice).then(
+        (answers) => answers as T[],
+        (error: Error) => {
+          // The job is reported as a crash; these placeholders are never used.
+          helperFailure = error;
+          return slice.map(
+            () => ({ ok: false, offset: null, line: 1, column: 0, message: '' }) as unknown as T,
+          );
+        },
+      ),
+    );
+    const own = parse(slices[0] as string[]);
+    return [own, ...(await Promise.all(others))].flat();
+  };
+  const options = {
+    parseSqlsrvUnits: (texts: string[]) => spread<UnitParse>('sqlsrv', texts),
+    parseMysqlStatements: (texts: string[]) => spread<StatementParse>('mysql', texts),
+  };
+
+  const warmUp = async () => {
+    for (const helper of helpers) helper.start();
+    for (const [driver, ddl] of WARM_UP_SAMPLES) await convertDdl(driver, ddl);
+  };
+  const ready = data.warmUp ? warmUp() : Promise.resolve();
+  void ready.then(() => port.postMessage({ ready: true }));
+
+  port.on('message', (request: ConversionRequest) => {
+    helperFailure = null;
+    void ready
+      .then(() => convertDdl(request.driver, request.ddl, options))
+      .then(
+        (result) => {
+          const failure = helperFailure as Error | null;
+          port.postMessage(failure ? { id: request.id, crash: failure.message } : { id: request.id, result });
+        },
+        (error: unknown) =>
+          port.postMessage({ id: request.id, crash: error instanceof Error ? error.message : String(error) }),
+      );
+  });
+}
+
+if (data.role === 'unit-parser') runUnitParser();
+else runConverter();

@@ -1,4 +1,5 @@
 // The pool of long-lived conversion workers, with real worker threads running the compiled entry.
+import { convertDdl, type DdlDriver } from '@dss/ddl';
 import { ConversionPool } from '../src/conversion-pool';
 
 const SMALL = 'CREATE TABLE a (id int PRIMARY KEY);';
@@ -34,21 +35,16 @@ describe('ConversionPool', () => {
   });
 
   it('should answer timeout for a conversion over the limit, and convert the next job in a fresh worker', async () => {
-    const pool = new ConversionPool({
-      size: 1,
-      timeoutMs: 5000,
-      maxOldGenerationSizeMb: 2048,
-      warmUp: false,
-    });
+    // Warm workers: the limit counts conversion time only, not loading the parsers.
+    const pool = new ConversionPool({ size: 1, timeoutMs: 1000, maxOldGenerationSizeMb: 2048, warmUp: true });
     try {
-      // A first job loads the parsers, so the slow one is slow for its size, not for loading.
-      expect((await pool.convert('mysql', SMALL)).kind).toBe('converted');
+      await pool.ready();
       expect(await pool.convert('mysql', SLOW.repeat(10))).toEqual({ kind: 'timeout' });
       expect((await pool.convert('pgsql', SMALL)).kind).toBe('converted');
     } finally {
       await pool.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('should reject a job whose worker runs out of heap, and start a new worker for the next job', async () => {
     const pool = new ConversionPool({ size: 1, timeoutMs: 20_000, maxOldGenerationSizeMb: 1, warmUp: false });
@@ -90,4 +86,65 @@ describe('ConversionPool', () => {
       await pool.close();
     }
   }, 120_000);
+
+  describe('with two parse threads per worker', () => {
+    // Over the spreading threshold (20,000 characters of statements), with keys across the halves.
+    const LARGE: Record<'sqlsrv' | 'mysql', string> = {
+      sqlsrv: Array.from(
+        { length: 120 },
+        (_, i) =>
+          `CREATE TABLE [dbo].[T${i}]([Id] [int] IDENTITY(1,1) NOT NULL, [Name] [nvarchar](50) NOT NULL,` +
+          ` [ParentId] [int] NULL, CONSTRAINT [PK_T${i}] PRIMARY KEY CLUSTERED ([Id] ASC))\nGO\n` +
+          `ALTER TABLE [dbo].[T${i}] WITH CHECK ADD CONSTRAINT [FK_T${i}] FOREIGN KEY([ParentId]) REFERENCES [dbo].[T${(i + 60) % 120}] ([Id])\nGO\n`,
+      ).join(''),
+      mysql: Array.from(
+        { length: 150 },
+        (_, i) =>
+          `CREATE TABLE \`t${i}\` (\`id\` int unsigned NOT NULL AUTO_INCREMENT, \`name\` varchar(50) NOT NULL,` +
+          ` \`parent_id\` int unsigned DEFAULT NULL, PRIMARY KEY (\`id\`), KEY \`parent\` (\`parent_id\`),` +
+          ` CONSTRAINT \`fk_${i}\` FOREIGN KEY (\`parent_id\`) REFERENCES \`t${(i + 75) % 150}\` (\`id\`)) ENGINE=InnoDB;\n`,
+      ).join(''),
+    };
+    let pool: ConversionPool;
+    beforeAll(() => {
+      pool = new ConversionPool({
+        size: 1,
+        timeoutMs: 120_000,
+        maxOldGenerationSizeMb: 1024,
+        warmUp: false,
+        parseThreads: 2,
+      });
+    });
+    afterAll(() => pool.close());
+
+    it.each(['sqlsrv', 'mysql'] as DdlDriver[])(
+      'should give the document one thread gives (%s)',
+      async (driver) => {
+        const ddl = LARGE[driver as 'sqlsrv' | 'mysql'];
+        expect(ddl.length).toBeGreaterThan(20_000);
+        const outcome = await pool.convert(driver, ddl);
+        const alone = await convertDdl(driver, ddl);
+        if (outcome.kind !== 'converted' || !outcome.result.ok || !alone.ok)
+          throw new Error('expected documents');
+        const shape = (document: typeof alone.document) => ({
+          tables: document.tables.map((table) => [
+            table.name,
+            table.columns.map((c) => c.name),
+            table.indexes.length,
+          ]),
+          relationships: document.relationships.map((r) => [r.name, r.source_table, r.target_table, r.type]),
+        });
+        expect(shape(outcome.result.document)).toEqual(shape(alone.document));
+        expect(outcome.result.document.relationships).toHaveLength(driver === 'sqlsrv' ? 120 : 150);
+      },
+      120_000,
+    );
+
+    it('should answer a syntax error in the second half with its line and column in the script', async () => {
+      const ddl = `${LARGE.sqlsrv}CREATE TABLE [dbo].[Broken]([Id] [int] NOT NULL PRIMARY KEY KEY)\nGO\n`;
+      const outcome = await pool.convert('sqlsrv', ddl);
+      if (outcome.kind !== 'converted' || outcome.result.ok) throw new Error('expected a failure');
+      expect(outcome.result).toMatchObject({ code: 'ddl_syntax_error', line: 481, column: 61 });
+    }, 120_000);
+  });
 });
