@@ -1,5 +1,6 @@
 // `dss proposal apply|decline|reopen ID --email E` end to end: the operator CLI in-process against the
 // running embedded system (real gRPC to accounts and proposals), with the result read back over REST.
+import { createPool } from '@dss/platform';
 import { startTestSystem, type TestSystem } from '@dss/system';
 import { runCli } from '../src';
 
@@ -35,12 +36,15 @@ describe('operator CLI: proposal review', () => {
     return { status: response.status, body: (await response.json()) as Json };
   }
 
-  const propose = async () => {
-    const created = await api('POST', `/diagrams/${diagramUuid}/proposals`, {
-      schema: {
-        strategy: 'additive',
-        tables: [{ name: 'cli_table', columns: [{ name: 'id', type: 'int' }] }],
-      },
+  const propose = async (
+    schema: unknown = {
+      strategy: 'additive',
+      tables: [{ name: 'cli_table', columns: [{ name: 'id', type: 'int' }] }],
+    },
+    diagram = diagramUuid,
+  ) => {
+    const created = await api('POST', `/diagrams/${diagram}/proposals`, {
+      schema,
       title: 'From the CLI test',
       message: 'Checks review through the CLI',
     });
@@ -90,6 +94,64 @@ describe('operator CLI: proposal review', () => {
     expect(declined.code).toBe(0);
     expect(declined.stdout).toBe(`proposal ${uuid} is declined\n`);
     expect(await stateOf(uuid)).toMatchObject({ state: 'declined', decline_reason: 'Not now' });
+  });
+
+  it('should print each reason on its own line, exit 1 and keep the proposal pending when its patch no longer fits', async () => {
+    const shop = await api('POST', '/diagrams', {
+      name: 'Shrinking',
+      schema: {
+        strategy: 'merge',
+        tables: [
+          { name: 'a', columns: [{ name: 'id', type: 'int' }] },
+          {
+            name: 'b',
+            columns: [
+              { name: 'id', type: 'int' },
+              { name: 'note', type: 'text' },
+            ],
+          },
+        ],
+      },
+    });
+    const shopUuid = shop.body.data.uuid as string;
+    const dropColumn = await propose(
+      { strategy: 'merge', deletions: { columns: [{ table: 'b', columns: ['note'] }] } },
+      shopUuid,
+    );
+    const dropTable = await propose({ strategy: 'merge', deletions: { tables: ['b'] } }, shopUuid);
+    expect((await dss('proposal', 'apply', dropTable, '--email', 'ed@rev.test')).code).toBe(0);
+
+    const refused = await dss('proposal', 'apply', dropColumn, '--email', 'ed@rev.test');
+    expect(refused.code).toBe(1);
+    const lines = refused.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^error: invalid_schema: /);
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines.slice(1)) expect(line).toMatch(/^ {2}\S.*: \S/);
+    expect(lines.slice(1).join('\n')).toMatch(/\bb\b/);
+    expect((await stateOf(dropColumn)).state).toBe('pending');
+  });
+
+  it('should reopen an expired proposal for about 30 more days', async () => {
+    const uuid = await propose();
+    // Expired now: the stored expiry moved into the past (test only).
+    const db = createPool(system.env.DATABASE_URL!, { max: 1 });
+    try {
+      await db.query(
+        "UPDATE proposals.proposals SET expires_at = now() - interval '1 second' WHERE uuid = $1",
+        [uuid],
+      );
+    } finally {
+      await db.end();
+    }
+    expect((await stateOf(uuid)).state).toBe('expired');
+
+    const before = Date.now();
+    const reopened = await dss('proposal', 'reopen', uuid, '--email', 'ed@rev.test', '--json');
+    expect(reopened.code).toBe(0);
+    expect(reopened.json()).toMatchObject({ uuid, state: 'pending' });
+    const days = (Date.parse(reopened.json().expires_at) - before) / 86_400_000;
+    expect(days).toBeCloseTo(30, 2);
+    expect(await stateOf(uuid)).toMatchObject({ state: 'pending', expires_at: reopened.json().expires_at });
   });
 
   it('should refuse to reopen a pending proposal and refuse a viewer as reviewer', async () => {

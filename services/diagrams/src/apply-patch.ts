@@ -1,7 +1,9 @@
 // Applying a stored patch to a diagram as it is now (proposal review): under the diagram's row lock the
 // patch is validated again against the current document (it was validated against the document of its
 // time, which may have changed since), applied, and stored as a new version with fresh representations
-// and a `diagrams.changed` event, all in one transaction.
+// and a `diagrams.changed` event, all in one transaction. Applying a proposal is idempotent: the caller
+// records the version in its own transaction, so a retry after that failed gets the version already
+// written instead of a second one.
 import { randomUUID } from 'node:crypto';
 import { enqueueEvent, invalidField, isUuid, ServiceError, withTransaction } from '@dss/platform';
 import { apply, type Driver, normalize, validate } from '@dss/schema';
@@ -23,6 +25,7 @@ export interface ApplyPatchInput {
 }
 
 const SOURCE_KIND = /^[a-z][a-z_]{0,31}$/;
+const PROPOSAL = 'proposal';
 
 export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, input: ApplyPatchInput) {
   if (!isUuid(input.team_id)) throw invalidField('team_id', 'must be a UUID');
@@ -30,6 +33,8 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
   const sourceKind = input.source === '' ? 'api' : input.source;
   if (!SOURCE_KIND.test(sourceKind)) throw invalidField('source', 'must be a short lowercase word');
   if (input.source_id.length > 200) throw invalidField('source_id', 'must be at most 200 characters');
+  if (sourceKind === PROPOSAL && input.source_id === '')
+    throw invalidField('source_id', 'must name the proposal');
   if (!isUuid(input.diagram_uuid)) throw diagramNotFound();
   const patchInput = parsePatch(input.patch_json);
   const teamId = input.team_id.toLowerCase();
@@ -37,6 +42,10 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
   return withTransaction(context.pool, async (client) => {
     const current = await repo.findDiagramForUpdate(client, teamId, input.diagram_uuid.toLowerCase());
     if (!current) throw diagramNotFound();
+    if (sourceKind === PROPOSAL) {
+      const earlier = await repo.findProposalVersion(client, current.uuid, input.source_id);
+      if (earlier !== null) return { version_uuid: earlier, diagram: toDiagram(current, context.appUrl) };
+    }
     if (current.status !== 'ready' || current.document === null)
       throw new ServiceError(
         'diagram_not_ready',

@@ -401,6 +401,23 @@ export interface NewVersion {
   document: DiagramDocument;
 }
 
+/**
+ * The version an earlier apply of the same proposal wrote to this diagram, if any (a retry after the
+ * caller failed to record it). Unique by the partial index diagram_versions_proposal_source.
+ */
+export async function findProposalVersion(
+  db: Queryable,
+  diagramUuid: string,
+  proposalId: string,
+): Promise<string | null> {
+  const { rows } = await db.query<{ uuid: string }>(
+    `SELECT uuid FROM diagrams.diagram_versions
+      WHERE diagram_uuid = $1 AND source_kind = 'proposal' AND source_id = $2`,
+    [diagramUuid, proposalId],
+  );
+  return rows[0]?.uuid ?? null;
+}
+
 /** Writes a version stamped with the diagram's (just written) updated_at. */
 export async function insertVersion(client: PoolClient, version: NewVersion): Promise<void> {
   await client.query(

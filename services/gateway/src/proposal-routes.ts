@@ -1,7 +1,7 @@
 // The /v1 proposal routes: propose a patch to a diagram, and read a proposal's state. The gateway checks
 // the shape of the request (body field types and sizes) and the proposals service decides everything
 // else. Proposal responses carry counts and states only, never names or values from the patch.
-import { ensureWithinBytes, ServiceError, type ServiceClient, strongEtag } from '@dss/platform';
+import { ensureWithinBytes, ServiceError, type ServiceClient } from '@dss/platform';
 import {
   MAX_PROPOSAL_MESSAGE_CHARACTERS,
   MAX_PROPOSAL_TITLE_CHARACTERS,
@@ -36,7 +36,10 @@ export function proposalCreated(proposal: ProposalMessage) {
   };
 }
 
-/** The spec's status table: every field present, null where due (the proposals service's key order). */
+/**
+ * The spec's status table: every field present, null where due, in the proposals service's key order, so
+ * that these bytes are the ones the service's `etag` was computed over (one source for the ETag).
+ */
 export function proposalStatus(proposal: ProposalMessage) {
   return {
     uuid: proposal.uuid,
@@ -107,10 +110,9 @@ export function proposalRoutes(proposals: ProposalsClient): RouteSpec[] {
           principal: wirePrincipal(principal),
           uuid: uuidOf(req),
         });
-        const body = JSON.stringify({ data: proposalStatus(proposal) });
         sendRepresentation(req, res, {
-          body,
-          etag: strongEtag(body),
+          body: JSON.stringify({ data: proposalStatus(proposal) }),
+          etag: proposal.etag,
           content_type: 'application/json; charset=utf-8',
         });
       },

@@ -2,7 +2,7 @@
 // ports, a fresh PostgreSQL database, real gRPC between them). Every response is also checked against the
 // published OpenAPI description.
 import { randomUUID } from 'node:crypto';
-import { createPool, createServiceClient, type ServiceClient } from '@dss/platform';
+import { createPool, createServiceClient, type ServiceClient, strongEtag } from '@dss/platform';
 import { startTestSystem, TestPeople, type TestSystem } from '@dss/system';
 import { assertMatchesOpenApi } from '../../../e2e/support/openapi-validator';
 
@@ -100,14 +100,15 @@ describe('Proposal routes (real gateway, real services)', () => {
     await system?.stop();
   });
 
-  async function call(
+  async function callAt(
+    apiUrl: string,
     bearer: string | null,
     method: string,
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
   ) {
-    const response = await fetch(`${system.apiUrl}${path}`, {
+    const response = await fetch(`${apiUrl}${path}`, {
       method,
       headers: {
         ...(bearer === null ? {} : { authorization: `Bearer ${bearer}` }),
@@ -123,6 +124,13 @@ describe('Proposal routes (real gateway, real services)', () => {
     for (const word of SECRET_WORDS) expect(text).not.toContain(word);
     return response;
   }
+  const call = (
+    bearer: string | null,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => callAt(system.apiUrl, bearer, method, path, body, headers);
   const propose = (body: unknown, bearer = token.writer, uuid = diagramUuid) =>
     call(bearer, 'POST', `/diagrams/${uuid}/proposals`, body);
   const status = (uuid: string, bearer = token.reader, headers: Record<string, string> = {}) =>
@@ -133,6 +141,28 @@ describe('Proposal routes (real gateway, real services)', () => {
     message: 'Billing needs them',
     ...extra,
   });
+
+  async function sql(text: string, values: unknown[]) {
+    const db = createPool(system.env.DATABASE_URL!, { max: 1 });
+    try {
+      await db.query(text, values);
+    } finally {
+      await db.end();
+    }
+  }
+
+  /** Retries until the assertion holds (the gateway caches a token's principal briefly). */
+  async function eventually(assertion: () => Promise<void>, timeoutMs = 3000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        return await assertion();
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  }
 
   async function expectError(response: Response, httpStatus: number, code: string, extra: Json = {}) {
     expect(response.status).toBe(httpStatus);
@@ -314,6 +344,32 @@ describe('Proposal routes (real gateway, real services)', () => {
       });
     });
 
+    it('should serve the proposals service’s ETag, the hash of the exact bytes, and a new one once expired', async () => {
+      const created = ((await (await propose(valid())).json()) as Json).data;
+      // A short lifetime: the stored expiry moved to a moment from now (test only).
+      await sql("UPDATE proposals.proposals SET expires_at = now() + interval '1 second' WHERE uuid = $1", [
+        created.uuid,
+      ]);
+      const pending = await status(created.uuid);
+      const pendingEtag = pending.headers.get('etag')!;
+      const pendingBody = await pending.text();
+      expect(JSON.parse(pendingBody).data.state).toBe('pending');
+      expect(pendingEtag).toBe(strongEtag(pendingBody));
+      const expiresAt = Date.parse(JSON.parse(pendingBody).data.expires_at);
+      while (Date.now() <= expiresAt + 10) await new Promise((resolve) => setTimeout(resolve, 50));
+
+      const expired = await status(created.uuid, token.reader, { 'if-none-match': pendingEtag });
+      expect(expired.status).toBe(200);
+      const expiredEtag = expired.headers.get('etag')!;
+      const expiredBody = await expired.text();
+      expect(JSON.parse(expiredBody).data.state).toBe('expired');
+      expect(expiredEtag).not.toBe(pendingEtag);
+      expect(expiredEtag).toBe(strongEtag(expiredBody));
+      const notModified = await status(created.uuid, token.reader, { 'if-none-match': expiredEtag });
+      expect(notModified.status).toBe(304);
+      expect(notModified.headers.get('etag')).toBe(expiredEtag);
+    });
+
     it('should show applied_at and applied_version_uuid once applied', async () => {
       const created = (
         (await (
@@ -352,6 +408,66 @@ describe('Proposal routes (real gateway, real services)', () => {
 
     it('should answer 401 without a token', async () => {
       await expectError(await status(randomUUID(), null as unknown as string), 401, 'unauthenticated');
+    });
+  });
+
+  describe('POST /diagrams/{uuid}/proposals and GET /proposals/{uuid} for a team or member that lapsed', () => {
+    it('should answer 403 plan_required on both once the team is on the free plan', async () => {
+      const member = await people.member({ team: 'lapsing', role: 'editor', write: true });
+      const diagram = await newDiagram(member.token);
+      const created = ((await (await propose(valid(), member.token, diagram)).json()) as Json).data;
+      expect((await status(created.uuid, member.token)).status).toBe(200);
+      await people.accounts.SetPlan({ team_slug: 'lapsing', plan: 'free' });
+      await eventually(async () => {
+        await expectError(await propose(valid(), member.token, diagram), 403, 'plan_required');
+      });
+      await expectError(await status(created.uuid, member.token), 403, 'plan_required');
+    });
+
+    it('should answer 401 invalid_token on both once the token’s user is no longer a member', async () => {
+      const member = await people.member({ team: 'leaving', role: 'editor', write: true });
+      const diagram = await newDiagram(member.token);
+      const created = ((await (await propose(valid(), member.token, diagram)).json()) as Json).data;
+      expect((await status(created.uuid, member.token)).status).toBe(200);
+      await people.accounts.RemoveMember({ team_slug: 'leaving', user_email: member.email });
+      await eventually(async () => {
+        await expectError(await propose(valid(), member.token, diagram), 401, 'invalid_token');
+      });
+      await expectError(await status(created.uuid, member.token), 401, 'invalid_token');
+    });
+  });
+
+  describe('the write rate limit (DSS_RATE_LIMIT_WRITE_PER_MIN=2)', () => {
+    let limited: TestSystem;
+    let limitedPeople: TestPeople;
+    beforeAll(async () => {
+      limited = await startTestSystem({ DSS_APP_URL: APP_URL, DSS_RATE_LIMIT_WRITE_PER_MIN: '2' });
+      limitedPeople = new TestPeople(limited.grpc.accounts);
+    }, 60_000);
+    afterAll(async () => {
+      limitedPeople?.close();
+      await limited?.stop();
+    });
+
+    it('should count create and propose together and answer the next propose 429 rate_limited with Retry-After', async () => {
+      const { token: bearer } = await limitedPeople.member({ team: 'busy', role: 'editor', write: true });
+      const createdDiagram = await callAt(limited.apiUrl, bearer, 'POST', '/diagrams', {
+        name: 'Busy',
+        driver: 'pgsql',
+        schema: basePatch(),
+      });
+      expect(createdDiagram.status).toBe(201);
+      expect(createdDiagram.headers.get('x-ratelimit-limit')).toBe('2');
+      const uuid = ((await createdDiagram.json()) as Json).data.uuid;
+      const path = `/diagrams/${uuid}/proposals`;
+      const first = await callAt(limited.apiUrl, bearer, 'POST', path, valid());
+      expect(first.status).toBe(201);
+      expect(first.headers.get('x-ratelimit-remaining')).toBe('0');
+
+      const refused = await callAt(limited.apiUrl, bearer, 'POST', path, valid());
+      await expectError(refused, 429, 'rate_limited');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
     });
   });
 });

@@ -1,7 +1,10 @@
 // The proposal state machine over real gRPC, real PostgreSQL and real NATS: every transition of the
 // spec's table and every refused one, expiry computed on read, the sweeper, and the proposals.changed
 // events of each transition.
+import { randomUUID } from 'node:crypto';
 import { createServiceClient, type ServiceClient } from '@dss/platform';
+import type { DiagramDocument } from '@dss/schema';
+import { twoTableShopPatch } from '@dss/system';
 import { Client } from 'pg';
 import { sweepExpired } from '../src/sweeper';
 import {
@@ -76,15 +79,22 @@ describe('proposals lifecycle (real services, PostgreSQL and NATS)', () => {
   const waitForEvents = (harness: ProposalsHarness, uuid: string, expected: string[]) =>
     waitUntil(`events ${expected.join(', ')}`, () => transitionsOf(harness, uuid).length >= expected.length);
 
-  async function storedState(harness: ProposalsHarness, uuid: string): Promise<string> {
+  async function storedRow(harness: ProposalsHarness, uuid: string) {
     const client = new Client({ connectionString: harness.database.url });
     await client.connect();
     try {
-      const { rows } = await client.query('SELECT state FROM proposals.proposals WHERE uuid = $1', [uuid]);
-      return rows[0].state;
+      const { rows } = await client.query('SELECT * FROM proposals.proposals WHERE uuid = $1', [uuid]);
+      return rows[0];
     } finally {
       await client.end();
     }
+  }
+  const storedState = async (harness: ProposalsHarness, uuid: string): Promise<string> =>
+    (await storedRow(harness, uuid)).state;
+
+  async function fullDocument(uuid: string): Promise<DiagramDocument> {
+    const full = await diagrams.GetFullDocument({ principal: editor.principal, uuid });
+    return (JSON.parse(full.body) as { data: DiagramDocument }).data;
   }
 
   it('should create a pending proposal with review link, counts and a 30-day expiry, and announce it', async () => {
@@ -151,6 +161,81 @@ describe('proposals lifecycle (real services, PostgreSQL and NATS)', () => {
     expect(counted).toMatch(/dss_proposal_transitions_total\{[^}]*transition="applied"[^}]*\} [1-9]/);
   });
 
+  it('should apply the full patch format: renames keep their uuid, tables land where sent, groups and notes exist', async () => {
+    // A third table makes it a different create (an identical one would replay the shared diagram).
+    const shopUuid = await createDiagram(
+      system,
+      editor.principal,
+      twoTableShopPatch({
+        tables: [...twoTableShopPatch().tables, { name: 'regions', columns: [{ name: 'id', type: 'int' }] }],
+      }),
+    );
+    const before = await fullDocument(shopUuid);
+    const customers = before.tables.find((t) => t.name === 'customers')!;
+    const email = customers.columns.find((c) => c.name === 'email')!;
+    const created = await normal.client.CreateProposal({
+      principal: editor.principal,
+      diagram_uuid: shopUuid,
+      schema_json: JSON.stringify({
+        strategy: 'merge',
+        tables: [
+          {
+            name: 'clients',
+            old_name: 'customers',
+            parent_name: 'Sales',
+            left: 480,
+            top: 320,
+            columns: [{ name: 'email_address', old_name: 'email', type: 'varchar(255)' }],
+          },
+        ],
+        groups: [{ name: 'Sales' }],
+        sticky_notes: [{ content: 'Clients were called customers' }],
+      }),
+      title: 'Rename customers',
+      message: 'Clients, in a Sales group',
+    });
+    expect(created.counts).toMatchObject({ tables: 1, groups: 1, sticky_notes: 1 });
+    expect((await normal.client.ApplyProposal({ uuid: created.uuid, ...review(owner) })).state).toBe(
+      'applied',
+    );
+
+    const after = await fullDocument(shopUuid);
+    expect(after.tables.map((t) => t.name).sort()).toEqual(['clients', 'orders', 'regions']);
+    const clients = after.tables.find((t) => t.name === 'clients')!;
+    expect(clients).toMatchObject({ uuid: customers.uuid, left: 480, top: 320 });
+    const renamed = clients.columns.find((c) => c.name === 'email_address')!;
+    expect(renamed.uuid).toBe(email.uuid);
+    expect(clients.columns.map((c) => c.name)).toEqual(['id', 'email_address']);
+    const sales = after.groups.find((g) => g.name === 'Sales')!;
+    expect(sales).toBeDefined();
+    expect(clients.parent_uuid).toBe(sales.uuid);
+    expect(after.sticky_notes.map((n) => n.content)).toEqual(['Clients were called customers']);
+  });
+
+  it('should make one version when diagrams is asked twice to apply the same proposal (a retry)', async () => {
+    const request = {
+      diagram_uuid: diagramUuid,
+      team_id: editor.principal.team_id,
+      user_id: owner.userId,
+      patch_json: JSON.stringify(addPatch('retried_table')),
+      source: 'proposal',
+      source_id: randomUUID(),
+    };
+    const first = await diagrams.ApplyPatch(request);
+    const second = await diagrams.ApplyPatch(request);
+    expect(second.version_uuid).toBe(first.version_uuid);
+    const { versions } = await diagrams.ListVersions({ principal: editor.principal, uuid: diagramUuid });
+    expect(versions.filter((v) => v.source_id === request.source_id).map((v) => v.uuid)).toEqual([
+      first.version_uuid,
+    ]);
+    const schema = await diagrams.GetSchema({
+      principal: editor.principal,
+      uuid: diagramUuid,
+      format: 'json',
+    });
+    expect(schema.body.match(/"retried_table"/g)).toHaveLength(1);
+  });
+
   it('should apply once when two reviewers apply at the same moment', async () => {
     const created = await propose(normal, addPatch('raced_table'));
     const outcomes = await Promise.allSettled([
@@ -193,6 +278,10 @@ describe('proposals lifecycle (real services, PostgreSQL and NATS)', () => {
     const noReason = await normal.client.DeclineProposal({ uuid: plain.uuid, ...review(owner) });
     expect(noReason.state).toBe('declined');
     expect(noReason.decline_reason).toBeUndefined();
+    const blank = await propose(normal);
+    const blankReason = await normal.client.DeclineProposal({ uuid: blank.uuid, ...review(owner, ' \n\t ') });
+    expect(blankReason.decline_reason).toBeUndefined();
+    expect(await storedRow(normal, blank.uuid)).toMatchObject({ state: 'declined', decline_reason: null });
     await waitForEvents(normal, created.uuid, ['created', 'declined']);
     expect(transitionsOf(normal, created.uuid)).toEqual(['created', 'declined']);
   });
@@ -287,7 +376,7 @@ describe('proposals lifecycle (real services, PostgreSQL and NATS)', () => {
     expect((await get(normal, created.uuid, viewer)).state).toBe('pending');
   });
 
-  it('should set opened_at the first time a reviewer opens it, and change the ETag then only', async () => {
+  it('should set opened_at the first time a reviewer opens it, and change the ETag and announce `opened` then only', async () => {
     const created = await propose(normal);
     const first = await normal.client.MarkOpened({ uuid: created.uuid, ...review(editor) });
     expect(first.opened_at).toEqual(expect.any(String));
@@ -298,6 +387,12 @@ describe('proposals lifecycle (real services, PostgreSQL and NATS)', () => {
     expect((await failureOf(normal.client.MarkOpened({ uuid: created.uuid, ...review(viewer) }))).code).toBe(
       'editor_required',
     );
+    await waitForEvents(normal, created.uuid, ['created', 'opened']);
+    expect(transitionsOf(normal, created.uuid)).toEqual(['created', 'opened']);
+    expect(
+      normal.events.find((e) => e.data.proposal_uuid === created.uuid && e.data.transition === 'opened')!
+        .data,
+    ).toMatchObject({ state: 'pending', diagram_uuid: diagramUuid });
   });
 
   it('should list the proposals of a diagram, newest first, for its team only', async () => {

@@ -33,6 +33,11 @@ const STATUS_OF_CODE: Record<string, number> = {
   unavailable: 503,
 };
 
+/** The status a page answers a service error code with (undefined: the code is not expected). */
+export function pageStatusOf(code: string): number | undefined {
+  return STATUS_OF_CODE[code];
+}
+
 /** The PageError a failure of a service call shows as, or null for failures that are bugs. */
 export function pageErrorOf(error: unknown): PageError | null {
   if (error instanceof PageError) return error;

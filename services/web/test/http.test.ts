@@ -1,7 +1,7 @@
 // The web app over plain HTTP against the whole embedded system: session cookie flags, security headers,
 // sign-in and sign-out, the open-redirect refusal, CSRF refusals, and the same 404 for what another team
 // owns as for what does not exist.
-import { createLogger, createMetrics } from '@dss/platform';
+import { createLogger, createMetrics, createPool } from '@dss/platform';
 import { type TestMember, twoTableShopPatch } from '@dss/system';
 import { readWebConfig } from '../src/config';
 import { startWebApp, type WebApp } from '../src/server';
@@ -277,6 +277,33 @@ describe('web app over HTTP (whole embedded system)', () => {
       expect(applied.text).toContain('id="review-notice"');
       expect(applied.text).toMatch(/orders/);
       const status = await api(web, editor.token, 'GET', `/proposals/${stale.uuid}`);
+      expect(status.body.data!.state).toBe('pending');
+    });
+
+    it('refuses Apply with 409 and the notice while the diagram is importing, and the proposal stays pending', async () => {
+      const importingUuid = await createDiagram(web, editor, twoTableShopPatch(), 'Importing shop');
+      const pending = await propose(web, editor, importingUuid, {
+        title: 'Add refunds',
+        message: 'm',
+        schema: {
+          strategy: 'additive',
+          tables: [{ name: 'refunds', columns: [{ name: 'id', type: 'bigint' }] }],
+        },
+      });
+      // No DDL import runs here, so the state is set directly (test only; the API never writes it).
+      const db = createPool(web.system.env.DATABASE_URL!, { max: 1 });
+      try {
+        await db.query("UPDATE diagrams.diagrams SET status = 'importing' WHERE uuid = $1", [importingUuid]);
+      } finally {
+        await db.end();
+      }
+      const client = new WebClient(web.webUrl);
+      await client.signIn(editor.email);
+      const csrf = await client.csrfToken(`/review/${pending.uuid}`);
+      const applied = await client.request(`/review/${pending.uuid}/apply`, { form: { _csrf: csrf } });
+      expect(applied.response.status).toBe(409);
+      expect(applied.text).toContain('id="review-notice"');
+      const status = await api(web, editor.token, 'GET', `/proposals/${pending.uuid}`);
       expect(status.body.data!.state).toBe('pending');
     });
 

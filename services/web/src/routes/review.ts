@@ -11,7 +11,7 @@ import type { WebAppContext } from '../app-context';
 import { csrfTokenFor } from '../csrf';
 import { type Html, html, trustedHtml } from '../html';
 import { findVisibleDiagram, fullDocument } from '../lookups';
-import { notFound, pageErrorOf } from '../page-errors';
+import { notFound, pageErrorOf, pageStatusOf } from '../page-errors';
 import { type ProposedChange, proposedChange } from '../proposed-document';
 import { requireViewer, viewerOf } from '../session';
 import { canEdit, membershipOf, type Viewer } from '../viewer';
@@ -141,8 +141,9 @@ ${proposal.state === 'pending' && !reviewer ? html`<p class="muted" id="viewer-n
   );
 }
 
+/** The same status an error page of the code would have (diagram_not_ready and conflict 409). */
 function statusOf(error: ServiceError): number {
-  return error.code === 'invalid_request' ? 400 : error.code === 'conflict' ? 409 : 422;
+  return pageStatusOf(error.code) ?? 422;
 }
 
 function noticeView(notice: Notice): Html {
