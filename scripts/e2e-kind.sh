@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end run on a throwaway kind cluster (podinfo's test/e2e.sh habit): create the cluster, build the one
-# image and load it into the nodes, lint and install the chart with its kind values, run `helm test`, run the
-# e2e suite against a port-forward of the gateway, and delete the cluster. On failure it prints the pods'
-# logs and the namespace's events first. Needs docker, kind, helm and kubectl; run from anywhere:
+# image and load it into the nodes, lint and install the chart with its kind values, run `helm test`, check that
+# the NetworkPolicies turn away a pod without the chart's labels, run the e2e suite against a port-forward of
+# the gateway, and delete the cluster. On failure it prints the pods' logs and the namespace's events first.
+# Needs docker, kind, helm and kubectl; run from anywhere:
 #   scripts/e2e-kind.sh
 # Environment: KEEP_CLUSTER=1 keeps the cluster afterwards; CLUSTER_NAME, NAMESPACE, RELEASE, IMAGE override names.
 set -euo pipefail
@@ -97,6 +98,45 @@ fi
 
 log "helm test"
 helm test "$RELEASE" --namespace "$NAMESPACE" --logs --timeout 5m
+
+log "NetworkPolicies: a pod without the chart's labels reaches neither accounts' gRPC port nor PostgreSQL"
+# probe_tcp <host> <port> runs a throwaway pod with none of the chart's labels (the e2e image's node, already
+# on the nodes, so no registry pull) that opens a TCP connection, and prints its exit status: 10 connected,
+# 20 refused or timed out (the policy drops it), 30 the name did not resolve; anything else is kubectl's own.
+# kube-dns, which no policy of the chart covers, must connect: the control that the probe itself works.
+PROBE_SCRIPT='
+const [host, port] = process.argv.slice(1);
+require("node:dns").lookup(host, (error) => {
+  if (error) { console.log(`${host}: ${error.code}`); process.exit(30); }
+  const socket = require("node:net").connect(Number(port), host);
+  socket.setTimeout(5000, () => { console.log(`${host}:${port}: timed out`); process.exit(20); });
+  socket.on("connect", () => { console.log(`${host}:${port}: connected`); process.exit(10); });
+  socket.on("error", (e) => { console.log(`${host}:${port}: ${e.code}`); process.exit(20); });
+});'
+probe_tcp() {
+  local status=0
+  kubectl --namespace "$NAMESPACE" run "netpol-probe-$RANDOM" --image="$IMAGE" --image-pull-policy=Never \
+    --restart=Never --rm --attach --quiet --labels=e2e=netpol-probe \
+    --command -- node -e "$PROBE_SCRIPT" "$1" "$2" >&2 || status=$?
+  echo "$status"
+}
+ACCOUNTS_HOST="$(kubectl --namespace "$NAMESPACE" get services \
+  -l "app.kubernetes.io/instance=$RELEASE,app.kubernetes.io/component=accounts" -o jsonpath='{.items[0].metadata.name}')"
+ACCOUNTS_GRPC_PORT="$(kubectl --namespace "$NAMESPACE" get service "$ACCOUNTS_HOST" \
+  -o jsonpath='{.spec.ports[?(@.name=="grpc")].port}')"
+case "$RELEASE" in *postgresql*) POSTGRES_HOST="$RELEASE" ;; *) POSTGRES_HOST="$RELEASE-postgresql" ;; esac
+status="$(probe_tcp kube-dns.kube-system.svc.cluster.local 53)"
+if [ "$status" != 10 ]; then
+  echo "e2e-kind: the network probe pod could not reach kube-dns (status $status); the checks below would mean nothing" >&2
+  exit 1
+fi
+for target in "$ACCOUNTS_HOST:$ACCOUNTS_GRPC_PORT" "$POSTGRES_HOST:5432"; do
+  status="$(probe_tcp "${target%:*}" "${target##*:}")"
+  if [ "$status" != 20 ]; then
+    echo "e2e-kind: an unlabelled pod got through to $target (probe status $status; 20 means blocked)" >&2
+    exit 1
+  fi
+done
 
 log "upgrading in place (runs the pre-upgrade migration Job against the live database)"
 helm upgrade "$RELEASE" "$CHART" \

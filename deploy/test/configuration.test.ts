@@ -1,8 +1,9 @@
 // The image and the chart agree with the services' own configuration: every variable the chart gives a
 // component is one that component reads; every variable without a usable cluster default is given; ports in
-// values.yaml are the services' defaults and are what the chart sets; call edges are allowed by the
-// NetworkPolicies; the Dockerfile ships what the services read at run time. Renaming a variable in a
-// config.ts, or a port default, breaks one of these.
+// values.yaml are the services' defaults and are what the chart sets; the chart's `calls` are the gRPC
+// clients the services' sources create, and each NetworkPolicy admits exactly those callers; the importer's
+// memory limit leaves room above its workers' heap cap; the Dockerfile ships what the services read at run
+// time. Renaming a variable in a config.ts, a port default or a client breaks one of these.
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -20,6 +21,7 @@ import {
 } from './support/chart';
 import {
   defaultGrpcPorts,
+  grpcClientsOf,
   isOpenTelemetryVariable,
   platformVariables,
   readmeVariables,
@@ -50,11 +52,29 @@ function chartEnvironments(values: Values) {
   }));
 }
 
-/** What a component may be given: its own config.ts, or for a service not written yet, the README's table. */
+/** What a component may be given: its own config.ts, or for a component without one, the README's table. */
 function readsVariable(component: string, variable: string): boolean {
   if (platform.has(variable) || isOpenTelemetryVariable(variable)) return true;
   const service = services.get(component);
   return service ? service.variables.has(variable) : readme.has(variable);
+}
+
+/** A Kubernetes memory quantity (Mi, Gi, Ki, M, G, k or bytes) in MiB; throws on anything else. */
+function mebibytes(quantity: string | number | undefined): number {
+  const match = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|M|G|T)?$/.exec(String(quantity ?? ''));
+  if (!match) throw new Error(`not a memory quantity: ${quantity}`);
+  const factor: Record<string, number> = {
+    '': 1 / 2 ** 20,
+    Ki: 1 / 1024,
+    Mi: 1,
+    Gi: 1024,
+    Ti: 1024 ** 2,
+    k: 1e3 / 2 ** 20,
+    M: 1e6 / 2 ** 20,
+    G: 1e9 / 2 ** 20,
+    T: 1e12 / 2 ** 20,
+  };
+  return Number(match[1]) * factor[match[2] ?? '']!;
 }
 
 describe('the chart and the services’ configuration', () => {
@@ -76,13 +96,25 @@ describe('the chart and the services’ configuration', () => {
   });
 
   it.each(valueSets)('%s: should set every variable whose default is wrong in a cluster', (_name, values) => {
-    // Defaults that are right for `npm start` and wrong in a pod: loopback addresses, files under .data
-    // (read-only root filesystem), the admin port (the probes must match it) and required URLs.
+    // Defaults that are right for `npm start` and wrong in a pod: loopback addresses and URLs (the API, the
+    // app, Redis), files under .data (read-only root filesystem), the ports the Services and probes name,
+    // MCP's stdio transport, and required URLs.
     const mustSet = (variable: string) =>
       /^DSS_[A-Z]+_GRPC_ADDR$/.test(variable) ||
-      ['DATABASE_URL', 'NATS_URL', 'DSS_ADMIN_PORT', 'DSS_TOKEN_SIGNING_KEY_FILE', 'DSS_HTTP_PORT'].includes(
-        variable,
-      );
+      [
+        'DATABASE_URL',
+        'NATS_URL',
+        'REDIS_URL',
+        'DSS_ADMIN_PORT',
+        'DSS_TOKEN_SIGNING_KEY_FILE',
+        'DSS_SESSION_KEY_FILE',
+        'DSS_HTTP_PORT',
+        'DSS_WEB_PORT',
+        'DSS_MCP_HTTP_PORT',
+        'DSS_MCP_TRANSPORT',
+        'DSS_API_URL',
+        'DSS_APP_URL',
+      ].includes(variable);
     const missing = chartEnvironments(values).flatMap(({ name, env }) => {
       const service = services.get(name);
       if (!service) return [];
@@ -121,7 +153,7 @@ describe('the chart and the services’ configuration', () => {
         expect({ name, http: c.ports.http }).toEqual({ name, http: service.intDefaults.get(variable) });
       }
     }
-    // Components without a service yet follow the README's table (e.g. DSS_WEB_PORT 8081).
+    // A component without a config.ts would follow the README's table (e.g. DSS_WEB_PORT 8081).
     for (const [name, c] of Object.entries(components)) {
       if (services.has(name) || !c.httpPortVariable) continue;
       expect({ name, http: String(c.ports?.http) }).toEqual({ name, http: readme.get(c.httpPortVariable) });
@@ -132,15 +164,66 @@ describe('the chart and the services’ configuration', () => {
     );
   });
 
-  it.each(valueSets)('%s: should let every caller through the callee’s NetworkPolicy', (_name, values) => {
+  it.each(valueSets)('%s: should admit exactly the callers to each gRPC port', (_name, values) => {
+    // allowedCallers is the set of components whose `calls` name the callee: no caller blocked, no component
+    // admitted that never calls. The one exception, the `helm test` pods' CLI calling accounts, is added by
+    // the NetworkPolicy template itself, not listed in the values (asserted below).
     const components = componentSettings(values);
-    const blocked = Object.entries(components).flatMap(([caller, c]) =>
-      (c.calls ?? [])
-        .filter((callee) => !(components[callee]?.allowedCallers ?? []).includes(caller))
-        .map((callee) => `${caller} -> ${callee}`),
+    const admitted = Object.keys(components).map((callee) => ({
+      callee,
+      allowedCallers: [...(components[callee]!.allowedCallers ?? [])].sort(),
+    }));
+    const callers = Object.keys(components).map((callee) => ({
+      callee,
+      allowedCallers: Object.entries(components)
+        .filter(([, c]) => (c.calls ?? []).includes(callee))
+        .map(([caller]) => caller)
+        .sort(),
+    }));
+    expect(admitted).toEqual(callers);
+    const policy = defines(readTemplate(path.join(TEMPLATES_DIR, '_component.tpl'))).get(
+      'dss.component.networkPolicy',
+    )!;
+    expect(policy).toContain(
+      '{{- $grpcCallers := concat (default (list) $c.allowedCallers) (ternary $testNames (list) (eq .name "accounts")) }}',
     );
-    expect(blocked).toEqual([]);
   });
+
+  it('should give each component the gRPC calls its service’s source makes, and no others', () => {
+    // The source's createServiceClient('<Service>', …) calls (tests left out) against the chart's `calls`.
+    const components = componentSettings(defaultValues());
+    expect(grpcClientsOf('gateway')).toEqual(['accounts', 'catalog', 'diagrams', 'proposals']);
+    for (const name of services.keys()) {
+      expect({ name, calls: [...(components[name]?.calls ?? [])].sort() }).toEqual({
+        name,
+        calls: grpcClientsOf(name),
+      });
+    }
+  });
+
+  it.each(valueSets)(
+    '%s: should give the importer a memory limit above its workers’ heap cap',
+    (_name, values) => {
+      // Each conversion worker (and each of its parse helper threads) may grow its old generation to
+      // DSS_IMPORT_MAX_HEAP_MB; the main thread, the young generations, code and the parsers' WebAssembly
+      // memory come on top. A limit without that room gets the pod OOM-killed before the cap can act.
+      const HEADROOM_MI = 384;
+      const importer = componentSettings(values).importer!;
+      const config = services.get('importer')!;
+      const setting = (variable: string) => {
+        const value =
+          importer.env?.[variable] ?? (values.env as Record<string, string> | undefined)?.[variable];
+        return value === undefined ? config.intDefaults.get(variable)! : Number(value);
+      };
+      const heapMi = setting('DSS_IMPORT_MAX_HEAP_MB');
+      const threads = setting('DSS_IMPORT_WORKERS') * setting('DSS_IMPORT_PARSE_THREADS');
+      const resources = importer.resources as { limits?: { memory?: string | number } } | undefined;
+      const limitMi = mebibytes(resources?.limits?.memory);
+      expect(importer.env?.DSS_IMPORT_MAX_HEAP_MB).toBeDefined();
+      expect(heapMi).toBeGreaterThan(0);
+      expect(limitMi).toBeGreaterThan(threads * heapMi + HEADROOM_MI);
+    },
+  );
 
   it('should run each existing service from its built main.js', () => {
     const components = componentSettings(defaultValues());

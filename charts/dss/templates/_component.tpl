@@ -213,10 +213,25 @@ spec:
           emptyDir:
             sizeLimit: {{ $c.tmpSizeLimit }}
         {{- if $c.tokenSigningKey }}
+        # The private key must be in the Secret; the previous public keys are optional, so an existingSecret
+        # without that key still mounts (the file is then absent).
         - name: token-signing
-          secret:
-            secretName: {{ include "dss.tokenSigningSecretName" $root }}
+          projected:
             defaultMode: 0440
+            sources:
+              - secret:
+                  name: {{ include "dss.tokenSigningSecretName" $root }}
+                  items:
+                    - key: {{ $root.Values.tokenSigning.privateKeyKey }}
+                      path: {{ $root.Values.tokenSigning.privateKeyKey }}
+              {{- if $root.Values.tokenSigning.previousPublicKeysKey }}
+              - secret:
+                  name: {{ include "dss.tokenSigningSecretName" $root }}
+                  optional: true
+                  items:
+                    - key: {{ $root.Values.tokenSigning.previousPublicKeysKey }}
+                      path: {{ $root.Values.tokenSigning.previousPublicKeysKey }}
+              {{- end }}
         {{- end }}
         {{- if $c.sessionKey }}
         - name: session

@@ -1,6 +1,6 @@
 // What the services themselves read, taken from their sources: each service's src/config.ts, the platform
-// package (LOG_LEVEL, DSS_SHUTDOWN_DRAIN_MS, DSS_PROTO_DIR, OTEL_*), the default gRPC addresses, and the
-// README's configuration table for services that do not exist yet (proposals, importer, web, mcp).
+// package (LOG_LEVEL, DSS_SHUTDOWN_DRAIN_MS, DSS_PROTO_DIR, OTEL_*), the default gRPC addresses, the gRPC
+// clients each service creates, and the README's configuration table (for a component without a config.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from './chart';
@@ -46,6 +46,29 @@ export function readServiceConfig(name: string, file: string): ServiceConfig {
   ))
     intDefaults.set(match[1]!, Number(match[2]));
   return { name, file, variables, intDefaults };
+}
+
+/**
+ * The gRPC services a service calls, from its own sources: the first argument of every
+ * `createServiceClient('<Service>', …)` under services/<name>/src, test files left out, lower-cased to the
+ * chart's component names and sorted.
+ */
+export function grpcClientsOf(name: string): string[] {
+  const called = new Set<string>();
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!['test', '__tests__', 'generated'].includes(entry.name)) walk(full);
+      } else if (/\.tsx?$/.test(entry.name) && !/\.(test|spec)\.tsx?$/.test(entry.name)) {
+        const source = fs.readFileSync(full, 'utf8');
+        for (const match of source.matchAll(/\bcreateServiceClient\s*(?:<[^(]*?>)?\(\s*['"](\w+)['"]/g))
+          called.add(match[1]!.toLowerCase());
+      }
+    }
+  };
+  walk(path.join(REPO_ROOT, 'services', name, 'src'));
+  return [...called].sort();
 }
 
 /** Variables the platform package reads in every process (not its testing helpers). */
