@@ -29,6 +29,7 @@ import {
 } from '@dss/schema';
 import type { Pool, PoolClient } from 'pg';
 import { lockReplayKey, lockTeamCaps, lockTeamListClockShared } from './locks';
+import type { ImportWaiters } from './import-waiters';
 import { buildRepresentations } from './representations';
 import * as repo from './repository';
 import { type Caller, diagramDriver, diagramName, diagramNotFound, slugOf } from './requests';
@@ -39,8 +40,11 @@ export const IMPORT_FINISHED_SUBJECT = 'diagrams.import.finished';
 export const IMPORTER_JOBS_SUBJECT = 'importer.jobs';
 /** The longest a create waits for its import, whatever wait_ms asks. */
 export const MAX_IMPORT_WAIT_MS = 30_000;
-/** How often a waiting create re-reads its diagram. */
-const IMPORT_POLL_MS = 50;
+/**
+ * How often a waiting create re-reads its diagram when no "import finished" event woke it (the bus is
+ * down or slow); with the bus up the event wakes it within milliseconds of the commit.
+ */
+const IMPORT_RECHECK_MS = 250;
 /** Seconds a client waits between polls of an importing diagram. */
 export const POLL_AFTER_SECONDS = 2;
 
@@ -56,6 +60,7 @@ export interface CreateContext {
   pool: Pool;
   appUrl: string;
   replayWindowSeconds: number;
+  importWaiters: ImportWaiters;
 }
 
 export async function createDiagram(context: CreateContext, caller: Caller, input: CreateDiagramInput) {
@@ -89,7 +94,8 @@ export interface ImportJob {
 /**
  * A DDL create (ARCHITECTURE.md, "Create from DDL"): stores the diagram as `importing` with a replay
  * record whose window stays open while it imports and the importer job (outbox), in one transaction;
- * then re-reads the diagram every 50 ms for up to `waitMs` and answers it as it then is.
+ * then waits up to `waitMs` for the import to finish (woken by its event, re-reading the diagram) and
+ * answers the diagram as it then is.
  */
 async function createFromDdl(
   context: CreateContext,
@@ -137,10 +143,16 @@ async function createFromDdl(
   if (created.replay) return replayAnswer(context, caller, created.replay);
 
   const deadline = Date.now() + Math.min(Math.max(input.waitMs, 0), MAX_IMPORT_WAIT_MS);
-  let current = await repo.findCreated(context.pool, created.diagram.uuid);
-  while (current?.diagram.status === 'importing' && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, Math.min(IMPORT_POLL_MS, deadline - Date.now())));
+  const watch = context.importWaiters.watch(created.diagram.uuid);
+  let current: Awaited<ReturnType<typeof repo.findCreated>>;
+  try {
     current = await repo.findCreated(context.pool, created.diagram.uuid);
+    while (current?.diagram.status === 'importing' && Date.now() < deadline) {
+      await watch.wait(Math.min(IMPORT_RECHECK_MS, deadline - Date.now()));
+      current = await repo.findCreated(context.pool, created.diagram.uuid);
+    }
+  } finally {
+    watch.close();
   }
   const diagram = current?.diagram ?? created.diagram;
   return {
@@ -213,7 +225,6 @@ export async function completeImport(context: CreateContext, input: CompleteImpo
         source: 'import',
         source_kind: 'import',
         source_id: input.job_id.toLowerCase(),
-        document,
       });
     } else {
       diagram = await repo.finishImport(client, current.uuid, {
@@ -407,7 +418,6 @@ async function storeNewDiagram(
     source: 'create',
     source_kind: 'api',
     source_id: caller.tokenId,
-    document: input.document,
   });
   await repo.setCurrentVersion(client, uuid, versionUuid);
   await enqueueEvent(client, repo.SCHEMA, DIAGRAMS_CHANGED_SUBJECT, {

@@ -2,20 +2,15 @@
 // caller's principal and sees only the caller's team: another team's diagram answers exactly like an
 // unknown one.
 import { invalidField, isUuid, ServiceError, type ServiceHandlers } from '@dss/platform';
-import type { Pool } from 'pg';
 import { applyStoredPatch } from './apply-patch';
-import { completeImport, createDiagram } from './create-diagram';
+import { type CreateContext, completeImport, createDiagram } from './create-diagram';
 import { decodeCursor, encodeCursor } from './list-cursor';
 import { JSON_CONTENT_TYPE, MARKDOWN_CONTENT_TYPE } from './representations';
 import * as repo from './repository';
 import { type Caller, callerOf, diagramNotFound, listLimit } from './requests';
 import { toDiagram, toVersion } from './wire';
 
-export interface DiagramsHandlerDeps {
-  pool: Pool;
-  appUrl: string;
-  replayWindowSeconds: number;
-}
+export type DiagramsHandlerDeps = CreateContext;
 
 export function createDiagramsHandlers(deps: DiagramsHandlerDeps): ServiceHandlers<'Diagrams'> {
   const { pool, appUrl } = deps;
@@ -79,7 +74,7 @@ export function createDiagramsHandlers(deps: DiagramsHandlerDeps): ServiceHandle
 
     async CreateDiagram(request) {
       const caller = callerOf(request.principal);
-      return createDiagram({ pool, appUrl, replayWindowSeconds: deps.replayWindowSeconds }, caller, request);
+      return createDiagram(deps, caller, request);
     },
 
     async GetSchema(request) {
@@ -105,7 +100,7 @@ export function createDiagramsHandlers(deps: DiagramsHandlerDeps): ServiceHandle
     },
 
     async CompleteImport(request) {
-      return completeImport({ pool, appUrl, replayWindowSeconds: deps.replayWindowSeconds }, request);
+      return completeImport(deps, request);
     },
 
     async ListVersions(request) {

@@ -1,9 +1,12 @@
-// Wiring of the diagrams service: migrations, the database pool, the gRPC server and the outbox relay.
+// Wiring of the diagrams service: migrations, the database pool, the gRPC server, the outbox relay and
+// the subscription that wakes creates waiting for their import.
 // Used by main.ts in cluster mode and by `npm start` in embedded mode.
 import path from 'node:path';
 import { type EventBus, type Logger, type Metrics, startPersistentService } from '@dss/platform';
 import type { DiagramsConfig } from './config';
+import { IMPORT_FINISHED_SUBJECT } from './create-diagram';
 import { createDiagramsHandlers } from './handlers';
+import { ImportWaiters } from './import-waiters';
 import { SCHEMA } from './repository';
 
 export const MIGRATIONS_DIR = path.resolve(__dirname, '../migrations');
@@ -16,7 +19,9 @@ export interface DiagramsServiceDeps {
 }
 
 export async function startDiagramsService({ config, logger, metrics, bus }: DiagramsServiceDeps) {
-  return startPersistentService({
+  const importWaiters = new ImportWaiters();
+  await importWaiters.start(bus, IMPORT_FINISHED_SUBJECT);
+  const service = await startPersistentService({
     name: 'diagrams',
     schema: SCHEMA,
     migrationsDir: MIGRATIONS_DIR,
@@ -30,9 +35,20 @@ export async function startDiagramsService({ config, logger, metrics, bus }: Dia
         pool,
         appUrl: config.appUrl,
         replayWindowSeconds: config.replayWindowSeconds,
+        importWaiters,
       }),
     }),
+  }).catch(async (error: unknown) => {
+    await importWaiters.stop();
+    throw error;
   });
+  return {
+    ...service,
+    async stop() {
+      await service.stop();
+      await importWaiters.stop();
+    },
+  };
 }
 
 export type DiagramsService = Awaited<ReturnType<typeof startDiagramsService>>;
