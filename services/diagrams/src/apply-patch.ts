@@ -70,7 +70,6 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
       source: 'apply',
       source_kind: sourceKind,
       source_id: input.source_id,
-      document,
     });
     await enqueueEvent(client, repo.SCHEMA, DIAGRAMS_CHANGED_SUBJECT, {
       diagram_uuid: current.uuid,

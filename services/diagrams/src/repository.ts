@@ -398,7 +398,6 @@ export interface NewVersion {
   source: 'create' | 'import' | 'apply';
   source_kind: string | null;
   source_id: string;
-  document: DiagramDocument;
 }
 
 /**
@@ -418,12 +417,18 @@ export async function findProposalVersion(
   return rows[0]?.uuid ?? null;
 }
 
-/** Writes a version stamped with the diagram's (just written) updated_at. */
+/**
+ * Writes a version of the document just saved by saveContents in the same transaction, stamped with the
+ * diagram's (just written) updated_at. The document is copied inside PostgreSQL from the stored contents,
+ * already parsed and compressed, rather than sent and parsed a second time.
+ */
 export async function insertVersion(client: PoolClient, version: NewVersion): Promise<void> {
-  await client.query(
+  const { rowCount } = await client.query(
     `INSERT INTO diagrams.diagram_versions
        (uuid, diagram_uuid, author_user_id, source, source_kind, source_id, created_at, document)
-     SELECT $1, $2, $3, $4, $5, $6, d.updated_at, $7::jsonb FROM diagrams.diagrams d WHERE d.uuid = $2`,
+     SELECT $1, $2, $3, $4, $5, $6, d.updated_at, c.document
+       FROM diagrams.diagrams d JOIN diagrams.diagram_contents c ON c.diagram_uuid = d.uuid
+      WHERE d.uuid = $2`,
     [
       version.uuid,
       version.diagram_uuid,
@@ -431,9 +436,9 @@ export async function insertVersion(client: PoolClient, version: NewVersion): Pr
       version.source,
       version.source_kind,
       version.source_id,
-      JSON.stringify(version.document),
     ],
   );
+  if (rowCount !== 1) throw new Error(`diagram ${version.diagram_uuid} has no saved contents to version`);
 }
 
 // ---- create replays -------------------------------------------------------------------------------

@@ -111,6 +111,30 @@ describe('Diagrams.CreateDiagram from a schema patch (real PostgreSQL, real gRPC
       expect(versions.versions).toHaveLength(1);
       expect(versions.versions[0]).toMatchObject({ source: 'create', author_user_id: principal.user_id });
       expect(versions.versions[0]!.created_at).toBe(created.diagram!.updated_at);
+      const stored = await query(
+        `SELECT v.document = c.document AS same FROM diagrams.diagram_versions v
+           JOIN diagrams.diagram_contents c USING (diagram_uuid) WHERE v.diagram_uuid = $1`,
+        [uuid],
+      );
+      expect(stored.rows).toEqual([{ same: true }]);
+    });
+
+    it('should store the document and its representations with lz4 where the server offers it', async () => {
+      const offered = await query(
+        `SELECT 'lz4' = ANY (enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`,
+      );
+      const { rows } = await query(
+        `SELECT attrelid::regclass::text AS relation, attname, attcompression FROM pg_attribute
+          WHERE attrelid IN ('diagrams.diagram_contents'::regclass, 'diagrams.diagram_versions'::regclass)
+            AND attname IN ('document', 'schema_json', 'markdown_detailed', 'markdown_simple', 'full_document_json')
+          ORDER BY 1, 2`,
+      );
+      expect(rows).toHaveLength(6);
+      const expected = offered.rows[0]?.lz4 === true ? 'l' : '';
+      for (const row of rows)
+        expect(`${row.relation}.${row.attname} ${row.attcompression}`).toBe(
+          `${row.relation}.${row.attname} ${expected}`,
+        );
     });
 
     it('should store the diagram as private and emit diagrams.changed in the same transaction', async () => {
