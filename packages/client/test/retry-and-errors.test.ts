@@ -1,5 +1,8 @@
-// The parts that need no server: how 429s are retried and how any answer becomes a DssApiError.
-import { DssApiError } from '../src';
+// The parts that need no embedded stack: how 429s are retried (against a fake API that answers them) and how
+// any answer becomes a DssApiError.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createDssClient, DssApiError } from '../src';
 import { errorFromResponse, parseRetryAfter } from '../src/errors';
 import { fetchRetryingRateLimits } from '../src/retry';
 
@@ -58,6 +61,65 @@ describe('fetchRetryingRateLimits()', () => {
     );
     expect((await send(new Request('http://api.test/v1/diagrams'))).status).toBe(429);
     expect(attempts).toBe(1);
+  });
+});
+
+describe('createDssClient() retrying 429', () => {
+  let server: Server;
+  let baseUrl: string;
+  /** The Retry-After of each 429 the fake API answers before it answers 200. */
+  let retryAfters: string[];
+  let requests: number;
+  beforeAll(async () => {
+    server = createServer((_request, response) => {
+      requests++;
+      const retryAfter = retryAfters.shift();
+      if (retryAfter === undefined) {
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{"type":"object"}');
+        return;
+      }
+      response
+        .writeHead(429, { 'content-type': 'application/json', 'retry-after': retryAfter })
+        .end(JSON.stringify({ error: { code: 'rate_limited', message: 'slow down' } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+  beforeEach(() => {
+    requests = 0;
+  });
+
+  it('should wait exactly the Retry-After seconds of each 429 before sending again', async () => {
+    retryAfters = ['2', '5'];
+    const waits: number[] = [];
+    const client = createDssClient({
+      baseUrl,
+      token: 't',
+      retry: { sleep: async (milliseconds) => void waits.push(milliseconds) },
+    });
+    expect(await client.getSchemaPatchContract()).toEqual({ type: 'object' });
+    expect(waits).toEqual([2000, 5000]);
+    expect(requests).toBe(3);
+  });
+
+  it('should throw rate_limited with the Retry-After seconds after the last attempt', async () => {
+    retryAfters = ['2', '2', '2'];
+    const waits: number[] = [];
+    const client = createDssClient({
+      baseUrl,
+      token: 't',
+      retry: { maxAttempts: 3, sleep: async (milliseconds) => void waits.push(milliseconds) },
+    });
+    await expect(client.getSchemaPatchContract()).rejects.toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+      retryAfterSeconds: 2,
+    });
+    expect(waits).toEqual([2000, 2000]);
+    expect(requests).toBe(3);
   });
 });
 

@@ -18,6 +18,10 @@ export interface McpConfig {
   token: string | undefined;
   /** HTTP mode: health, readiness and metrics port (DSS_ADMIN_PORT). */
   adminPort: number;
+  /** visualize_schema: a DDL conversion running longer is stopped with `ddl_timeout` (DSS_MCP_DDL_TIMEOUT_MS). */
+  ddlTimeoutMs: number;
+  /** visualize_schema: heap cap of the conversion worker thread, in MB (DSS_MCP_DDL_MAX_HEAP_MB). */
+  ddlMaxHeapMb: number;
   /** How long create_diagram waits for a DDL import before answering `importing` (DSS_MCP_IMPORT_WAIT_MS). */
   importWaitMs: number;
 }
@@ -38,7 +42,11 @@ export function readMcpConfig(source: NodeJS.ProcessEnv = process.env): McpConfi
       source,
     ),
     token: env.optionalString('DSS_TOKEN', source),
-    adminPort: env.int('DSS_ADMIN_PORT', { default: 9090, min: 0, max: 65535 }, source),
+    // Not 9090: that is the admin port of `npm start`, which runs on the same machine as a local MCP server.
+    adminPort: env.int('DSS_ADMIN_PORT', { default: 9091, min: 0, max: 65535 }, source),
+    // The importer's conversion limit. A 200KB SQL Server script takes ~1-2 s and ~150-190MB of heap.
+    ddlTimeoutMs: env.int('DSS_MCP_DDL_TIMEOUT_MS', { default: 30_000, min: 1, max: 600_000 }, source),
+    ddlMaxHeapMb: env.int('DSS_MCP_DDL_MAX_HEAP_MB', { default: 512, min: 64, max: 16_384 }, source),
     // Longer than the importer's own 30 s conversion limit, shorter than a proxy's usual 60 s read timeout.
     importWaitMs: env.int('DSS_MCP_IMPORT_WAIT_MS', { default: 45_000, min: 0, max: 3_600_000 }, source),
   };

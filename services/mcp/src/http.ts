@@ -7,6 +7,7 @@ import { localhostHostValidation } from '@modelcontextprotocol/sdk/server/middle
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { McpConfig } from './config';
+import { DdlConverter } from './ddl-converter';
 import { createMcpServerWithToken } from './server';
 
 export const MCP_PATH = '/mcp';
@@ -21,6 +22,7 @@ export async function startHttpServer(
   logger: Logger,
   metrics: Metrics,
 ): Promise<{ port: number; url: string; stop(): Promise<void> }> {
+  const ddlConverter = new DdlConverter({ timeoutMs: config.ddlTimeoutMs, maxHeapMb: config.ddlMaxHeapMb });
   const app = express();
   app.disable('x-powered-by');
   // Bound to loopback, refuse other Host headers (DNS rebinding from a browser page).
@@ -29,7 +31,7 @@ export async function startHttpServer(
     res.json({ status: 'ok' });
   });
   app.post(MCP_PATH, express.json({ limit: BODY_LIMIT }), (req, res) => {
-    void handleMcpRequest(req, res, config, logger, metrics);
+    void handleMcpRequest(req, res, config, ddlConverter, logger, metrics);
   });
   app.all(MCP_PATH, (_req, res) => {
     // Stateless server: no SSE stream to open (GET) and no session to end (DELETE).
@@ -64,11 +66,13 @@ export async function startHttpServer(
   return {
     port,
     url: `http://${host}:${port}${MCP_PATH}`,
-    stop: () =>
-      new Promise<void>((resolve, reject) => {
+    async stop() {
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
-      }),
+      });
+      await ddlConverter.close();
+    },
   };
 }
 
@@ -76,6 +80,7 @@ async function handleMcpRequest(
   req: Request,
   res: Response,
   config: McpConfig,
+  ddlConverter: DdlConverter,
   logger: Logger,
   metrics: Metrics,
 ): Promise<void> {
@@ -89,7 +94,7 @@ async function handleMcpRequest(
       );
     return;
   }
-  const server = createMcpServerWithToken(config, token, logger, metrics);
+  const server = createMcpServerWithToken(config, token, ddlConverter, logger, metrics);
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -1,7 +1,9 @@
 // The schema patch as a tool input (zod, as the MCP SDK expects; it becomes the JSON Schema the model sees).
 // It follows the patch contract (GET /schema-patch-contract) field by field, with descriptions written for a
 // model. Objects are loose: a key the contract does not know reaches the API, which strips it and reports a
-// warning, instead of the call failing here.
+// warning, instead of the call failing here. Nothing is stricter than the API: its tolerance rules coerce
+// "true"/"false" and number strings, and a missing column type is its invalid_schema, so those reach it
+// rather than failing here with the SDK's own validation text.
 import { z } from 'zod';
 
 export const driverSchema = z
@@ -10,28 +12,27 @@ export const driverSchema = z
     'Database driver (SQL dialect): mysql (MySQL/MariaDB), pgsql (PostgreSQL) or sqlsrv (SQL Server).',
   );
 
-const coordinate = z.number().int().min(0);
+/** A boolean, or "true"/"false" as a string (the API coerces it). */
+const flag = z.union([z.boolean(), z.string().regex(/^\s*(true|false)\s*$/i)]);
+/** A whole number from 0, or one written as a string ("12"; the API coerces it). */
+const count = z.union([z.number().int().min(0), z.string().regex(/^\s*\+?\d+\s*$/)]);
 
 const columnSchema = z.looseObject({
   name: z.string().describe('Column name (the new name when renaming).'),
   old_name: z.string().optional().describe('Current name; set only when renaming the column.'),
   type: z
     .string()
-    .describe(
-      "Data type of the diagram's driver, with parameters when needed: varchar(255), decimal(10,2), bigint, text[] (pgsql). See get_data_types.",
-    ),
-  length: z
-    .number()
-    .int()
-    .min(0)
     .optional()
-    .describe('Type length; must agree with a length written in `type`.'),
-  is_primary_key: z.boolean().optional(),
-  is_auto_increment: z.boolean().optional(),
-  is_nullable: z.boolean().optional(),
-  is_unique_key: z.boolean().optional().describe('Single-column unique key.'),
-  is_index: z.boolean().optional().describe('Single-column index.'),
-  is_unsigned: z.boolean().optional().describe('Unsigned numeric (MySQL only).'),
+    .describe(
+      "Required on every listed column. Data type of the diagram's driver, with parameters when needed: varchar(255), decimal(10,2), bigint, text[] (pgsql). See get_data_types.",
+    ),
+  length: count.optional().describe('Type length; must agree with a length written in `type`.'),
+  is_primary_key: flag.optional(),
+  is_auto_increment: flag.optional(),
+  is_nullable: flag.optional(),
+  is_unique_key: flag.optional().describe('Single-column unique key.'),
+  is_index: flag.optional().describe('Single-column index.'),
+  is_unsigned: flag.optional().describe('Unsigned numeric (MySQL only).'),
   default: z.string().optional().describe('Default value as SQL text; numbers as strings ("0").'),
   enum_values: z
     .array(z.string())
@@ -63,12 +64,10 @@ const tableSchema = z.looseObject({
     .optional()
     .describe('On an existing table list only the columns that are added or change.'),
   indexes: z.array(indexSchema).optional(),
-  left: coordinate
+  left: count
     .optional()
     .describe('Canvas x in pixels; omit to have the layout computed (refused on create).'),
-  top: coordinate
-    .optional()
-    .describe('Canvas y in pixels; omit to have the layout computed (refused on create).'),
+  top: count.optional().describe('Canvas y in pixels; omit to have the layout computed (refused on create).'),
 });
 
 const endpoints = {
@@ -104,7 +103,7 @@ const deletionsSchema = z
       .optional()
       .describe('Relationships named by their four endpoints.'),
     groups: z
-      .array(z.looseObject({ name: z.string(), delete_children: z.boolean().optional() }))
+      .array(z.looseObject({ name: z.string(), delete_children: flag.optional() }))
       .optional()
       .describe('delete_children false (default) keeps the members, ungrouped.'),
     sticky_notes: z.array(z.string()).optional().describe('Sticky note UUIDs.'),

@@ -1,9 +1,9 @@
 // Turning a tool's `patch` or `ddl` argument into what a tool sends or links: a patch checked locally with
 // the same normalisation and validation as the API (so visualize_schema needs no account), or DDL converted
-// with the importer's converter and written back as a patch.
-import { convertDdl } from '@dss/ddl';
+// with the importer's converter (in a worker thread, see ddl-converter.ts) and written back as a patch.
 import { documentToPatch, type Driver, normalize, validate } from '@dss/schema';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { DdlConverter } from './ddl-converter';
 import { errorResult } from './tool-results';
 
 export type LocalPatch =
@@ -38,8 +38,21 @@ export function checkPatchLocally(patch: object, driver: Driver): LocalPatch {
 }
 
 /** Converts DDL the way the importer does, and writes the document as a patch that keeps its layout. */
-export async function patchFromDdl(ddl: string, driver: Driver): Promise<LocalPatch> {
-  const converted = await convertDdl(driver, ddl);
+export async function patchFromDdl(
+  ddl: string,
+  driver: Driver,
+  converter: DdlConverter,
+): Promise<LocalPatch> {
+  const outcome = await converter.convert(driver, ddl);
+  if (outcome.kind === 'timeout') {
+    const message = `the DDL could not be converted within ${converter.timeoutMs / 1000} s; send fewer tables at a time`;
+    return { ok: false, result: errorResult('ddl_timeout', message) };
+  }
+  if (outcome.kind === 'crashed') {
+    const message = `the conversion stopped (${outcome.message}); send fewer tables at a time`;
+    return { ok: false, result: errorResult('ddl_internal_error', message) };
+  }
+  const converted = outcome.result;
   if (!converted.ok) return { ok: false, result: errorResult(converted.code, converted.message) };
   return {
     ok: true,

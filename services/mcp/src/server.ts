@@ -4,6 +4,7 @@ import { createDssClient, type DssClient } from '@dss/client';
 import type { Logger, Metrics } from '@dss/platform';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpConfig } from './config';
+import type { DdlConverter } from './ddl-converter';
 import { registerReadTools } from './tools/read-tools';
 import { registerVisualizeTool } from './tools/visualize';
 import { registerWriteTools } from './tools/write-tools';
@@ -21,6 +22,7 @@ export interface McpServerDependencies {
   client: DssClient;
   appUrl: string;
   importWaitMs: number;
+  ddlConverter: DdlConverter;
   logger: Logger;
   metrics: Metrics;
 }
@@ -33,10 +35,14 @@ export function createMcpServer(dependencies: McpServerDependencies): McpServer 
   return server;
 }
 
-/** The server acting with `token` (stdio: DSS_TOKEN; HTTP: the request's bearer) against `config.apiUrl`. */
+/**
+ * The server acting with `token` (stdio: DSS_TOKEN; HTTP: the request's bearer) against `config.apiUrl`;
+ * `ddlConverter` is the process's one.
+ */
 export function createMcpServerWithToken(
   config: McpConfig,
   token: string,
+  ddlConverter: DdlConverter,
   logger: Logger,
   metrics: Metrics,
 ): McpServer {
@@ -45,6 +51,7 @@ export function createMcpServerWithToken(
     client,
     appUrl: config.appUrl,
     importWaitMs: config.importWaitMs,
+    ddlConverter,
     logger,
     metrics,
   });

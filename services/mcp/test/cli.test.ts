@@ -43,6 +43,22 @@ describe('readMcpConfig()', () => {
     expect(readMcpConfig({ DSS_TOKEN: 'abc' }).token).toBe('abc');
   });
 
+  it("should put the admin server on 9091 by default, beside npm start's 9090", () => {
+    expect(readMcpConfig({}).adminPort).toBe(9091);
+    expect(readMcpConfig({ DSS_ADMIN_PORT: '0' }).adminPort).toBe(0);
+  });
+
+  it('should read the DDL conversion limits, 30 s and 512MB by default, and refuse values out of range', () => {
+    expect(readMcpConfig({})).toMatchObject({ ddlTimeoutMs: 30_000, ddlMaxHeapMb: 512 });
+    expect(readMcpConfig({ DSS_MCP_DDL_TIMEOUT_MS: '400', DSS_MCP_DDL_MAX_HEAP_MB: '256' })).toMatchObject({
+      ddlTimeoutMs: 400,
+      ddlMaxHeapMb: 256,
+    });
+    expect(() => readMcpConfig({ DSS_MCP_DDL_TIMEOUT_MS: '0' })).toThrow(/DSS_MCP_DDL_TIMEOUT_MS/);
+    expect(() => readMcpConfig({ DSS_MCP_DDL_TIMEOUT_MS: '30s' })).toThrow(/DSS_MCP_DDL_TIMEOUT_MS/);
+    expect(() => readMcpConfig({ DSS_MCP_DDL_MAX_HEAP_MB: '32' })).toThrow(/DSS_MCP_DDL_MAX_HEAP_MB/);
+  });
+
   it('should refuse a DSS_API_URL that is not an http URL and an unknown transport', () => {
     expect(() => readMcpConfig({ DSS_API_URL: 'ftp://x' })).toThrow(/DSS_API_URL/);
     expect(() => readMcpConfig({ DSS_MCP_TRANSPORT: 'sse' })).toThrow(/DSS_MCP_TRANSPORT/);

@@ -6,6 +6,7 @@ import {
   startTestStack,
   type TestStack,
 } from '../../../packages/client/test/support/test-stack';
+import { createDssClient } from '@dss/client';
 import { drawFromLocation } from '@dss/diagram-svg';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, type McpEndpoint, mcpEndpoint, type TransportName } from './support/mcp-clients';
@@ -107,12 +108,22 @@ describe.each<TransportName>(['stdio', 'http'])('MCP server over %s', (transport
       expect(listed.next_cursor).toBeNull();
     });
 
-    it('get_schema should answer the Markdown rendering at both levels', async () => {
+    it('get_schema should answer exactly the REST Markdown rendering at both levels', async () => {
+      const rest = async (level: string) => {
+        const response = await fetch(
+          `${stack.apiUrl}/diagrams/${diagramUuid}/schema?format=ai&level=${level}`,
+          {
+            headers: { authorization: `Bearer ${editor.token}`, accept: 'text/markdown' },
+          },
+        );
+        expect(response.status).toBe(200);
+        return response.text();
+      };
       const detailed = await callTool(client, 'get_schema', { diagram_uuid: diagramUuid });
       const simple = await callTool(client, 'get_schema', { diagram_uuid: diagramUuid, level: 'simple' });
-      expect(detailed.text).toContain('customers');
+      expect(detailed).toEqual({ isError: false, text: await rest('detailed') });
+      expect(simple).toEqual({ isError: false, text: await rest('simple') });
       expect(detailed.text).toMatch(/bigint/i);
-      expect(simple.text).toContain('customer_id');
       expect(simple.text).not.toMatch(/bigint/i);
     });
 
@@ -180,6 +191,85 @@ describe.each<TransportName>(['stdio', 'http'])('MCP server over %s', (transport
         (await callTool(client, 'get_proposal_status', { proposal_uuid: proposal.proposal_uuid })).text,
       );
       expect(status).toMatchObject({ uuid: proposal.proposal_uuid, state: 'pending', applied_at: null });
+    });
+
+    it('propose_diagram_changes should answer invalid_schema with one line per problem for a bad patch', async () => {
+      const result = await callTool(client, 'propose_diagram_changes', {
+        diagram_uuid: diagramUuid,
+        title: 'Bad types',
+        message: 'Two columns of unknown types',
+        patch: {
+          strategy: 'additive',
+          tables: [
+            {
+              name: 'orders',
+              columns: [
+                { name: 'a', type: 'no_such_type' },
+                { name: 'b', type: 'nor_this' },
+              ],
+            },
+          ],
+        },
+      });
+      expect(result.isError).toBe(true);
+      expect(result.text.split('\n')).toEqual([
+        expect.stringMatching(/^invalid_schema: /),
+        expect.stringMatching(/^tables\[0\]\.columns\[0\]\.type: .+/),
+        expect.stringMatching(/^tables\[0\]\.columns\[1\]\.type: .+/),
+      ]);
+    });
+  });
+
+  describe('tolerance rules', () => {
+    it('should accept string booleans and numbers, which the API coerces', async () => {
+      const result = await callTool(client, 'create_diagram', {
+        name: 'Coerced',
+        driver: 'pgsql',
+        patch: {
+          strategy: 'merge',
+          tables: [
+            {
+              name: 'codes',
+              columns: [
+                { name: 'id', type: 'bigint', is_primary_key: 'true' },
+                { name: 'code', type: 'varchar', length: '12', is_nullable: 'true' },
+              ],
+            },
+          ],
+        },
+      });
+      expect(result.isError).toBe(false);
+      const rest = createDssClient({ baseUrl: stack.apiUrl, token: editor.token });
+      const schema = await rest.getSchema(JSON.parse(result.text).uuid);
+      const columns = schema.tables[0]!.columns;
+      expect(columns.map((c) => [c.name, c.is_primary_key, c.is_nullable])).toEqual([
+        ['id', true, false],
+        ['code', false, true],
+      ]);
+      expect(columns[1]!.driver_data_type_params).toMatchObject({ length: 12 });
+    });
+
+    it('should leave a column without type to the API, which answers invalid_schema one problem per line', async () => {
+      const result = await callTool(client, 'create_diagram', {
+        driver: 'mysql',
+        patch: {
+          strategy: 'merge',
+          tables: [{ name: 'things', columns: [{ name: 'a' }, { name: 'b', type: 'int' }, { name: 'c' }] }],
+        },
+      });
+      expect(result.isError).toBe(true);
+      expect(result.text.split('\n')).toEqual([
+        expect.stringMatching(/^invalid_schema: /),
+        expect.stringMatching(/^tables\[0\]\.columns\[0\]\.type: .+/),
+        expect.stringMatching(/^tables\[0\]\.columns\[2\]\.type: .+/),
+      ]);
+    });
+
+    it('should take a create_diagram name of 255 characters, the API limit', async () => {
+      const name = 'n'.repeat(255);
+      const result = await callTool(client, 'create_diagram', { name, patch: shopPatch() });
+      expect(result.isError).toBe(false);
+      expect(JSON.parse(result.text).name).toBe(name);
     });
   });
 
@@ -251,13 +341,21 @@ describe.each<TransportName>(['stdio', 'http'])('MCP server over %s', (transport
       expect(result.text).toMatch(/^not_found: /);
     });
 
-    it('should refuse a write tool to a read-only token with insufficient_scope', async () => {
-      const reader = await stack.member({ role: 'editor', write: false });
+    it('should refuse the write tools to a read-only token with insufficient_scope', async () => {
+      const reader = await stack.member({ role: 'editor', write: false, team: editor.team });
       const readOnly = await endpoint.connect(reader.token);
       expect((await callTool(readOnly, 'list_diagrams')).isError).toBe(false);
-      const result = await callTool(readOnly, 'create_diagram', { patch: shopPatch() });
-      expect(result.isError).toBe(true);
-      expect(result.text).toMatch(/^insufficient_scope: /);
+      const created = await callTool(readOnly, 'create_diagram', { patch: shopPatch() });
+      expect(created.isError).toBe(true);
+      expect(created.text).toMatch(/^insufficient_scope: /);
+      const proposed = await callTool(readOnly, 'propose_diagram_changes', {
+        diagram_uuid: diagramUuid,
+        title: 'Add status',
+        message: 'Read-only tokens cannot propose',
+        patch: { strategy: 'additive', tables: [{ name: 'orders', columns: [{ name: 's', type: 'text' }] }] },
+      });
+      expect(proposed.isError).toBe(true);
+      expect(proposed.text).toMatch(/^insufficient_scope: /);
     });
 
     it("should refuse a viewer's proposal with editor_required", async () => {

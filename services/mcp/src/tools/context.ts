@@ -3,12 +3,15 @@
 import type { DssClient } from '@dss/client';
 import type { Logger, Metrics } from '@dss/platform';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { DdlConverter } from '../ddl-converter';
 import { resultOfError } from '../tool-results';
 
 export interface ToolContext {
   client: DssClient;
   appUrl: string;
   importWaitMs: number;
+  /** visualize_schema's DDL conversion, one worker thread for the whole process. */
+  ddlConverter: DdlConverter;
   logger: Logger;
   metrics: Metrics;
 }

@@ -39,7 +39,9 @@ export function registerVisualizeTool(server: McpServer, context: ToolContext): 
       if (patch !== undefined && Buffer.byteLength(JSON.stringify(patch)) > MAX_SCHEMA_BYTES)
         return errorResult('payload_too_large', `patch is over ${MAX_SCHEMA_BYTES / 1024}KB`);
       const local =
-        ddl !== undefined ? await patchFromDdl(ddl, driver) : checkPatchLocally(patch as object, driver);
+        ddl !== undefined
+          ? await patchFromDdl(ddl, driver, context.ddlConverter)
+          : checkPatchLocally(patch as object, driver);
       if (!local.ok) return local.result;
       const url = drawUrl(context.appUrl, driver, local.patch);
       const notes = local.warnings.length > 0 ? `\n\nNotes:\n${local.warnings.join('\n')}` : '';

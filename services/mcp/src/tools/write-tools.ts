@@ -23,7 +23,11 @@ export function registerWriteTools(server: McpServer, context: ToolContext): voi
         'Needs a token with write access. Repeating an identical call within two minutes returns the same ' +
         'diagram (replayed: true) rather than a second one.',
       inputSchema: {
-        name: z.string().max(200).optional().describe('Diagram name (default "Untitled").'),
+        name: z
+          .string()
+          .max(255)
+          .optional()
+          .describe('Diagram name, at most 255 characters (default "Untitled").'),
         driver: driverSchema
           .optional()
           .describe('SQL dialect of the diagram: mysql (default), pgsql or sqlsrv.'),
