@@ -10,6 +10,7 @@
 // helper that dies makes the job a crash (redelivered), never a failed import.
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import {
+  type ConvertResult,
   convertDdl,
   type DdlDriver,
   parseMysqlStatements,
@@ -17,6 +18,7 @@ import {
   type StatementParse,
   type UnitParse,
 } from '@dss/ddl';
+import type { Conversion } from './run-conversion';
 import { WARM_UP_SAMPLES } from './warm-up-samples';
 
 export interface ConversionRequest {
@@ -151,12 +153,23 @@ function runConverter(): void {
       .then(
         (result) => {
           const failure = helperFailure as Error | null;
-          port.postMessage(failure ? { id: request.id, crash: failure.message } : { id: request.id, result });
+          if (failure) port.postMessage({ id: request.id, crash: failure.message });
+          else port.postMessage({ id: request.id, result: asConversion(result) });
         },
         (error: unknown) =>
           port.postMessage({ id: request.id, crash: error instanceof Error ? error.message : String(error) }),
       );
   });
+}
+
+/**
+ * The document leaves the thread as JSON text: the text CompleteImport sends anyway, written here rather
+ * than on the importer's main thread, and one string to copy instead of a cloned object graph.
+ */
+function asConversion(result: ConvertResult): Conversion {
+  if (!result.ok) return result;
+  const { document, ...rest } = result;
+  return { ...rest, document_json: JSON.stringify(document) };
 }
 
 if (data.role === 'unit-parser') runUnitParser();

@@ -1,10 +1,13 @@
 // The conversion worker's entry file and a one-off conversion in a worker of its own.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { convertDdl, DdlDriver } from '@dss/ddl';
+import type { ConvertResult, DdlDriver } from '@dss/ddl';
 import { ConversionPool } from './conversion-pool';
 
-export type Conversion = Awaited<ReturnType<typeof convertDdl>>;
+/** The converter's result, with the document as its JSON text (written in the worker thread). */
+export type Conversion =
+  | (Omit<Extract<ConvertResult, { ok: true }>, 'document'> & { document_json: string })
+  | Extract<ConvertResult, { ok: false }>;
 
 /** The outcome of one job: a conversion result, or a timeout (the worker was terminated). */
 export type ConversionOutcome = { kind: 'converted'; result: Conversion } | { kind: 'timeout' };

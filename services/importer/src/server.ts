@@ -1,7 +1,8 @@
 // Wiring of the importer service: a consumer of `importer.jobs` (queue `importers`) that converts each
 // job's DDL in a pool of long-lived worker threads (conversion-pool.ts) and reports the outcome to
-// diagrams.CompleteImport, and a gRPC server with health and ParseDdl. It holds nothing durable.
-import { convertDdl, type DdlDriver } from '@dss/ddl';
+// diagrams.CompleteImport, and a gRPC server with health and ParseDdl (a direct parse in the same pool,
+// for tooling and tests). It holds nothing durable.
+import type { DdlDriver } from '@dss/ddl';
 import {
   type BusMessage,
   type BusSubscription,
@@ -68,6 +69,11 @@ export async function startImporterService({ config, logger, metrics, bus }: Imp
     queued.set(pool.queued);
   };
 
+  const timeoutError = () => ({
+    error_code: 'ddl_timeout',
+    error_message: `the DDL could not be converted within ${Math.round(config.importTimeoutMs / 1000)} s`,
+  });
+
   const complete = async (
     job: ImportJob,
     outcome: string,
@@ -104,18 +110,14 @@ export async function startImporterService({ config, logger, metrics, bus }: Imp
     const outcome = await converting.finally(sampleGauges);
     if (outcome.kind === 'timeout') {
       durations.observe({ outcome: 'timeout' }, seconds());
-      await complete(job, 'timeout', {
-        error: {
-          code: 'ddl_timeout',
-          message: `the DDL could not be converted within ${Math.round(config.importTimeoutMs / 1000)} s`,
-        },
-      });
+      const { error_code: code, error_message: message } = timeoutError();
+      await complete(job, 'timeout', { error: { code, message } });
       return;
     }
     const result = outcome.result;
     if (result.ok) {
       durations.observe({ outcome: 'ready' }, seconds());
-      await complete(job, 'ready', { document_json: JSON.stringify(result.document) });
+      await complete(job, 'ready', { document_json: result.document_json });
     } else {
       durations.observe({ outcome: 'failed' }, seconds());
       await complete(job, 'failed', { error: { code: result.code, message: result.message } });
@@ -146,9 +148,13 @@ export async function startImporterService({ config, logger, metrics, bus }: Imp
         ParseDdl: async (request) => {
           if (!DRIVERS.has(request.driver))
             throw new ServiceError('invalid_request', 'driver must be mysql, pgsql or sqlsrv');
-          const result = await convertDdl(request.driver as DdlDriver, request.ddl);
+          // The same workers, time limit and heap cap as the jobs, so a direct parse cannot stall this
+          // process either.
+          const outcome = await pool.convert(request.driver as DdlDriver, request.ddl);
+          if (outcome.kind === 'timeout') return { ...timeoutError(), skipped_statements: 0 };
+          const result = outcome.result;
           return result.ok
-            ? { document_json: JSON.stringify(result.document), skipped_statements: result.skipped }
+            ? { document_json: result.document_json, skipped_statements: result.skipped }
             : { error_code: result.code, error_message: result.message, skipped_statements: 0 };
         },
       },

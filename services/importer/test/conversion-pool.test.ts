@@ -1,6 +1,7 @@
 // The pool of long-lived conversion workers, with real worker threads running the compiled entry.
 import { convertDdl, type DdlDriver } from '@dss/ddl';
 import { ConversionPool } from '../src/conversion-pool';
+import { documentOf } from './conversion-document';
 
 const SMALL = 'CREATE TABLE a (id int PRIMARY KEY);';
 const SLOW = Array.from({ length: 2000 }, (_, i) => `CREATE TABLE t${i} (id int PRIMARY KEY, a text);`).join(
@@ -81,7 +82,7 @@ describe('ConversionPool', () => {
         'CREATE TABLE [dbo].[A]([Id] [int] IDENTITY(1,1) NOT NULL)',
       );
       if (outcome.kind !== 'converted' || !outcome.result.ok) throw new Error('expected a document');
-      expect(outcome.result.document.tables[0]?.columns[0]?.is_auto_increment).toBe(true);
+      expect(documentOf(outcome.result).tables[0]?.columns[0]?.is_auto_increment).toBe(true);
     } finally {
       await pool.close();
     }
@@ -134,8 +135,8 @@ describe('ConversionPool', () => {
           ]),
           relationships: document.relationships.map((r) => [r.name, r.source_table, r.target_table, r.type]),
         });
-        expect(shape(outcome.result.document)).toEqual(shape(alone.document));
-        expect(outcome.result.document.relationships).toHaveLength(driver === 'sqlsrv' ? 120 : 150);
+        expect(shape(documentOf(outcome.result))).toEqual(shape(alone.document));
+        expect(documentOf(outcome.result).relationships).toHaveLength(driver === 'sqlsrv' ? 120 : 150);
       },
       120_000,
     );

@@ -105,6 +105,41 @@ describe('DDL create through the importer (embedded system, in-process bus)', ()
     expect(again.body.replayed).toBe(false);
     expect(again.body.data.uuid).not.toBe(created.body.data.uuid);
   });
+
+  describe('Importer.ParseDdl (gRPC, the same conversion workers)', () => {
+    let importer: ServiceClient<'Importer'>;
+    beforeAll(() => {
+      importer = createServiceClient('Importer', system.grpc.importer!);
+    });
+    afterAll(() => importer.close());
+
+    it('should answer the document as JSON and the skipped statements', async () => {
+      const parsed = await importer.ParseDdl({
+        driver: 'pgsql',
+        ddl: `SET client_encoding = 'UTF8';\n${SHOP_DDL}`,
+      });
+      expect(parsed.error_code ?? null).toBeNull();
+      const document = JSON.parse(parsed.document_json!);
+      expect(document.tables.map((table: { name: string }) => table.name).sort()).toEqual([
+        'customers',
+        'orders',
+      ]);
+      expect(document.relationships).toHaveLength(1);
+      expect(parsed.skipped_statements).toBe(1);
+    });
+
+    it('should answer the converter’s error code and position for unusable SQL, and refuse an unknown driver', async () => {
+      const parsed = await importer.ParseDdl({ driver: 'mysql', ddl: 'CREATE TABLE b (id int,,);' });
+      expect(parsed.document_json ?? null).toBeNull();
+      expect(parsed.error_code).toBe('ddl_syntax_error');
+      expect(parsed.error_message).toMatch(/line 1, column \d+/);
+      await expect(
+        importer.ParseDdl({ driver: 'oracle', ddl: 'CREATE TABLE a (id int);' }),
+      ).rejects.toMatchObject({
+        code: 'invalid_request',
+      });
+    });
+  });
 });
 
 describe('DDL create with a zero wait and a held importer', () => {

@@ -1,5 +1,6 @@
 // The worker-thread conversion for real: the compiled worker entry (dist) loads @dss/ddl's dist.
 import { runConversion, workerEntry } from '../src/run-conversion';
+import { documentOf } from './conversion-document';
 
 describe('runConversion (worker thread)', () => {
   it('should resolve the compiled worker entry', () => {
@@ -14,8 +15,12 @@ describe('runConversion (worker thread)', () => {
     );
     expect(outcome.kind).toBe('converted');
     if (outcome.kind !== 'converted' || !outcome.result.ok) throw new Error('expected a document');
-    expect(outcome.result.document.tables.map((table) => table.name).sort()).toEqual(['customers', 'orders']);
-    expect(outcome.result.document.relationships).toHaveLength(1);
+    expect(
+      documentOf(outcome.result)
+        .tables.map((table) => table.name)
+        .sort(),
+    ).toEqual(['customers', 'orders']);
+    expect(documentOf(outcome.result).relationships).toHaveLength(1);
   });
 
   it('should answer the syntax error with line and column', async () => {
