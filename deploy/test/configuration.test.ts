@@ -2,7 +2,7 @@
 // component is one that component reads; every variable without a usable cluster default is given; ports in
 // values.yaml are the services' defaults and are what the chart sets; the chart's `calls` are the gRPC
 // clients the services' sources create, and each NetworkPolicy admits exactly those callers; the importer's
-// memory limit leaves room above its workers' heap cap; the Dockerfile ships what the services read at run
+// and mcp's memory limits leave room above their conversion workers' heap caps; the Dockerfile ships what the services read at run
 // time. Renaming a variable in a config.ts, a port default or a client breaks one of these.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -201,27 +201,44 @@ describe('the chart and the services’ configuration', () => {
     }
   });
 
+  // The components that convert DDL in heap-capped worker threads: the variable holding the cap, and the
+  // variables that multiply the threads holding that much (the importer's workers, each with its parse
+  // helpers; mcp keeps one conversion worker).
+  const heapCapped = [
+    {
+      name: 'importer',
+      cap: 'DSS_IMPORT_MAX_HEAP_MB',
+      threads: ['DSS_IMPORT_WORKERS', 'DSS_IMPORT_PARSE_THREADS'],
+    },
+    { name: 'mcp', cap: 'DSS_MCP_DDL_MAX_HEAP_MB', threads: [] },
+  ];
   it.each(valueSets)(
-    '%s: should give the importer a memory limit above its workers’ heap cap',
+    '%s: should give the DDL converters (importer, mcp) a memory limit above their workers’ heap cap',
     (_name, values) => {
-      // Each conversion worker (and each of its parse helper threads) may grow its old generation to
-      // DSS_IMPORT_MAX_HEAP_MB; the main thread, the young generations, code and the parsers' WebAssembly
-      // memory come on top. A limit without that room gets the pod OOM-killed before the cap can act.
+      // Each conversion thread may grow its old generation to the cap; the main thread, the young
+      // generations, code and the parsers' WebAssembly memory come on top. A limit without that room gets the
+      // pod OOM-killed before the cap can act.
       const HEADROOM_MI = 384;
-      const importer = componentSettings(values).importer!;
-      const config = services.get('importer')!;
-      const setting = (variable: string) => {
-        const value =
-          importer.env?.[variable] ?? (values.env as Record<string, string> | undefined)?.[variable];
-        return value === undefined ? config.intDefaults.get(variable)! : Number(value);
-      };
-      const heapMi = setting('DSS_IMPORT_MAX_HEAP_MB');
-      const threads = setting('DSS_IMPORT_WORKERS') * setting('DSS_IMPORT_PARSE_THREADS');
-      const resources = importer.resources as { limits?: { memory?: string | number } } | undefined;
-      const limitMi = mebibytes(resources?.limits?.memory);
-      expect(importer.env?.DSS_IMPORT_MAX_HEAP_MB).toBeDefined();
-      expect(heapMi).toBeGreaterThan(0);
-      expect(limitMi).toBeGreaterThan(threads * heapMi + HEADROOM_MI);
+      const components = componentSettings(values);
+      for (const { name, cap, threads } of heapCapped) {
+        const c = components[name]!;
+        const config = services.get(name)!;
+        const setting = (variable: string) => {
+          const value = c.env?.[variable] ?? (values.env as Record<string, string> | undefined)?.[variable];
+          return value === undefined ? config.intDefaults.get(variable)! : Number(value);
+        };
+        const heapMi = setting(cap);
+        const count = threads.reduce((product, variable) => product * setting(variable), 1);
+        const resources = c.resources as { limits?: { memory?: string | number } } | undefined;
+        const limitMi = mebibytes(resources?.limits?.memory);
+        expect({ name, capSetInChart: c.env?.[cap] !== undefined }).toEqual({ name, capSetInChart: true });
+        expect(heapMi).toBeGreaterThan(0);
+        expect({ name, limitMi, roomy: limitMi > count * heapMi + HEADROOM_MI }).toEqual({
+          name,
+          limitMi,
+          roomy: true,
+        });
+      }
     },
   );
 
