@@ -1,5 +1,6 @@
 // DDL → diagram document conversion for the three drivers. Pure: no network or disk I/O, so it can run in
-// a worker thread of the importer.
+// a worker thread: ConversionPool (src/pool) runs it in long-lived workers with a time limit and a heap cap,
+// for the importer's jobs and the MCP server's visualize_schema.
 import type { SchemaBuilder } from './builder';
 import { type MysqlStatementParser, readMysql } from './mysql';
 import { readPgsql } from './pgsql';
@@ -10,6 +11,14 @@ export type { ConvertResult, DdlDriver, DdlErrorCode } from './result';
 export { LineMap, splitStatements } from './split';
 export { type MysqlStatementParser, parseMysqlStatements, type StatementParse } from './mysql';
 export { parseSqlsrvUnits, type SqlsrvUnitParser, type UnitParse } from './sqlsrv';
+export { ConversionPool, type ConversionPoolOptions } from './pool/conversion-pool';
+export {
+  type Conversion,
+  type ConversionLimits,
+  type ConversionOutcome,
+  runConversion,
+  workerEntry,
+} from './pool/run-conversion';
 
 export interface ConvertOptions {
   /**

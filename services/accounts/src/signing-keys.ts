@@ -19,7 +19,9 @@ export function loadSigningKeys(options: { keyFile: string; previousPublicKeysFi
   const verification: VerificationKey[] = [
     { kid, publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString() },
   ];
-  if (options.previousPublicKeysFile) {
+  // A configured file that does not exist means no previous keys: the chart mounts it as an optional
+  // item of the signing Secret, which exists only during a rotation.
+  if (options.previousPublicKeysFile && existsSync(options.previousPublicKeysFile)) {
     for (const pem of splitPemBundle(readFileSync(options.previousPublicKeysFile, 'utf8'))) {
       verification.push({ kid: keyIdOf(pem), publicKeyPem: pem });
     }

@@ -1,8 +1,8 @@
 // Wiring of the importer service: a consumer of `importer.jobs` (queue `importers`) that converts each
-// job's DDL in a pool of long-lived worker threads (conversion-pool.ts) and reports the outcome to
+// job's DDL in a pool of long-lived worker threads (@dss/ddl's ConversionPool) and reports the outcome to
 // diagrams.CompleteImport, and a gRPC server with health and ParseDdl (a direct parse in the same pool,
 // for tooling and tests). It holds nothing durable.
-import type { DdlDriver } from '@dss/ddl';
+import { ConversionPool, type DdlDriver } from '@dss/ddl';
 import {
   type BusMessage,
   type BusSubscription,
@@ -15,7 +15,6 @@ import {
   startGrpcServer,
 } from '@dss/platform';
 import type { ImporterConfig } from './config';
-import { ConversionPool } from './conversion-pool';
 
 export const IMPORTER_QUEUE = 'importers';
 export const IMPORTER_JOBS_SUBJECT = 'importer.jobs';

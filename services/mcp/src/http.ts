@@ -6,8 +6,9 @@ import { type ListenOptions, type Logger, listenHttp, type Metrics } from '@dss/
 import { localhostHostValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { ConversionPool } from '@dss/ddl';
 import type { McpConfig } from './config';
-import { DdlConverter } from './ddl-converter';
+import { ddlConversionPool } from './schema-input';
 import { createMcpServerWithToken } from './server';
 
 export const MCP_PATH = '/mcp';
@@ -22,7 +23,7 @@ export async function startHttpServer(
   logger: Logger,
   metrics: Metrics,
 ): Promise<{ port: number; url: string; stop(): Promise<void> }> {
-  const ddlConverter = new DdlConverter({ timeoutMs: config.ddlTimeoutMs, maxHeapMb: config.ddlMaxHeapMb });
+  const ddlPool = ddlConversionPool(config);
   const app = express();
   app.disable('x-powered-by');
   // Bound to loopback, refuse other Host headers (DNS rebinding from a browser page).
@@ -31,7 +32,7 @@ export async function startHttpServer(
     res.json({ status: 'ok' });
   });
   app.post(MCP_PATH, express.json({ limit: BODY_LIMIT }), (req, res) => {
-    void handleMcpRequest(req, res, config, ddlConverter, logger, metrics);
+    void handleMcpRequest(req, res, config, ddlPool, logger, metrics);
   });
   app.all(MCP_PATH, (_req, res) => {
     // Stateless server: no SSE stream to open (GET) and no session to end (DELETE).
@@ -71,7 +72,7 @@ export async function startHttpServer(
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
       });
-      await ddlConverter.close();
+      await ddlPool.close();
     },
   };
 }
@@ -80,7 +81,7 @@ async function handleMcpRequest(
   req: Request,
   res: Response,
   config: McpConfig,
-  ddlConverter: DdlConverter,
+  ddlPool: ConversionPool,
   logger: Logger,
   metrics: Metrics,
 ): Promise<void> {
@@ -94,7 +95,7 @@ async function handleMcpRequest(
       );
     return;
   }
-  const server = createMcpServerWithToken(config, token, ddlConverter, logger, metrics);
+  const server = createMcpServerWithToken(config, token, ddlPool, logger, metrics);
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

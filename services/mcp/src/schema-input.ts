@@ -1,9 +1,11 @@
 // Turning a tool's `patch` or `ddl` argument into what a tool sends or links: a patch checked locally with
 // the same normalisation and validation as the API (so visualize_schema needs no account), or DDL converted
-// with the importer's converter (in a worker thread, see ddl-converter.ts) and written back as a patch.
-import { documentToPatch, type Driver, normalize, validate } from '@dss/schema';
+// with the importer's converter (@dss/ddl's ConversionPool: a worker thread with a time limit and a heap
+// cap, so a large script cannot stall the server) and written back as a patch.
+import { type DiagramDocument, documentToPatch, type Driver, normalize, validate } from '@dss/schema';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { DdlConverter } from './ddl-converter';
+import { type ConversionOutcome, ConversionPool } from '@dss/ddl';
+import type { McpConfig } from './config';
 import { errorResult } from './tool-results';
 
 export type LocalPatch =
@@ -37,26 +39,40 @@ export function checkPatchLocally(patch: object, driver: Driver): LocalPatch {
   };
 }
 
+/**
+ * The process's one DDL conversion worker: loading the parsers costs more than most conversions, so it
+ * stays up between calls; calls wait their turn. Started on first use, not warmed (it would hold the
+ * warm SQL Server parser's few hundred MB in every MCP process).
+ */
+export function ddlConversionPool(config: Pick<McpConfig, 'ddlTimeoutMs' | 'ddlMaxHeapMb'>): ConversionPool {
+  return new ConversionPool({
+    size: 1,
+    timeoutMs: config.ddlTimeoutMs,
+    maxOldGenerationSizeMb: config.ddlMaxHeapMb,
+    warmUp: false,
+  });
+}
+
 /** Converts DDL the way the importer does, and writes the document as a patch that keeps its layout. */
-export async function patchFromDdl(
-  ddl: string,
-  driver: Driver,
-  converter: DdlConverter,
-): Promise<LocalPatch> {
-  const outcome = await converter.convert(driver, ddl);
-  if (outcome.kind === 'timeout') {
-    const message = `the DDL could not be converted within ${converter.timeoutMs / 1000} s; send fewer tables at a time`;
-    return { ok: false, result: errorResult('ddl_timeout', message) };
-  }
-  if (outcome.kind === 'crashed') {
-    const message = `the conversion stopped (${outcome.message}); send fewer tables at a time`;
+export async function patchFromDdl(ddl: string, driver: Driver, pool: ConversionPool): Promise<LocalPatch> {
+  let outcome: ConversionOutcome;
+  try {
+    outcome = await pool.convert(driver, ddl);
+  } catch (error) {
+    // The worker died (over its heap cap) or the server is shutting down; the next call gets a new one.
+    const message = `the conversion stopped (${(error as Error).message}); send fewer tables at a time`;
     return { ok: false, result: errorResult('ddl_internal_error', message) };
+  }
+  if (outcome.kind === 'timeout') {
+    const message = `the DDL could not be converted within ${pool.timeoutMs / 1000} s; send fewer tables at a time`;
+    return { ok: false, result: errorResult('ddl_timeout', message) };
   }
   const converted = outcome.result;
   if (!converted.ok) return { ok: false, result: errorResult(converted.code, converted.message) };
+  const document = JSON.parse(converted.document_json) as DiagramDocument;
   return {
     ok: true,
-    patch: documentToPatch(converted.document, { positions: true }),
+    patch: documentToPatch(document, { positions: true }),
     warnings: converted.warnings,
   };
 }

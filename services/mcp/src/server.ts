@@ -4,7 +4,7 @@ import { createDssClient, type DssClient } from '@dss/client';
 import type { Logger, Metrics } from '@dss/platform';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpConfig } from './config';
-import type { DdlConverter } from './ddl-converter';
+import type { ConversionPool } from '@dss/ddl';
 import { registerReadTools } from './tools/read-tools';
 import { registerVisualizeTool } from './tools/visualize';
 import { registerWriteTools } from './tools/write-tools';
@@ -22,7 +22,7 @@ export interface McpServerDependencies {
   client: DssClient;
   appUrl: string;
   importWaitMs: number;
-  ddlConverter: DdlConverter;
+  ddlPool: ConversionPool;
   logger: Logger;
   metrics: Metrics;
 }
@@ -37,12 +37,12 @@ export function createMcpServer(dependencies: McpServerDependencies): McpServer 
 
 /**
  * The server acting with `token` (stdio: DSS_TOKEN; HTTP: the request's bearer) against `config.apiUrl`;
- * `ddlConverter` is the process's one.
+ * `ddlPool` is the process's one.
  */
 export function createMcpServerWithToken(
   config: McpConfig,
   token: string,
-  ddlConverter: DdlConverter,
+  ddlPool: ConversionPool,
   logger: Logger,
   metrics: Metrics,
 ): McpServer {
@@ -51,7 +51,7 @@ export function createMcpServerWithToken(
     client,
     appUrl: config.appUrl,
     importWaitMs: config.importWaitMs,
-    ddlConverter,
+    ddlPool,
     logger,
     metrics,
   });

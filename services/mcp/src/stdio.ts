@@ -3,19 +3,19 @@
 import type { Logger, Metrics } from '@dss/platform';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { McpConfig } from './config';
-import { DdlConverter } from './ddl-converter';
+import { ddlConversionPool } from './schema-input';
 import { createMcpServerWithToken } from './server';
 
 export async function runStdio(config: McpConfig & { token: string }, logger: Logger, metrics: Metrics) {
-  const ddlConverter = new DdlConverter({ timeoutMs: config.ddlTimeoutMs, maxHeapMb: config.ddlMaxHeapMb });
-  const server = createMcpServerWithToken(config, config.token, ddlConverter, logger, metrics);
+  const ddlPool = ddlConversionPool(config);
+  const server = createMcpServerWithToken(config, config.token, ddlPool, logger, metrics);
   const transport = new StdioServerTransport();
   await server.connect(transport);
   logger.info({ apiUrl: config.apiUrl }, 'MCP server listening on stdio');
   return {
     async stop() {
       await server.close();
-      await ddlConverter.close();
+      await ddlPool.close();
     },
   };
 }

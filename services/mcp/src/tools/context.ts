@@ -3,7 +3,7 @@
 import type { DssClient } from '@dss/client';
 import type { Logger, Metrics } from '@dss/platform';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { DdlConverter } from '../ddl-converter';
+import type { ConversionPool } from '@dss/ddl';
 import { resultOfError } from '../tool-results';
 
 export interface ToolContext {
@@ -11,7 +11,7 @@ export interface ToolContext {
   appUrl: string;
   importWaitMs: number;
   /** visualize_schema's DDL conversion, one worker thread for the whole process. */
-  ddlConverter: DdlConverter;
+  ddlPool: ConversionPool;
   logger: Logger;
   metrics: Metrics;
 }

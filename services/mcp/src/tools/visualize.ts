@@ -40,7 +40,7 @@ export function registerVisualizeTool(server: McpServer, context: ToolContext): 
         return errorResult('payload_too_large', `patch is over ${MAX_SCHEMA_BYTES / 1024}KB`);
       const local =
         ddl !== undefined
-          ? await patchFromDdl(ddl, driver, context.ddlConverter)
+          ? await patchFromDdl(ddl, driver, context.ddlPool)
           : checkPatchLocally(patch as object, driver);
       if (!local.ok) return local.result;
       const url = drawUrl(context.appUrl, driver, local.patch);

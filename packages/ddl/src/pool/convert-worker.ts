@@ -9,15 +9,10 @@
 // MySQL script's statements (the slowest steps of those imports; PostgreSQL's parser is fast enough). A
 // helper that dies makes the job a crash (redelivered), never a failed import.
 import { parentPort, Worker, workerData } from 'node:worker_threads';
-import {
-  type ConvertResult,
-  convertDdl,
-  type DdlDriver,
-  parseMysqlStatements,
-  parseSqlsrvUnits,
-  type StatementParse,
-  type UnitParse,
-} from '@dss/ddl';
+import { convertDdl } from '../index';
+import { parseMysqlStatements, type StatementParse } from '../mysql';
+import type { ConvertResult, DdlDriver } from '../result';
+import { parseSqlsrvUnits, type UnitParse } from '../sqlsrv';
 import type { Conversion } from './run-conversion';
 import { WARM_UP_SAMPLES } from './warm-up-samples';
 
@@ -164,7 +159,7 @@ function runConverter(): void {
 
 /**
  * The document leaves the thread as JSON text: the text CompleteImport sends anyway, written here rather
- * than on the importer's main thread, and one string to copy instead of a cloned object graph.
+ * than on the caller's main thread, and one string to copy instead of a cloned object graph.
  */
 function asConversion(result: ConvertResult): Conversion {
   if (!result.ok) return result;

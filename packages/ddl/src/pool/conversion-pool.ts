@@ -5,7 +5,7 @@
 // conversions: a fresh worker per job paid it every time (the first SQL Server parse in a thread is
 // several times slower than the next).
 import { Worker } from 'node:worker_threads';
-import type { DdlDriver } from '@dss/ddl';
+import type { DdlDriver } from '../result';
 import type { ConversionRequest, ConvertWorkerData } from './convert-worker';
 import { type Conversion, type ConversionOutcome, workerEntry } from './run-conversion';
 
@@ -49,6 +49,11 @@ export class ConversionPool {
       // Warm workers start now, so the first job finds the parsers loaded.
       if (options.warmUp) this.start(slot);
     }
+  }
+
+  /** The time limit of one conversion. */
+  get timeoutMs(): number {
+    return this.options.timeoutMs;
   }
 
   /** Jobs running in a worker now. */

@@ -1,7 +1,7 @@
 // The conversion worker's entry file and a one-off conversion in a worker of its own.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { ConvertResult, DdlDriver } from '@dss/ddl';
+import type { ConvertResult, DdlDriver } from '../result';
 import { ConversionPool } from './conversion-pool';
 
 /** The converter's result, with the document as its JSON text (written in the worker thread). */
@@ -19,10 +19,10 @@ export type ConversionOutcome = { kind: 'converted'; result: Conversion } | { ki
 export function workerEntry(): string {
   const sibling = path.join(__dirname, 'convert-worker.js');
   if (existsSync(sibling)) return sibling;
-  const built = path.resolve(__dirname, '..', 'dist', 'convert-worker.js');
+  const built = path.resolve(__dirname, '..', '..', 'dist', 'pool', 'convert-worker.js');
   if (existsSync(built)) return built;
   throw new Error(
-    `importer worker entry not found (looked for ${sibling} and ${built}); run npx tsc --build`,
+    `DDL conversion worker entry not found (looked for ${sibling} and ${built}); run npx tsc --build`,
   );
 }
 

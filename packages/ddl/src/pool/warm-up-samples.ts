@@ -2,7 +2,7 @@
 // three parsers and let ANTLR fill its prediction caches with the constructs SSMS scripts are made of
 // (SQL Server's first parse in a thread costs several times a warm one). Written for this purpose; the
 // results are thrown away.
-import type { DdlDriver } from '@dss/ddl';
+import type { DdlDriver } from '../result';
 
 const SQLSRV = `SET ANSI_NULLS ON
 GO

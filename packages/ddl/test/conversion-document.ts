@@ -1,6 +1,5 @@
 // The document of a successful conversion, which leaves the worker thread as JSON text.
-import type { ConvertResult } from '@dss/ddl';
-import type { Conversion } from '../src/run-conversion';
+import type { Conversion, ConvertResult } from '@dss/ddl';
 
 type ConvertedDocument = Extract<ConvertResult, { ok: true }>['document'];
 

@@ -1,10 +1,10 @@
 // The worker-thread conversion for real: the compiled worker entry (dist) loads @dss/ddl's dist.
-import { runConversion, workerEntry } from '../src/run-conversion';
+import { runConversion, workerEntry } from '@dss/ddl';
 import { documentOf } from './conversion-document';
 
 describe('runConversion (worker thread)', () => {
   it('should resolve the compiled worker entry', () => {
-    expect(workerEntry()).toMatch(/dist[/\\]convert-worker\.js$/);
+    expect(workerEntry()).toMatch(/dist[/\\]pool[/\\]convert-worker\.js$/);
   });
 
   it('should convert pgsql DDL in a worker', async () => {

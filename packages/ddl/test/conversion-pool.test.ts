@@ -1,6 +1,5 @@
 // The pool of long-lived conversion workers, with real worker threads running the compiled entry.
-import { convertDdl, type DdlDriver } from '@dss/ddl';
-import { ConversionPool } from '../src/conversion-pool';
+import { ConversionPool, convertDdl, type DdlDriver } from '@dss/ddl';
 import { documentOf } from './conversion-document';
 
 const SMALL = 'CREATE TABLE a (id int PRIMARY KEY);';
