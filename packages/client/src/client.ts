@@ -33,6 +33,11 @@ export interface DssClientOptions {
   fetch?: (request: Request) => Promise<Response>;
   /** Retrying 429 answers after Retry-After; `{ maxAttempts: 1 }` turns it off. */
   retry?: RetryOptions;
+  /**
+   * Headers sent on every request besides the token, for example `x-forwarded-for` from a server that
+   * calls the API on behalf of its own clients.
+   */
+  headers?: Record<string, string>;
 }
 
 export interface DssClient {
@@ -80,7 +85,7 @@ export function createDssClient(options: DssClientOptions): DssClient {
   const sleep = options.retry?.sleep ?? sleepFor;
   const api = createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    headers: { authorization: `Bearer ${options.token}` },
+    headers: { ...options.headers, authorization: `Bearer ${options.token}` },
     fetch: fetchRetryingRateLimits(baseFetch, options.retry),
   });
   const byUuid = (uuid: string) => ({ params: { path: { uuid } } });

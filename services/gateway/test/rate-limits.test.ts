@@ -78,3 +78,30 @@ describe.each([
     expect(((await limited.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
   });
 });
+
+describe('Gateway per-IP limit behind a trusted proxy (DSS_TRUST_PROXY=loopback)', () => {
+  let harness: Harness;
+  beforeAll(async () => {
+    harness = await startGatewayHarness({
+      routes: echoRoutes,
+      env: {
+        DSS_RATE_LIMIT_KEY_PREFIX: `test:${randomUUID()}`,
+        DSS_RATE_LIMIT_IP_PER_MIN: '2',
+        DSS_TRUST_PROXY: 'loopback',
+      },
+    });
+  });
+  afterAll(async () => {
+    await harness.stop();
+  });
+
+  const callFrom = (address: string) =>
+    fetch(`${harness.baseUrl}/v1/echo`, { headers: { 'x-forwarded-for': address } });
+
+  it('counts each forwarded client address on its own (an ingress or the MCP server in front)', async () => {
+    expect((await callFrom('203.0.113.1')).status).not.toBe(429);
+    expect((await callFrom('203.0.113.1')).status).not.toBe(429);
+    expect((await callFrom('203.0.113.1')).status).toBe(429);
+    expect((await callFrom('203.0.113.2')).status).not.toBe(429);
+  });
+});

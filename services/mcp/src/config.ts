@@ -24,6 +24,12 @@ export interface McpConfig {
   ddlMaxHeapMb: number;
   /** How long create_diagram waits for a DDL import before answering `importing` (DSS_MCP_IMPORT_WAIT_MS). */
   importWaitMs: number;
+  /**
+   * HTTP mode: Express `trust proxy` (DSS_TRUST_PROXY), so the agent's address is known behind an ingress;
+   * it is passed to the API as X-Forwarded-For, so the gateway's per-IP limit counts each agent, not this
+   * server.
+   */
+  trustProxy: boolean | number | string;
 }
 
 export function readMcpConfig(source: NodeJS.ProcessEnv = process.env): McpConfig {
@@ -49,5 +55,6 @@ export function readMcpConfig(source: NodeJS.ProcessEnv = process.env): McpConfi
     ddlMaxHeapMb: env.int('DSS_MCP_DDL_MAX_HEAP_MB', { default: 512, min: 64, max: 16_384 }, source),
     // Longer than the importer's own 30 s conversion limit, shorter than a proxy's usual 60 s read timeout.
     importWaitMs: env.int('DSS_MCP_IMPORT_WAIT_MS', { default: 45_000, min: 0, max: 3_600_000 }, source),
+    trustProxy: env.trustProxy('DSS_TRUST_PROXY', source),
   };
 }

@@ -1,6 +1,8 @@
 // Streamable HTTP mode, for remote agents. Stateless: every POST /mcp gets its own McpServer and REST client
 // built with the token of that request's `Authorization: Bearer` header, used for that request only and then
-// dropped; the server stores no token and keeps no session. A request without a token is refused with 401
+// dropped; the server stores no token and keeps no session. The agent's address (req.ip, through
+// DSS_TRUST_PROXY) goes to the API as X-Forwarded-For, so a gateway that trusts this hop applies its per-IP
+// limit to each agent rather than to this server. A request without a token is refused with 401
 // before any MCP handling. GET /healthz answers the probes of the chart.
 import { type ListenOptions, type Logger, listenHttp, type Metrics } from '@dss/platform';
 import { localhostHostValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
@@ -26,6 +28,7 @@ export async function startHttpServer(
   const ddlPool = ddlConversionPool(config);
   const app = express();
   app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
   // Bound to loopback, refuse other Host headers (DNS rebinding from a browser page).
   if (['127.0.0.1', 'localhost', '::1'].includes(options.host)) app.use(localhostHostValidation());
   app.get('/healthz', (_req, res) => {
@@ -95,7 +98,7 @@ async function handleMcpRequest(
       );
     return;
   }
-  const server = createMcpServerWithToken(config, token, ddlPool, logger, metrics);
+  const server = createMcpServerWithToken(config, token, ddlPool, logger, metrics, req.ip);
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

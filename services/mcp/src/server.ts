@@ -45,8 +45,11 @@ export function createMcpServerWithToken(
   ddlPool: ConversionPool,
   logger: Logger,
   metrics: Metrics,
+  /** HTTP mode: the agent's address, sent to the API as X-Forwarded-For. */
+  agentAddress?: string,
 ): McpServer {
-  const client = createDssClient({ baseUrl: config.apiUrl, token });
+  const headers = agentAddress ? { 'x-forwarded-for': agentAddress } : undefined;
+  const client = createDssClient({ baseUrl: config.apiUrl, token, headers });
   return createMcpServer({
     client,
     appUrl: config.appUrl,

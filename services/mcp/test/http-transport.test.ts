@@ -1,4 +1,6 @@
 // What only the HTTP mode has: the token comes from each request and is required, and /healthz.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createLogger, createMetrics } from '@dss/platform';
 import { freePort } from '@dss/platform/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -103,5 +105,54 @@ describe('MCP Streamable HTTP transport', () => {
   it('should refuse GET /mcp with 405: the server keeps no sessions', async () => {
     const response = await fetch(http.url, { headers: { authorization: 'Bearer x' } });
     expect(response.status).toBe(405);
+  });
+});
+
+describe('MCP Streamable HTTP transport: the agent’s address', () => {
+  // A stand-in for the REST API that records the X-Forwarded-For of each call and answers the contract.
+  let api: Server;
+  const forwarded: (string | undefined)[] = [];
+  const mcpServers: Awaited<ReturnType<typeof startHttpServer>>[] = [];
+  beforeAll(async () => {
+    api = createServer((req, res) => {
+      forwarded.push(req.headers['x-forwarded-for'] as string | undefined);
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ type: 'object', properties: {} }));
+    });
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    for (const server of mcpServers) await server.stop();
+    await new Promise((resolve) => api.close(resolve));
+  });
+
+  async function callThrough(trustProxy: string, agentHeaders: Record<string, string>) {
+    const { port } = api.address() as AddressInfo;
+    const config = readMcpConfig({ DSS_API_URL: `http://127.0.0.1:${port}/v1`, DSS_TRUST_PROXY: trustProxy });
+    const http = await startHttpServer(
+      config,
+      { port: 0, host: '127.0.0.1' },
+      createLogger('mcp', { level: 'silent' }),
+      createMetrics('mcp', { processMetrics: false }),
+    );
+    mcpServers.push(http);
+    const client = new Client({ name: 't', version: '1' });
+    const headers = { authorization: 'Bearer some-token', ...agentHeaders };
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers } }));
+    forwarded.length = 0;
+    const result = await client.callTool({ name: 'get_patch_contract', arguments: {} });
+    await client.close();
+    expect(result.isError).toBeFalsy();
+    return [...forwarded];
+  }
+
+  it('should send the API the agent’s address from a trusted proxy as X-Forwarded-For', async () => {
+    expect(await callThrough('loopback', { 'x-forwarded-for': '203.0.113.7' })).toEqual(['203.0.113.7']);
+  });
+
+  it('should send its own peer’s address when it trusts no proxy, whatever the agent claims', async () => {
+    const sent = await callThrough('false', { 'x-forwarded-for': '203.0.113.7' });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/^(::ffff:)?127\.0\.0\.1$/);
   });
 });
