@@ -34,6 +34,7 @@ const definitions = {
     {
       type: { enum: ['grpc', 'http'] },
       path: { type: 'string', pattern: '^/' },
+      namedService: boolean,
       periodSeconds: positiveInteger,
       timeoutSeconds: positiveInteger,
       failureThreshold: positiveInteger,

@@ -252,6 +252,45 @@ describe('the chart and the services’ configuration', () => {
       expect({ name, args: c.args }).toEqual({ name, args: [`services/${name}/dist/main.js`] });
   });
 
+  it('should probe readiness of each gRPC component on its own proto service, whose health follows readiness', () => {
+    const protoServices = new Set(
+      fs
+        .readdirSync(path.join(REPO_ROOT, 'proto/dss/v1'))
+        .flatMap((file) =>
+          [
+            ...fs
+              .readFileSync(path.join(REPO_ROOT, 'proto/dss/v1', file), 'utf8')
+              .matchAll(/^service (\w+)/gm),
+          ].map((match) => `dss.v1.${match[1]}`),
+        ),
+    );
+    const grpcComponents = Object.entries(componentSettings(defaultValues())).filter(
+      ([, c]) => c.ports?.grpc,
+    );
+    expect(grpcComponents.length).toBeGreaterThanOrEqual(5);
+    for (const [name, c] of grpcComponents) {
+      expect({ name, readiness: c.probes?.readiness.type, named: c.probes?.readiness.namedService }).toEqual({
+        name,
+        readiness: 'grpc',
+        named: true,
+      });
+      // The template asks for dss.v1.<Name>: that service must exist, and the process must run in the
+      // shell that sets its health from readiness (runServiceProcess with a service that has `grpc`).
+      const serviceName = `dss.v1.${name[0]!.toUpperCase()}${name.slice(1)}`;
+      expect({ name, serviceName, declared: protoServices.has(serviceName) }).toEqual({
+        name,
+        serviceName,
+        declared: true,
+      });
+      const main = fs.readFileSync(path.join(REPO_ROOT, 'services', name, 'src/main.ts'), 'utf8');
+      expect({ name, shell: main.includes('runServiceProcess') }).toEqual({ name, shell: true });
+    }
+    const probe = defines(readTemplate(path.join(TEMPLATES_DIR, '_component.tpl'))).get(
+      'dss.component.probe',
+    )!;
+    expect(probe).toContain('service: {{ printf "dss.v1.%s" (title .name) }}');
+  });
+
   it('should migrate every service that has migrations, and only those', () => {
     const components = componentSettings(defaultValues());
     for (const name of services.keys()) {

@@ -186,11 +186,11 @@ spec:
           env:
             {{- include "dss.component.env" . | nindent 12 }}
           startupProbe:
-            {{- include "dss.component.probe" (dict "c" $c "probe" $c.probes.startup) | nindent 12 }}
+            {{- include "dss.component.probe" (dict "c" $c "name" .name "probe" $c.probes.startup) | nindent 12 }}
           livenessProbe:
-            {{- include "dss.component.probe" (dict "c" $c "probe" $c.probes.liveness) | nindent 12 }}
+            {{- include "dss.component.probe" (dict "c" $c "name" .name "probe" $c.probes.liveness) | nindent 12 }}
           readinessProbe:
-            {{- include "dss.component.probe" (dict "c" $c "probe" $c.probes.readiness) | nindent 12 }}
+            {{- include "dss.component.probe" (dict "c" $c "name" .name "probe" $c.probes.readiness) | nindent 12 }}
           resources:
             {{- toYaml $c.resources | nindent 12 }}
           securityContext:
@@ -331,11 +331,18 @@ tests compare this list with each service's config.ts); each block's `if` says w
 {{- end }}
 {{- end }}
 
-{{/* One probe. Call with (dict "c" <settings> "probe" <probe settings>); grpc needs a gRPC port, else http. */}}
+{{/*
+One probe. Call with (dict "c" <settings> "name" <component> "probe" <probe settings>); grpc needs a gRPC
+port, else http. With namedService, a grpc probe asks for the component's own service (dss.v1.<Name>), whose
+status follows the process's readiness; without, the overall status, which stays SERVING until shutdown.
+*/}}
 {{- define "dss.component.probe" -}}
 {{- if and (eq .probe.type "grpc") .c.ports.grpc }}
 grpc:
   port: {{ .c.ports.grpc }}
+  {{- if .probe.namedService }}
+  service: {{ printf "dss.v1.%s" (title .name) }}
+  {{- end }}
 {{- else }}
 httpGet:
   path: {{ .probe.path }}

@@ -67,6 +67,10 @@ export interface ComponentSettings {
   allowedCallers?: string[];
   public?: boolean;
   env?: Record<string, string>;
+  probes?: Record<
+    'startup' | 'liveness' | 'readiness',
+    { type: string; path: string; namedService?: boolean }
+  >;
   [key: string]: unknown;
 }
 

@@ -12,6 +12,7 @@ export * from './admin';
 export * from './http-server';
 export * from './lifecycle';
 export * from './service-process';
+export * from './readiness-health';
 export { INSTRUMENTED_LIBRARIES, shutdownTracing, startTracing, tracingConfigured } from './tracing';
 export * from './etag';
 export * from './outbox';

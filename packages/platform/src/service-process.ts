@@ -5,13 +5,20 @@ import { createLifecycle, SHUTDOWN_ORDER } from './lifecycle';
 import { startAdminServer } from './admin';
 import { createEventBus, type EventBus } from './bus';
 import { loadConfig } from './config';
+import type { GrpcServer } from './grpc';
 import { createLogger, type Logger } from './logging';
 import { createMetrics, type Metrics } from './metrics';
+import { followReadiness } from './readiness-health';
 
 export interface RunnableService {
   readiness(): Promise<Record<string, boolean>>;
   stop(): Promise<void>;
+  /** A service with a gRPC server: its named health status follows readiness. */
+  grpc?: Pick<GrpcServer, 'setReady'>;
 }
+
+/** How often a gRPC service's health status is brought in line with its readiness. */
+const READINESS_REFRESH_MS = 2000;
 
 export interface ServiceProcessOptions<Config, Service extends RunnableService> {
   name: string;
@@ -34,16 +41,21 @@ export async function runServiceProcess<Config extends ProcessConfig, Service ex
     const bus = await createEventBus({ natsUrl: config.natsUrl, logger, name: `dss-${options.name}` });
     const service = await options.start({ config, logger, metrics, bus });
     const lifecycle = createLifecycle(logger);
+    const readiness = async () => {
+      const checks = { ...(await service.readiness()), bus: bus.isHealthy() };
+      const ok = !lifecycle.isShuttingDown() && Object.values(checks).every(Boolean);
+      return { ok, checks };
+    };
     const admin = await startAdminServer({
       port: config.adminPort,
       metrics: [metrics.registry],
       logger,
-      readiness: async () => {
-        const checks = { ...(await service.readiness()), bus: bus.isHealthy() };
-        const ok = !lifecycle.isShuttingDown() && Object.values(checks).every(Boolean);
-        return { ok, checks };
-      },
+      readiness,
     });
+    if (service.grpc) {
+      const follower = followReadiness(readiness, service.grpc, READINESS_REFRESH_MS);
+      lifecycle.onShutdown('readiness', () => follower.stop(), SHUTDOWN_ORDER.readiness);
+    }
     lifecycle.onShutdown(options.name, () => service.stop(), SHUTDOWN_ORDER.grpc);
     lifecycle.onShutdown('bus', () => bus.close(), SHUTDOWN_ORDER.bus);
     lifecycle.onShutdown('admin', () => admin.stop(), SHUTDOWN_ORDER.tracing);

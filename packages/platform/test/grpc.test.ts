@@ -6,6 +6,7 @@ import {
   createLogger,
   createMetrics,
   createServiceClient,
+  followReadiness,
   currentRequestContext,
   type GrpcServer,
   loadProtos,
@@ -177,6 +178,43 @@ describe('gRPC server and client', () => {
       } finally {
         health.close();
       }
+    });
+
+    it('should report a named service NOT_SERVING while not ready, the overall status staying SERVING', async () => {
+      const health = createServiceClient<'Health', HealthServices>('Health', server.address, {
+        protoDir: path.dirname(healthProtoPath),
+        protoFiles: [path.basename(healthProtoPath)],
+        protoPackage: 'grpc.health.v1',
+      });
+      try {
+        server.setReady(false);
+        expect(await health.Check({ service: '' })).toEqual({ status: 'SERVING' });
+        expect(await health.Check({ service: 'dss.test.v1.Fixture' })).toEqual({ status: 'NOT_SERVING' });
+        server.setReady(true);
+        expect(await health.Check({ service: 'dss.test.v1.Fixture' })).toEqual({ status: 'SERVING' });
+        server.setServing(false);
+        server.setReady(true);
+        expect(await health.Check({ service: 'dss.test.v1.Fixture' })).toEqual({ status: 'NOT_SERVING' });
+        server.setServing(true);
+      } finally {
+        health.close();
+      }
+    });
+  });
+
+  describe('followReadiness', () => {
+    it('should set each readiness outcome on the target, a failing check as not ready, and not ready at stop', async () => {
+      const outcomes: boolean[] = [];
+      let next: Promise<{ ok: boolean }> = Promise.resolve({ ok: true });
+      const follower = followReadiness(() => next, { setReady: (ready) => outcomes.push(ready) }, 60_000);
+      await follower.refresh();
+      next = Promise.resolve({ ok: false });
+      await follower.refresh();
+      next = Promise.reject(new Error('database down'));
+      await follower.refresh();
+      follower.stop();
+      await follower.refresh();
+      expect(outcomes).toEqual([true, true, false, false, false]);
     });
   });
 

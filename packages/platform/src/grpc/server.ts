@@ -30,6 +30,12 @@ export interface GrpcServer {
   address: string;
   /** Flips the health status of every service (and the overall "") to SERVING or NOT_SERVING. */
   setServing(serving: boolean): void;
+  /**
+   * Readiness: flips the status of the named services (`dss.v1.<Service>`) only, so a readiness probe that
+   * asks for one sees a dependency outage while the overall "" (what liveness asks for) stays SERVING.
+   * Ignored once setServing(false) has stopped the server's serving.
+   */
+  setReady(ready: boolean): void;
   /** Stops accepting calls, lets running ones finish for up to graceMs, then cancels the rest. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -69,12 +75,18 @@ export async function startGrpcServer<M extends ServiceDefinitionMap = DssServic
   const address = `${host}:${port}`;
   options.logger.info({ address, services: serviceNames }, 'gRPC server listening');
 
+  let stoppedServing = false;
   return {
     port,
     address,
     setServing(serving) {
+      stoppedServing = !serving;
       const state = serving ? 'SERVING' : 'NOT_SERVING';
       for (const name of ['', ...healthNames]) health.setStatus(name, state);
+    },
+    setReady(ready) {
+      if (stoppedServing) return;
+      for (const name of healthNames) health.setStatus(name, ready ? 'SERVING' : 'NOT_SERVING');
     },
     stop: (graceMs = 5000) => stopServer(server, graceMs),
   };
