@@ -64,14 +64,17 @@ export async function findDiagramForUpdate(
   teamId: string,
   uuid: string,
 ): Promise<(DiagramRow & { document: DiagramDocument | null }) | null> {
-  const { rows } = await client.query<DiagramRow & { document: DiagramDocument | null }>(
+  const { rows } = await client.query<DiagramRow & { document: string | null }>(
     `SELECT ${DIAGRAM_COLUMNS}, c.document
        FROM diagrams.diagrams d LEFT JOIN diagrams.diagram_contents c ON c.diagram_uuid = d.uuid
       WHERE d.uuid = $1 AND d.team_id = $2
       FOR UPDATE OF d`,
     [uuid, teamId],
   );
-  return rows[0] ?? null;
+  const row = rows[0];
+  if (!row) return null;
+  // Stored as the JSON text this service wrote (see saveContents).
+  return { ...row, document: row.document === null ? null : (JSON.parse(row.document) as DiagramDocument) };
 }
 
 export type RepresentationName =
@@ -358,6 +361,10 @@ export async function setCurrentVersion(
   ]);
 }
 
+/**
+ * Stores the document (as JSON text: it is only ever read whole and parsed here, so PostgreSQL need not
+ * parse it into jsonb and print it back) with its representations.
+ */
 export async function saveContents(
   client: PoolClient,
   diagramUuid: string,
@@ -369,7 +376,7 @@ export async function saveContents(
     `INSERT INTO diagrams.diagram_contents
        (diagram_uuid, document, schema_json, schema_json_etag, markdown_detailed, markdown_detailed_etag,
         markdown_simple, markdown_simple_etag, full_document_json, full_document_etag)
-     VALUES ($1, $2::jsonb, $3, $4, $5, $6, $7, $8, $9, $10)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
      ON CONFLICT (diagram_uuid) DO UPDATE SET
        document = EXCLUDED.document,
        schema_json = EXCLUDED.schema_json, schema_json_etag = EXCLUDED.schema_json_etag,

@@ -73,7 +73,7 @@ describe('Diagrams.CreateDiagram from a schema patch (real PostgreSQL, real gRPC
       const { rows } = await query('SELECT document FROM diagrams.diagram_contents WHERE diagram_uuid = $1', [
         created.diagram!.uuid,
       ]);
-      const tables = rows[0].document.tables as {
+      const tables = JSON.parse(rows[0].document).tables as {
         left: number;
         top: number;
         width: number;
@@ -103,7 +103,7 @@ describe('Diagrams.CreateDiagram from a schema patch (real PostgreSQL, real gRPC
         source: 'create',
         source_id: principal.token_id,
       });
-      expect(rows[0].document.tables.map((t: { name: string }) => t.name).sort()).toEqual([
+      expect(JSON.parse(rows[0].document).tables.map((t: { name: string }) => t.name).sort()).toEqual([
         'customers',
         'orders',
       ]);
