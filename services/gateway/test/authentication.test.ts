@@ -1,3 +1,4 @@
+import { eventually } from '@dss/platform/testing';
 import { echoRoutes, startGatewayHarness } from './gateway-harness';
 
 type Harness = Awaited<ReturnType<typeof startGatewayHarness>>;
@@ -79,14 +80,14 @@ describe('Gateway authentication (spec: Authentication, through real gRPC to acc
     const { token } = await harness.token({ team: 'deleted', email: 'd@deleted.test' });
     expect((await get(token)).status).toBe(200);
     await harness.admin.DeleteTeam({ slug: 'deleted' });
-    await eventually(async () => expectError(await get(token), 401, 'invalid_token'));
+    await eventually(async () => expectError(await get(token), 401, 'invalid_token'), 2000);
   });
 
   it('gives 401 invalid_token when the user is no longer a member', async () => {
     const { token } = await harness.token({ team: 'former', email: 'f@former.test' });
     expect((await get(token)).status).toBe(200);
     await harness.admin.RemoveMember({ team_slug: 'former', user_email: 'f@former.test' });
-    await eventually(async () => expectError(await get(token), 401, 'invalid_token'));
+    await eventually(async () => expectError(await get(token), 401, 'invalid_token'), 2000);
   });
 
   it('gives 403 plan_required when the team is not on a paid plan', async () => {
@@ -144,15 +145,3 @@ describe('Gateway authentication (spec: Authentication, through real gRPC to acc
     });
   });
 });
-
-async function eventually(assertion: () => Promise<void>, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await assertion();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}

@@ -3,6 +3,7 @@
 // published OpenAPI description.
 import { randomUUID } from 'node:crypto';
 import { createPool, createServiceClient, type ServiceClient, strongEtag } from '@dss/platform';
+import { eventually } from '@dss/platform/testing';
 import { startTestSystem, TestPeople, type TestSystem } from '@dss/system';
 import { assertMatchesOpenApi } from '../../../e2e/support/openapi-validator';
 
@@ -148,19 +149,6 @@ describe('Proposal routes (real gateway, real services)', () => {
       await db.query(text, values);
     } finally {
       await db.end();
-    }
-  }
-
-  /** Retries until the assertion holds (the gateway caches a token's principal briefly). */
-  async function eventually(assertion: () => Promise<void>, timeoutMs = 3000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      try {
-        return await assertion();
-      } catch (error) {
-        if (Date.now() > deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
     }
   }
 

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 
+export { eventually } from './eventually';
 export { freePort } from './free-port';
 
 export function testDatabaseUrl(): string {
