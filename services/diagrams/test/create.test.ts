@@ -103,10 +103,11 @@ describe('Diagrams.CreateDiagram from a schema patch (real PostgreSQL, real gRPC
         source: 'create',
         source_id: principal.token_id,
       });
-      expect(JSON.parse(rows[0].document).tables.map((t: { name: string }) => t.name).sort()).toEqual([
-        'customers',
-        'orders',
-      ]);
+      expect(
+        JSON.parse(rows[0].document)
+          .tables.map((t: { name: string }) => t.name)
+          .sort(),
+      ).toEqual(['customers', 'orders']);
       const versions = await harness.client.ListVersions({ principal, uuid });
       expect(versions.versions).toHaveLength(1);
       expect(versions.versions[0]).toMatchObject({ source: 'create', author_user_id: principal.user_id });
