@@ -1,4 +1,4 @@
-// Fault tests on a real NATS JetStream server of the test's own (own-nats.ts): an importer *process* killed
+// Fault tests on a real NATS JetStream server of the test's own (OwnNats of @dss/platform/testing): an importer *process* killed
 // with SIGKILL in the middle of a job, and NATS stopped during a create and started again. Diagrams (with
 // its outbox relay) runs in this process; the importers run as a child process or in this process.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -13,10 +13,9 @@ import {
   type EventBus,
   type ServiceClient,
 } from '@dss/platform';
-import { createTestDatabase, type TestDatabase } from '@dss/platform/testing';
+import { createTestDatabase, freePort, OwnNats, type TestDatabase, waitFor } from '@dss/platform/testing';
 import { readImporterConfig } from '../src/config';
 import { startImporterService } from '../src/server';
-import { freePort, OwnNats, waitFor } from './own-nats';
 
 // Long enough for a conversion (a job redelivered while it converts would run twice), short enough for a test.
 const ACK_WAIT_MS = 10_000;

@@ -5,6 +5,7 @@ import { Client } from 'pg';
 
 export { eventually } from './eventually';
 export { freePort } from './free-port';
+export { findNatsServer, OwnNats, waitFor } from './own-nats';
 
 export function testDatabaseUrl(): string {
   return process.env.DSS_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

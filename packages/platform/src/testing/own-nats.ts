@@ -1,11 +1,13 @@
 // A nats-server of the test's own (free port, own storage directory), so a fault test can stop, restart or
-// cut it without touching the shared NATS on 4222 that other tests use. The binary is found like the
+// cut it, or processes can use the default stream names, without touching the shared NATS on 4222 that
+// other tests use. The binary is found like the
 // tooling finds it (scripts/lib/system.js): DSS_NATS_SERVER_BIN, PATH, then the sbin folders Debian uses.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port';
 
 export function findNatsServer(): string {
   const explicit = process.env['DSS_NATS_SERVER_BIN'];
@@ -21,7 +23,7 @@ export function findNatsServer(): string {
     }
   }
   throw new Error(
-    'nats-server not found (PATH, /usr/local/sbin, /usr/sbin, /sbin): this fault test starts its own server; ' +
+    'nats-server not found (PATH, /usr/local/sbin, /usr/sbin, /sbin): this test starts its own server; ' +
       'install nats-server (Debian: apt-get install nats-server) or set DSS_NATS_SERVER_BIN',
   );
 }
@@ -37,7 +39,7 @@ export class OwnNats {
   static async start(): Promise<OwnNats> {
     const nats = new OwnNats(
       await freePort(),
-      mkdtempSync(path.join(tmpdir(), 'dss-importer-nats-')),
+      mkdtempSync(path.join(tmpdir(), 'dss-nats-')),
       findNatsServer(),
     );
     await nats.resume();
@@ -81,17 +83,6 @@ export async function waitFor(what: string, check: () => boolean | Promise<boole
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function canConnect(port: number): Promise<boolean> {
