@@ -20,6 +20,7 @@ import {
   BADGE_GUTTER,
   type Box,
   HEADER_HEIGHT,
+  NAME_TYPE_GAP,
   ROW_HEIGHT,
   rowTop,
   SIDE_PADDING,
@@ -32,7 +33,6 @@ import { element, escapeXml as escapeText, formatNumber as n, textOf, titleEleme
 const CORNER = 6;
 const NULL_SUFFIX = ' null';
 const NULL_SUFFIX_WIDTH = 30;
-const NAME_TYPE_GAP = 12;
 
 /** What a table's rows need to know beyond the table itself. */
 export interface TableContext {

@@ -16,6 +16,7 @@ import { renderNote } from './render-note';
 import { renderRelationship } from './render-relationship';
 import { renderTable } from './render-table';
 import { routeAll } from './relationship-route';
+import { fitTableBoxes } from './table-geometry';
 import { attributes, element, escapeXml, formatNumber, textOf } from './xml';
 
 export interface RenderOptions {
@@ -36,6 +37,7 @@ export function renderDiagramSvg(document: DiagramDocument, options: RenderOptio
   const groups = Array.isArray(document.groups) ? document.groups : [];
   const notes = Array.isArray(document.sticky_notes) ? document.sticky_notes : [];
   const bounds = new Bounds();
+  fitTableBoxes(tables);
 
   // Each layer's parts are joined once (see renderTable for why).
   const groupLayer: string[] = [];

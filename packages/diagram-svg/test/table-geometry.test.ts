@@ -1,0 +1,55 @@
+// Table boxes: a stored width that cuts the table's text is widened, as far as the free space on its right.
+import { fitTableBoxes, tableBox } from '../src/table-geometry';
+import { documentFrom } from './fixtures';
+
+const LONG_COLUMN = { name: 'shipping_status_code', type: 'character varying(120)' };
+
+function tables(entries: { name: string; left: number; top: number; width: number; long?: boolean }[]) {
+  return documentFrom({
+    strategy: 'merge',
+    tables: entries.map((entry) => ({
+      name: entry.name,
+      left: entry.left,
+      top: entry.top,
+      width: entry.width,
+      columns: [{ name: 'id', type: 'bigint' }, ...(entry.long ? [LONG_COLUMN] : [])],
+    })),
+  }).document.tables;
+}
+
+describe('fitTableBoxes', () => {
+  it('should widen a table whose stored width cuts a column’s name and type, with room to its right', () => {
+    const [orders] = tables([{ name: 'orders', left: 0, top: 0, width: 180, long: true }]);
+    fitTableBoxes([orders!]);
+    const box = tableBox(orders!);
+    // badge gutter 34 + padding 10 + gap 12 + 20 × 6.4 (name) + 22 × 6.7 (type)
+    expect(box.width).toBe(Math.ceil(34 + 10 + 12 + 20 * 6.4 + 22 * 6.7));
+    expect(box).toMatchObject({ left: 0, top: 0 });
+  });
+
+  it('should stop 16px short of a table that starts to its right at the same height', () => {
+    const [orders, invoices] = tables([
+      { name: 'orders', left: 0, top: 0, width: 180, long: true },
+      { name: 'invoices', left: 250, top: 20, width: 180 },
+    ]);
+    fitTableBoxes([orders!, invoices!]);
+    expect(tableBox(orders!).width).toBe(250 - 16);
+    expect(tableBox(invoices!).width).toBe(180);
+  });
+
+  it('should ignore tables to its right at another height, and never narrow a table', () => {
+    const [orders, below, wide] = tables([
+      { name: 'orders', left: 0, top: 0, width: 180, long: true },
+      { name: 'below', left: 250, top: 400, width: 180 },
+      { name: 'wide', left: 0, top: 800, width: 420 },
+    ]);
+    fitTableBoxes([orders!, below!, wide!]);
+    expect(tableBox(orders!).width).toBeGreaterThan(300);
+    expect(tableBox(wide!).width).toBe(420);
+  });
+
+  it('should keep the stored box of a table no drawing has fitted', () => {
+    const [orders] = tables([{ name: 'orders', left: 10, top: 20, width: 180, long: true }]);
+    expect(tableBox(orders!)).toEqual({ left: 10, top: 20, width: 180, height: 36 + 24 * 2 + 8 });
+  });
+});
