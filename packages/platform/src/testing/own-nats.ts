@@ -32,7 +32,7 @@ export class OwnNats {
   private child: ChildProcess | undefined;
   private constructor(
     readonly port: number,
-    private readonly storageDir: string,
+    private storageDir: string,
     private readonly binary: string,
   ) {}
 
@@ -60,6 +60,13 @@ export class OwnNats {
       },
     );
     await waitFor('nats-server accepts connections', () => canConnect(this.port), 15_000);
+  }
+
+  /** Starts the server again on the same port with empty storage, as if its volume had been lost. */
+  async resumeWithoutStorage(): Promise<void> {
+    rmSync(this.storageDir, { recursive: true, force: true });
+    this.storageDir = mkdtempSync(path.join(tmpdir(), 'dss-nats-'));
+    await this.resume();
   }
 
   async stop(): Promise<void> {
