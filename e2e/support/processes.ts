@@ -5,7 +5,7 @@
 // test's) and the test Redis under a key prefix of their own. All start at once, in no order, as pods do.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -18,7 +18,12 @@ import {
 } from '@dss/platform/testing';
 import type { Stack } from './stack';
 
-const REPO_ROOT = path.resolve(__dirname, '../..');
+/** The repository: the first folder up from here that holds services/ (from the sources or from dist). */
+const REPO_ROOT = (() => {
+  for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir))
+    if (existsSync(path.join(dir, 'services', 'gateway'))) return dir;
+  throw new Error(`no services/ folder above ${__dirname}`);
+})();
 export const GRPC_SERVICES = ['accounts', 'diagrams', 'proposals', 'catalog', 'importer'] as const;
 export const HTTP_SERVICES = ['gateway', 'web', 'mcp'] as const;
 export type ServiceName = (typeof GRPC_SERVICES)[number] | (typeof HTTP_SERVICES)[number];
@@ -41,7 +46,13 @@ export interface ProcessStack extends Stack {
   terminate(): Promise<Record<ServiceName, number | null>>;
 }
 
-export async function startProcessStack(): Promise<ProcessStack> {
+/**
+ * Starts every service. `env` adds or overrides variables per service, as a values file does for the chart
+ * (for example the kind values' higher rate limits, which the whole e2e suite needs against one stack).
+ */
+export async function startProcessStack(
+  env: Partial<Record<ServiceName, NodeJS.ProcessEnv>> = {},
+): Promise<ProcessStack> {
   const nats = await OwnNats.start();
   const database: TestDatabase = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'dss-processes-'));
@@ -95,7 +106,7 @@ export async function startProcessStack(): Promise<ProcessStack> {
         ['--require', '@dss/platform/tracing/preload', `services/${name}/dist/main.js`],
         {
           cwd: REPO_ROOT,
-          env: { ...common, ...own[name], DSS_ADMIN_PORT: String(adminPort) },
+          env: { ...common, ...own[name], ...env[name], DSS_ADMIN_PORT: String(adminPort) },
           stdio: ['ignore', 'pipe', 'pipe'],
         },
       );
