@@ -10,7 +10,7 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { repoRoot } = require('./lib/paths');
 
-/** What charts/dss/ci/kind-values.yaml sets for the e2e run (deploy/test checks nothing here: keep in step). */
+/** What charts/dss/ci/kind-values.yaml sets for the e2e run (deploy/test/configuration.test.ts compares them). */
 const KIND_VALUES_ENV = {
   gateway: {
     DSS_RATE_LIMIT_IP_PER_MIN: '600',
@@ -61,7 +61,10 @@ async function main() {
   process.exit(code !== 0 ? code : unclean.length > 0 ? 1 : 0);
 }
 
-main().catch((error) => {
-  console.error(`e2e:processes: ${error.message}`);
-  process.exit(1);
-});
+module.exports = { KIND_VALUES_ENV };
+
+if (require.main === module)
+  main().catch((error) => {
+    console.error(`e2e:processes: ${error.message}`);
+    process.exit(1);
+  });

@@ -291,6 +291,19 @@ describe('the chart and the services’ configuration', () => {
     expect(probe).toContain('service: {{ printf "dss.v1.%s" (title .name) }}');
   });
 
+  it('should give the local process e2e run the variables the kind values give the e2e deployment', () => {
+    const kind = readYamlFile(path.join(REPO_ROOT, 'charts/dss/ci/kind-values.yaml')) as Values;
+    const kindEnv = Object.fromEntries(
+      Object.entries((kind.components ?? {}) as Record<string, { env?: Record<string, string> }>)
+        .filter(([, c]) => c.env !== undefined && Object.keys(c.env).length > 0)
+        .map(([name, c]) => [name, c.env]),
+    );
+    const { KIND_VALUES_ENV } = require(path.join(REPO_ROOT, 'scripts/e2e-processes.js')) as {
+      KIND_VALUES_ENV: Record<string, Record<string, string>>;
+    };
+    expect(KIND_VALUES_ENV).toEqual(kindEnv);
+  });
+
   it('should migrate every service that has migrations, and only those', () => {
     const components = componentSettings(defaultValues());
     for (const name of services.keys()) {
