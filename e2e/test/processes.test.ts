@@ -4,6 +4,7 @@
 // applies it with the CLI, the MCP server reads the schema, the web app serves its sign-in page; then every
 // process stops cleanly on SIGTERM, as Kubernetes stops a pod.
 import type { DssClient } from '@dss/client';
+import { grpcHealthStatus } from '@dss/platform/testing';
 import { validatedClient } from '../support/client';
 import { runId } from '../support/diagrams';
 import { HTTP_SERVICES, GRPC_SERVICES, type ProcessStack, startProcessStack } from '../support/processes';
@@ -47,11 +48,21 @@ describe('The system as separate processes, configured as the chart configures p
     await stack?.stop();
   }, 60_000);
 
-  it('should have every service ready, each with the dependency checks it owns', async () => {
+  it('should have every service ready, each with the dependency checks it owns and its gRPC health', async () => {
     for (const name of [...GRPC_SERVICES, ...HTTP_SERVICES]) {
       const response = await fetch(`http://127.0.0.1:${stack.services[name].adminPort}/readyz`);
       const body = (await response.json()) as { ok: boolean; checks: Record<string, unknown> };
       expect({ name, status: response.status, ok: body.ok }).toEqual({ name, status: 200, ok: true });
+    }
+    // What the chart's gRPC probes ask: the overall status (liveness) and the service's own (readiness).
+    for (const name of GRPC_SERVICES) {
+      const address = stack.services[name].grpcAddress!;
+      const service = `dss.v1.${name[0]!.toUpperCase()}${name.slice(1)}`;
+      expect({
+        name,
+        overall: await grpcHealthStatus(address, ''),
+        own: await grpcHealthStatus(address, service),
+      }).toEqual({ name, overall: 'SERVING', own: 'SERVING' });
     }
     const diagramsChecks = await fetch(`http://127.0.0.1:${stack.services.diagrams.adminPort}/readyz`);
     expect(((await diagramsChecks.json()) as { checks: object }).checks).toEqual({

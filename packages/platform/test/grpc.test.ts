@@ -1,7 +1,5 @@
-import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
-import { protoPath as healthProtoPath } from 'grpc-health-check';
 import {
   createLogger,
   createMetrics,
@@ -14,13 +12,8 @@ import {
   ServiceError,
   startGrpcServer,
 } from '@dss/platform';
+import { grpcHealthStatus } from '../src/testing';
 import { FIXTURE_PROTO, type FixtureServices } from './fixtures/fixture-service';
-
-interface HealthServices {
-  Health: {
-    Check: MethodDefinition<{ service?: string }, object, { service: string }, { status: string }>;
-  };
-}
 
 const SECRET = 'postgres://app:hunter2@db/prod';
 const planLimit = new ServiceError('plan_limit', 'Tables über dem Limit: 12 > 10', {
@@ -161,44 +154,28 @@ describe('gRPC server and client', () => {
   });
 
   describe('health service', () => {
+    const status = (service: string) => grpcHealthStatus(server.address, service);
+
     it('should report SERVING, then NOT_SERVING for every service after setServing(false)', async () => {
-      const health = createServiceClient<'Health', HealthServices>('Health', server.address, {
-        protoDir: path.dirname(healthProtoPath),
-        protoFiles: [path.basename(healthProtoPath)],
-        protoPackage: 'grpc.health.v1',
-      });
-      try {
-        expect(await health.Check({ service: '' })).toEqual({ status: 'SERVING' });
-        expect(await health.Check({ service: 'dss.test.v1.Fixture' })).toEqual({ status: 'SERVING' });
-        server.setServing(false);
-        expect(await health.Check({ service: '' })).toEqual({ status: 'NOT_SERVING' });
-        expect(await health.Check({ service: 'dss.test.v1.Fixture' })).toEqual({ status: 'NOT_SERVING' });
-        server.setServing(true);
-        expect(await health.Check({ service: '' })).toEqual({ status: 'SERVING' });
-      } finally {
-        health.close();
-      }
+      expect(await status('')).toBe('SERVING');
+      expect(await status('dss.test.v1.Fixture')).toBe('SERVING');
+      server.setServing(false);
+      expect(await status('')).toBe('NOT_SERVING');
+      expect(await status('dss.test.v1.Fixture')).toBe('NOT_SERVING');
+      server.setServing(true);
+      expect(await status('')).toBe('SERVING');
     });
 
     it('should report a named service NOT_SERVING while not ready, the overall status staying SERVING', async () => {
-      const health = createServiceClient<'Health', HealthServices>('Health', server.address, {
-        protoDir: path.dirname(healthProtoPath),
-        protoFiles: [path.basename(healthProtoPath)],
-        protoPackage: 'grpc.health.v1',
-      });
-      try {
-        server.setReady(false);
-        expect(await health.Check({ service: '' })).toEqual({ status: 'SERVING' });
-        expect(await health.Check({ service: 'dss.test.v1.Fixture' })).toEqual({ status: 'NOT_SERVING' });
-        server.setReady(true);
-        expect(await health.Check({ service: 'dss.test.v1.Fixture' })).toEqual({ status: 'SERVING' });
-        server.setServing(false);
-        server.setReady(true);
-        expect(await health.Check({ service: 'dss.test.v1.Fixture' })).toEqual({ status: 'NOT_SERVING' });
-        server.setServing(true);
-      } finally {
-        health.close();
-      }
+      server.setReady(false);
+      expect(await status('')).toBe('SERVING');
+      expect(await status('dss.test.v1.Fixture')).toBe('NOT_SERVING');
+      server.setReady(true);
+      expect(await status('dss.test.v1.Fixture')).toBe('SERVING');
+      server.setServing(false);
+      server.setReady(true);
+      expect(await status('dss.test.v1.Fixture')).toBe('NOT_SERVING');
+      server.setServing(true);
     });
   });
 

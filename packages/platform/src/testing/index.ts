@@ -5,6 +5,7 @@ import { Client } from 'pg';
 
 export { eventually } from './eventually';
 export { freePort } from './free-port';
+export { grpcHealthStatus } from './grpc-health';
 export { findNatsServer, OwnNats, waitFor } from './own-nats';
 
 export function testDatabaseUrl(): string {
