@@ -40,6 +40,8 @@ export interface ServiceProcess {
 
 export interface ProcessStack extends Stack {
   appUrl: string;
+  /** The stack's own nats-server, to stop and resume (an outage). */
+  nats: OwnNats;
   mcpUrl: string;
   services: Record<ServiceName, ServiceProcess>;
   /** SIGTERM to every process; resolves with each one's exit code (null when it had to be killed). */
@@ -150,6 +152,7 @@ export async function startProcessStack(
     baseUrl,
     appUrl,
     mcpUrl: `http://127.0.0.1:${mcpPort}/mcp`,
+    nats,
     cliEnv: {
       ...process.env,
       DSS_ACCOUNTS_GRPC_ADDR: grpc.accounts,

@@ -1,10 +1,11 @@
 // The system as a cluster runs it: every service its own process, configured by environment variables only,
 // on a nats-server and a database of its own (support/processes.ts). One journey crosses every process: an
 // operator makes a token with the CLI, an agent imports DDL and proposes a change over REST, the reviewer
-// applies it with the CLI, the MCP server reads the schema, the web app serves its sign-in page; then every
-// process stops cleanly on SIGTERM, as Kubernetes stops a pod.
+// applies it with the CLI, the MCP server reads the schema, the web app serves its sign-in page; the
+// system keeps serving through a NATS outage; then every process stops cleanly on SIGTERM, as Kubernetes
+// stops a pod.
 import type { DssClient } from '@dss/client';
-import { grpcHealthStatus } from '@dss/platform/testing';
+import { eventually, grpcHealthStatus } from '@dss/platform/testing';
 import { validatedClient } from '../support/client';
 import { runId } from '../support/diagrams';
 import { HTTP_SERVICES, GRPC_SERVICES, type ProcessStack, startProcessStack } from '../support/processes';
@@ -109,6 +110,28 @@ describe('The system as separate processes, configured as the chart configures p
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
   });
+
+  it('should keep serving while NATS is down: ready, creating and reading, the events waiting in the outbox', async () => {
+    await stack.nats.stop();
+    try {
+      await eventually(async () => {
+        const readiness = await fetch(`http://127.0.0.1:${stack.services.diagrams.adminPort}/readyz`);
+        expect(readiness.status).toBe(200);
+        expect(((await readiness.json()) as { checks: object }).checks).toMatchObject({ bus: false });
+      }, 10_000);
+      const created = await client.createDiagram({
+        name: 'During the outage',
+        driver: 'pgsql',
+        schema: { strategy: 'merge', tables: [{ name: 'items', columns: [{ name: 'id', type: 'bigint' }] }] },
+      });
+      expect(created.httpStatus).toBe(201);
+      expect((await client.getSchema(created.data.uuid)).tables.map((table) => table.name)).toEqual([
+        'items',
+      ]);
+    } finally {
+      await stack.nats.resume();
+    }
+  }, 60_000);
 
   it('should stop every process with exit code 0 on SIGTERM', async () => {
     const codes = await stack.terminate();

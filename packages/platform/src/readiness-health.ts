@@ -1,6 +1,8 @@
 // The gRPC health status of a service follows its readiness, so a gRPC readiness probe (the chart's, on the
 // standard grpc.health.v1 service) sees what /readyz sees: a dependency that is down, or a shutdown under
 // way. The same check /readyz runs is evaluated on a timer and its outcome set on the named services.
+import type { Readiness } from './admin';
+import type { EventBus } from './bus';
 import type { GrpcServer } from './grpc';
 
 export interface ReadinessFollower {
@@ -33,5 +35,24 @@ export function followReadiness(
       clearInterval(timer);
       target.setReady(false);
     },
+  };
+}
+
+/**
+ * A process's readiness: every check of its own (its database, …) passes and it is not shutting down. The
+ * bus is reported (`bus`) but not required: events go through the transactional outbox and wait there
+ * while NATS is down, the importer's jobs wait in JetStream, and the gateway checks tokens with accounts
+ * instead of its cache. Failing readiness on it would take every pod out of its Service during a NATS
+ * outage, and the whole API with them, for nothing the outbox does not already cover.
+ */
+export function processReadiness(
+  ownChecks: () => Promise<Record<string, boolean>>,
+  bus: Pick<EventBus, 'isHealthy'>,
+  isShuttingDown: () => boolean,
+): () => Promise<Readiness> {
+  return async () => {
+    const own = await ownChecks();
+    const ok = !isShuttingDown() && Object.values(own).every(Boolean);
+    return { ok, checks: { ...own, bus: bus.isHealthy() } };
   };
 }

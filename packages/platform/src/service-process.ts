@@ -8,7 +8,7 @@ import { loadConfig } from './config';
 import type { GrpcServer } from './grpc';
 import { createLogger, type Logger } from './logging';
 import { createMetrics, type Metrics } from './metrics';
-import { followReadiness } from './readiness-health';
+import { followReadiness, processReadiness } from './readiness-health';
 
 export interface RunnableService {
   readiness(): Promise<Record<string, boolean>>;
@@ -41,11 +41,11 @@ export async function runServiceProcess<Config extends ProcessConfig, Service ex
     const bus = await createEventBus({ natsUrl: config.natsUrl, logger, name: `dss-${options.name}` });
     const service = await options.start({ config, logger, metrics, bus });
     const lifecycle = createLifecycle(logger);
-    const readiness = async () => {
-      const checks = { ...(await service.readiness()), bus: bus.isHealthy() };
-      const ok = !lifecycle.isShuttingDown() && Object.values(checks).every(Boolean);
-      return { ok, checks };
-    };
+    const readiness = processReadiness(
+      () => service.readiness(),
+      bus,
+      () => lifecycle.isShuttingDown(),
+    );
     const admin = await startAdminServer({
       port: config.adminPort,
       metrics: [metrics.registry],

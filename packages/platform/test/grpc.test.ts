@@ -4,7 +4,6 @@ import {
   createLogger,
   createMetrics,
   createServiceClient,
-  followReadiness,
   currentRequestContext,
   type GrpcServer,
   loadProtos,
@@ -176,22 +175,6 @@ describe('gRPC server and client', () => {
       server.setReady(true);
       expect(await status('dss.test.v1.Fixture')).toBe('NOT_SERVING');
       server.setServing(true);
-    });
-  });
-
-  describe('followReadiness', () => {
-    it('should set each readiness outcome on the target, a failing check as not ready, and not ready at stop', async () => {
-      const outcomes: boolean[] = [];
-      let next: Promise<{ ok: boolean }> = Promise.resolve({ ok: true });
-      const follower = followReadiness(() => next, { setReady: (ready) => outcomes.push(ready) }, 60_000);
-      await follower.refresh();
-      next = Promise.resolve({ ok: false });
-      await follower.refresh();
-      next = Promise.reject(new Error('database down'));
-      await follower.refresh();
-      follower.stop();
-      await follower.refresh();
-      expect(outcomes).toEqual([true, true, false, false, false]);
     });
   });
 

@@ -13,6 +13,7 @@ import {
   createMetrics,
   type Logger,
   loadConfig,
+  processReadiness,
   startAdminServer,
 } from '@dss/platform';
 import { readProposalsConfig, startProposalsService } from '@dss/proposals';
@@ -142,18 +143,18 @@ export async function startSystem(options: SystemOptions = {}) {
         webMetrics.registry,
       ],
       logger,
-      readiness: async () => {
-        const checks = {
+      readiness: processReadiness(
+        async () => ({
           ...(await accounts.readiness()),
           ...(await catalog.readiness()),
           ...(await diagrams.readiness()),
           ...(await proposals.readiness()),
           ...(await gateway.readiness()),
           ...(await web.readiness()),
-          bus: bus.isHealthy(),
-        };
-        return { ok: Object.values(checks).every(Boolean), checks };
-      },
+        }),
+        bus,
+        () => false,
+      ),
     });
     stops.unshift(() => admin.stop());
 
