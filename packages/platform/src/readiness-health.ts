@@ -49,10 +49,12 @@ export function processReadiness(
   ownChecks: () => Promise<Record<string, boolean>>,
   bus: Pick<EventBus, 'isHealthy'>,
   isShuttingDown: () => boolean,
+  /** The service's own reported-only states, which a fallback covers (the gateway's Redis). */
+  reported: () => Record<string, boolean> = () => ({}),
 ): () => Promise<Readiness> {
   return async () => {
     const own = await ownChecks();
     const ok = !isShuttingDown() && Object.values(own).every(Boolean);
-    return { ok, checks: { ...own, bus: bus.isHealthy() } };
+    return { ok, checks: { ...own, ...reported(), bus: bus.isHealthy() } };
   };
 }

@@ -11,7 +11,10 @@ import { createMetrics, type Metrics } from './metrics';
 import { followReadiness, processReadiness } from './readiness-health';
 
 export interface RunnableService {
+  /** Checks that must pass for the process to take traffic (its database, …). */
   readiness(): Promise<Record<string, boolean>>;
+  /** States shown in /readyz that do not make it unready, because a fallback covers them. */
+  reported?(): Record<string, boolean>;
   stop(): Promise<void>;
   /** A service with a gRPC server: its named health status follows readiness. */
   grpc?: Pick<GrpcServer, 'setReady'>;
@@ -45,6 +48,7 @@ export async function runServiceProcess<Config extends ProcessConfig, Service ex
       () => service.readiness(),
       bus,
       () => lifecycle.isShuttingDown(),
+      () => service.reported?.() ?? {},
     );
     const admin = await startAdminServer({
       port: config.adminPort,

@@ -22,6 +22,16 @@ describe('processReadiness', () => {
     expect(await readiness()).toEqual({ ok: true, checks: { diagrams_postgres: true, bus: false } });
   });
 
+  it('should stay ready when a reported-only state is down (a fallback covers it), and show it', async () => {
+    const readiness = processReadiness(
+      async () => ({ accounts: true }),
+      bus(true),
+      () => false,
+      () => ({ redis: false }),
+    );
+    expect(await readiness()).toEqual({ ok: true, checks: { accounts: true, redis: false, bus: true } });
+  });
+
   it('should not be ready when one of its own checks fails or while it shuts down', async () => {
     expect(
       (

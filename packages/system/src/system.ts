@@ -154,6 +154,7 @@ export async function startSystem(options: SystemOptions = {}) {
         }),
         bus,
         () => false,
+        () => gateway.reported(),
       ),
     });
     stops.unshift(() => admin.stop());
