@@ -23,14 +23,8 @@ export function recordingLogger(): RecordingLogger {
   };
 }
 
-/** Polls until `check` returns true; fails with `what` when `timeoutMs` passes first. */
-export async function waitUntil(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await sleep(20);
-  }
-}
+/** Polls until `check` returns true; fails with `what` when `timeoutMs` (10 s by default) passes first. */
+export { waitFor as waitUntil } from '../src/testing';
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

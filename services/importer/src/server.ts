@@ -68,10 +68,10 @@ export async function startImporterService({ config, logger, metrics, bus }: Imp
     queued.set(pool.queued);
   };
 
-  const timeoutError = () => ({
-    error_code: 'ddl_timeout',
-    error_message: `the DDL could not be converted within ${Math.round(config.importTimeoutMs / 1000)} s`,
-  });
+  const timeoutError = {
+    code: 'ddl_timeout',
+    message: `the DDL could not be converted within ${Math.round(config.importTimeoutMs / 1000)} s`,
+  };
 
   const complete = async (
     job: ImportJob,
@@ -109,8 +109,7 @@ export async function startImporterService({ config, logger, metrics, bus }: Imp
     const outcome = await converting.finally(sampleGauges);
     if (outcome.kind === 'timeout') {
       durations.observe({ outcome: 'timeout' }, seconds());
-      const { error_code: code, error_message: message } = timeoutError();
-      await complete(job, 'timeout', { error: { code, message } });
+      await complete(job, 'timeout', { error: timeoutError });
       return;
     }
     const result = outcome.result;
@@ -150,7 +149,12 @@ export async function startImporterService({ config, logger, metrics, bus }: Imp
           // The same workers, time limit and heap cap as the jobs, so a direct parse cannot stall this
           // process either.
           const outcome = await pool.convert(request.driver as DdlDriver, request.ddl);
-          if (outcome.kind === 'timeout') return { ...timeoutError(), skipped_statements: 0 };
+          if (outcome.kind === 'timeout')
+            return {
+              error_code: timeoutError.code,
+              error_message: timeoutError.message,
+              skipped_statements: 0,
+            };
           const result = outcome.result;
           return result.ok
             ? { document_json: result.document_json, skipped_statements: result.skipped }

@@ -15,7 +15,7 @@ export interface ConversionPoolOptions {
   maxOldGenerationSizeMb: number;
   /** Convert a sample per dialect when a worker starts, before its first job. */
   warmUp: boolean;
-  /** Threads parsing a SQL Server script's tables per worker (the worker itself plus helpers). */
+  /** Threads per worker parsing a SQL Server script's tables or a MySQL script's statements (itself plus helpers). */
   parseThreads?: number;
 }
 

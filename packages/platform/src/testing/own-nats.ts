@@ -1,7 +1,7 @@
 // A nats-server of the test's own (free port, own storage directory), so a fault test can stop, restart or
 // cut it, or processes can use the default stream names, without touching the shared NATS on 4222 that
-// other tests use. The binary is found like the
-// tooling finds it (scripts/lib/system.js): DSS_NATS_SERVER_BIN, PATH, then the sbin folders Debian uses.
+// other tests use. The binary is found as the tooling finds it (scripts/lib/system.js): DSS_NATS_SERVER_BIN,
+// PATH, then the sbin folders Debian uses.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { Socket } from 'node:net';
@@ -84,7 +84,12 @@ export class OwnNats {
   }
 }
 
-export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number) {
+/** Polls until `check` returns true; fails naming `what` when `timeoutMs` passes first. */
+export async function waitFor(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
