@@ -10,6 +10,8 @@ export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
+  /** Standard input as text (secrets such as a new password are read from it, never from argv). */
+  readStdin?: () => Promise<string>;
 }
 
 export class UsageError extends Error {}

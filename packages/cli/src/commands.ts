@@ -1,4 +1,5 @@
 // The commands of the operator CLI, exactly as ARCHITECTURE.md fixes them.
+import { readFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
 import type { CliIo } from './cli';
 import { UsageError } from './cli';
@@ -16,7 +17,7 @@ export function registerCommands(program: Command, context: Context): void {
     parent.command(name).description(description).option('--json', 'print the result as JSON');
 
   const print = (options: { json?: boolean }, record: Printable, line: string) => {
-    context.io.stdout(options.json ? `${JSON.stringify(record, null, 2)}\n` : `${line}\n`);
+    context.io.stdout(options.json ? `${JSON.stringify(plainFields(record), null, 2)}\n` : `${line}\n`);
   };
   const accounts = () => context.clients().accounts;
 
@@ -38,6 +39,25 @@ export function registerCommands(program: Command, context: Context): void {
     .action(async (options) => {
       const deleted = await accounts().DeleteTeam({ slug: options.slug });
       print(options, deleted, `deleted team ${deleted.slug}`);
+    });
+
+  leaf(team, 'list', 'list the live teams').action(async (options) => {
+    const { teams } = await accounts().ListTeams({});
+    const lines = teams.map((t) => `${t.slug}  ${t.plan}  ${t.name}`);
+    print(options, { teams }, lines.join('\n') || 'no teams');
+  });
+  leaf(team, 'show', 'show a team, its plan and its members')
+    .requiredOption('--slug <slug>', 'the team')
+    .action(async (options) => {
+      const shown = await accounts().GetTeam({ slug: options.slug, id: '' });
+      const { memberships } = await accounts().ListTeamMembers({ team_slug: shown.slug });
+      const members = memberships.map((m) => ({ email: m.user_email, role: m.role, since: m.created_at }));
+      const lines = [
+        `${shown.slug} (${shown.name}) on plan ${shown.plan}${shown.api_access ? '' : ' (no API access)'}`,
+        `created ${shown.created_at}; ${members.length} member${members.length === 1 ? '' : 's'}`,
+        ...members.map((m) => `  ${m.email}  ${m.role}`),
+      ];
+      print(options, { ...shown, members }, lines.join('\n'));
     });
 
   const plan = program.command('plan').description('plans');
@@ -63,6 +83,28 @@ export function registerCommands(program: Command, context: Context): void {
       print(options, created, `created user ${created.email} (${created.id})`);
     });
 
+  leaf(user, 'list', 'list users, or the members of one team')
+    .option('--team <slug>', 'only the members of this team')
+    .action(async (options) => {
+      const { users } = await accounts().ListUsers({ team_slug: options.team ?? '' });
+      const lines = users.map((u) => `${u.email}  ${u.name}  ${u.id}`);
+      print(options, { users }, lines.join('\n') || 'no users');
+    });
+  leaf(user, 'set-password', "set a user's web password (read from standard input or --password-file)")
+    .requiredOption('--email <email>', 'the user')
+    .option('--password-file <path>', 'a file whose first line is the password')
+    .action(async (options) => {
+      const password = await readSecret(context.io, options.passwordFile);
+      const updated = await accounts().SetPassword({ email: options.email, password });
+      print(options, updated, `password set for ${updated.email}; their web sessions are ended`);
+    });
+  leaf(user, 'delete', 'delete a user: memberships and sessions end, every token stops working at once')
+    .requiredOption('--email <email>', 'the user')
+    .action(async (options) => {
+      const deleted = await accounts().DeleteUser({ email: options.email });
+      print(options, deleted, `deleted user ${deleted.email}`);
+    });
+
   const member = program.command('member').description('team memberships');
   leaf(member, 'add', 'add a user to a team, or change their role')
     .requiredOption('--team <slug>', 'the team')
@@ -84,6 +126,30 @@ export function registerCommands(program: Command, context: Context): void {
     .action(async (options) => {
       const removed = await accounts().RemoveMember({ team_slug: options.team, user_email: options.email });
       print(options, removed, `removed ${removed.user_email} from team ${removed.team_slug}`);
+    });
+
+  leaf(member, 'list', 'list the members of a team')
+    .requiredOption('--team <slug>', 'the team')
+    .action(async (options) => {
+      const { memberships } = await accounts().ListTeamMembers({ team_slug: options.team });
+      const lines = memberships.map((m) => `${m.user_email}  ${m.role}`);
+      print(options, { memberships }, lines.join('\n') || 'no members');
+    });
+  leaf(member, 'set-role', "change an existing member's role")
+    .requiredOption('--team <slug>', 'the team')
+    .requiredOption('--email <email>', 'the member')
+    .addOption(
+      new Option('--role <role>', 'the new role')
+        .choices(['owner', 'editor', 'viewer'])
+        .makeOptionMandatory(),
+    )
+    .action(async (options) => {
+      const changed = await accounts().SetMemberRole({
+        team_slug: options.team,
+        user_email: options.email,
+        role: options.role,
+      });
+      print(options, changed, `${changed.user_email} is ${changed.role} of team ${changed.team_slug}`);
     });
 
   const token = program.command('token').description('personal access tokens');
@@ -114,14 +180,17 @@ export function registerCommands(program: Command, context: Context): void {
       const revoked = await accounts().RevokeToken({ id: options.id, user_id: '' });
       print(options, revoked, `revoked token ${revoked.id}`);
     });
-  leaf(token, 'list', "list a user's tokens in a team (never the secrets)")
+  leaf(token, 'list', "list a team's tokens, or one user's (never the secrets)")
     .requiredOption('--team <slug>', 'the team')
-    .requiredOption('--email <email>', 'the user')
+    .option('--email <email>', 'only this user’s tokens')
     .action(async (options) => {
-      const { tokens } = await accounts().ListTokens({ team_slug: options.team, user_email: options.email });
+      const { tokens } = await accounts().ListTokens({
+        team_slug: options.team,
+        user_email: options.email ?? '',
+      });
       const lines = tokens.map(
         (t) =>
-          `${t.id}  ${t.write ? 'write' : 'read '}  expires ${t.expires_at}${t.revoked_at ? '  revoked' : ''}  ${t.name}`,
+          `${t.id}  ${t.user_email}  ${t.write ? 'write' : 'read '}  expires ${t.expires_at}${t.revoked_at ? '  revoked' : ''}  ${t.name}`,
       );
       print(options, { tokens }, lines.join('\n') || 'no tokens');
     });
@@ -153,4 +222,38 @@ export function registerCommands(program: Command, context: Context): void {
     const reopened = await context.clients().proposals.ReopenProposal({ uuid: id, user_id: reviewer.id });
     print(options, reopened, `proposal ${reopened.uuid} is ${reopened.state} until ${reopened.expires_at}`);
   });
+}
+
+/**
+ * The record as plain fields: proto3 `optional` fields come back from the gRPC loader with a synthetic
+ * oneof marker (`_last_used_at: "last_used_at"`), which is an artefact of the wire format, not data.
+ */
+export function plainFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plainFields);
+  if (value === null || typeof value !== 'object') return value;
+  const plain: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (key.startsWith('_')) continue;
+    plain[key] = plainFields(field);
+  }
+  return plain;
+}
+
+/** A secret from a file's first line, or from standard input; never from the command line. */
+async function readSecret(io: CliIo, file: string | undefined): Promise<string> {
+  let text: string;
+  if (file) {
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      throw new UsageError(`cannot read --password-file ${file}: ${(error as NodeJS.ErrnoException).code}`);
+    }
+  } else if (io.readStdin) {
+    text = await io.readStdin();
+  } else {
+    throw new UsageError('give the password on standard input or with --password-file');
+  }
+  const password = text.split(/\r?\n/)[0] ?? '';
+  if (!password) throw new UsageError('the password is empty');
+  return password;
 }

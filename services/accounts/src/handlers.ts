@@ -144,8 +144,69 @@ export function createAccountsHandlers(deps: AccountsDeps) {
 
     async ListTokens(request: { team_slug: string; user_email: string }) {
       const team = await liveTeam(request.team_slug);
+      const user = request.user_email?.trim() ? await existingUser(request.user_email) : null;
+      return { tokens: (await repo.listTokens(pool, team.id, user?.id ?? null)).map(toTokenRecord) };
+    },
+
+    async ListTeams() {
+      const teams = await repo.listLiveTeams(pool);
+      return { teams: teams.map((team) => toTeam(team, requirePlan(plans, team.plan))) };
+    },
+
+    async ListUsers(request: { team_slug: string }) {
+      const team = request.team_slug?.trim() ? await liveTeam(request.team_slug) : null;
+      return { users: (await repo.listLiveUsers(pool, team?.id ?? null)).map(toUser) };
+    },
+
+    async SetPassword(request: { email: string; password: string }) {
+      const user = await existingUser(request.email);
+      if ((request.password ?? '').length < 8) {
+        throw new ServiceError('invalid_request', 'password must have at least 8 characters');
+      }
+      const passwordHash = await hashPassword(request.password);
+      const updated = await withTransaction(pool, async (client) => {
+        const row = await repo.updatePasswordHash(client, user.id, passwordHash);
+        await repo.deleteSessionsOfUser(client, user.id);
+        return row;
+      });
+      return toUser(updated);
+    },
+
+    async DeleteUser(request: { email: string }) {
+      const user = await existingUser(request.email);
+      await withTransaction(pool, async (client) => {
+        const { teamIds, tokenIds } = await repo.markUserDeleted(client, user.id);
+        // The same events as a revocation and a member's removal, so gateways drop cached answers at once.
+        for (const tokenId of tokenIds) {
+          await enqueueEvent(client, repo.SCHEMA, TOKEN_REVOKED_SUBJECT, { token_id: tokenId });
+        }
+        for (const teamId of teamIds) {
+          await enqueueEvent(client, repo.SCHEMA, TEAM_CHANGED_SUBJECT, {
+            team_id: teamId,
+            user_id: user.id,
+          });
+        }
+      });
+      return toUser(user);
+    },
+
+    async ListTeamMembers(request: { team_slug: string }) {
+      const team = await liveTeam(request.team_slug);
+      return { memberships: (await repo.listMembersOfTeam(pool, team.id)).map(toMembership) };
+    },
+
+    async SetMemberRole(request: { team_slug: string; user_email: string; role: string }) {
+      const team = await liveTeam(request.team_slug);
       const user = await existingUser(request.user_email);
-      return { tokens: (await repo.listTokens(pool, team.id, user.id)).map(toTokenRecord) };
+      requireRole(request.role);
+      if (!(await repo.findMembership(pool, team.id, user.id))) {
+        throw new ServiceError('not_found', `${user.email} is not a member of team "${team.slug}"`);
+      }
+      await withTransaction(pool, async (client) => {
+        await repo.upsertMembership(client, team.id, user.id, request.role);
+        await enqueueEvent(client, repo.SCHEMA, TEAM_CHANGED_SUBJECT, { team_id: team.id, user_id: user.id });
+      });
+      return toMembership((await repo.findMembership(pool, team.id, user.id))!);
     },
 
     async CreateTeam(request: { slug: string; name: string; plan: string }) {
@@ -241,12 +302,7 @@ export function createAccountsHandlers(deps: AccountsDeps) {
     async AddMember(request: { team_slug: string; user_email: string; role: string }) {
       const team = await liveTeam(request.team_slug);
       const user = await existingUser(request.user_email);
-      if (!ROLES.includes(request.role)) {
-        throw new ServiceError(
-          'invalid_request',
-          `role must be one of ${ROLES.join(', ')}, got "${request.role}"`,
-        );
-      }
+      requireRole(request.role);
       await withTransaction(pool, async (client) => {
         await repo.upsertMembership(client, team.id, user.id, request.role);
         await enqueueEvent(client, repo.SCHEMA, TEAM_CHANGED_SUBJECT, { team_id: team.id, user_id: user.id });
@@ -296,6 +352,12 @@ function unauthenticated(reason: string): ServiceError {
     'unauthenticated',
     UNAUTHENTICATED_MESSAGES[reason] ?? 'the access token is not valid',
   );
+}
+
+function requireRole(role: string): void {
+  if (!ROLES.includes(role)) {
+    throw new ServiceError('invalid_request', `role must be one of ${ROLES.join(', ')}, got "${role}"`);
+  }
 }
 
 function required(field: string, value: string | undefined): string {

@@ -21,6 +21,7 @@ export interface UserRow {
   name: string;
   password_hash: string | null;
   created_at: Date;
+  deleted_at: Date | null;
 }
 
 export interface MembershipRow {
@@ -102,7 +103,10 @@ export async function markTeamDeleted(db: Queryable, id: string): Promise<TeamRo
   return rows[0]!;
 }
 
-export async function insertUser(db: Queryable, user: Omit<UserRow, 'created_at'>): Promise<UserRow> {
+export async function insertUser(
+  db: Queryable,
+  user: Omit<UserRow, 'created_at' | 'deleted_at'>,
+): Promise<UserRow> {
   const { rows } = await db.query<UserRow>(
     `INSERT INTO accounts.users (id, email, name, password_hash) VALUES ($1, $2, $3, $4) RETURNING *`,
     [user.id, user.email, user.name, user.password_hash],
@@ -111,15 +115,84 @@ export async function insertUser(db: Queryable, user: Omit<UserRow, 'created_at'
 }
 
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | null> {
-  const { rows } = await db.query<UserRow>(`SELECT * FROM accounts.users WHERE lower(email) = lower($1)`, [
-    email,
-  ]);
+  const { rows } = await db.query<UserRow>(
+    `SELECT * FROM accounts.users WHERE lower(email) = lower($1) AND deleted_at IS NULL`,
+    [email],
+  );
   return rows[0] ?? null;
 }
 
 export async function findUserById(db: Queryable, id: string): Promise<UserRow | null> {
   const { rows } = await db.query<UserRow>(`SELECT * FROM accounts.users WHERE id = $1`, [id]);
   return rows[0] ?? null;
+}
+
+/** Live teams by slug. */
+export async function listLiveTeams(db: Queryable): Promise<TeamRow[]> {
+  const { rows } = await db.query<TeamRow>(
+    `SELECT * FROM accounts.teams WHERE deleted_at IS NULL ORDER BY slug LIMIT 10000`,
+  );
+  return rows;
+}
+
+/** Live users by email; with a team, its members only. */
+export async function listLiveUsers(db: Queryable, teamId: string | null): Promise<UserRow[]> {
+  const { rows } = await db.query<UserRow>(
+    `SELECT u.* FROM accounts.users u
+     WHERE u.deleted_at IS NULL
+       AND ($1::uuid IS NULL OR EXISTS (
+         SELECT 1 FROM accounts.memberships m WHERE m.team_id = $1 AND m.user_id = u.id))
+     ORDER BY lower(u.email) LIMIT 10000`,
+    [teamId],
+  );
+  return rows;
+}
+
+export async function updatePasswordHash(
+  db: Queryable,
+  userId: string,
+  passwordHash: string,
+): Promise<UserRow> {
+  const { rows } = await db.query<UserRow>(
+    `UPDATE accounts.users SET password_hash = $2 WHERE id = $1 RETURNING *`,
+    [userId, passwordHash],
+  );
+  return rows[0]!;
+}
+
+export async function deleteSessionsOfUser(db: Queryable, userId: string): Promise<void> {
+  await db.query(`DELETE FROM accounts.sessions WHERE user_id = $1`, [userId]);
+}
+
+/** Marks a user deleted and returns the teams they were a member of (before their memberships go). */
+export async function markUserDeleted(
+  db: Queryable,
+  userId: string,
+): Promise<{ teamIds: string[]; tokenIds: string[] }> {
+  await db.query(`UPDATE accounts.users SET deleted_at = now(), password_hash = NULL WHERE id = $1`, [
+    userId,
+  ]);
+  const memberships = await db.query<{ team_id: string }>(
+    `DELETE FROM accounts.memberships WHERE user_id = $1 RETURNING team_id`,
+    [userId],
+  );
+  const tokens = await db.query<{ id: string }>(
+    `UPDATE accounts.tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL RETURNING id`,
+    [userId],
+  );
+  await deleteSessionsOfUser(db, userId);
+  return { teamIds: memberships.rows.map((r) => r.team_id), tokenIds: tokens.rows.map((r) => r.id) };
+}
+
+export async function listMembersOfTeam(db: Queryable, teamId: string): Promise<MembershipRow[]> {
+  const { rows } = await db.query<MembershipRow>(
+    `SELECT ${MEMBERSHIP_COLUMNS} FROM accounts.memberships m
+       JOIN accounts.teams t ON t.id = m.team_id AND t.deleted_at IS NULL
+       JOIN accounts.users u ON u.id = m.user_id
+     WHERE m.team_id = $1 ORDER BY lower(u.email) LIMIT 10000`,
+    [teamId],
+  );
+  return rows;
 }
 
 export async function upsertMembership(db: Queryable, teamId: string, userId: string, role: string) {
@@ -199,11 +272,13 @@ export async function findTokenSubject(db: Queryable, id: string): Promise<Token
   return rows[0] ?? null;
 }
 
-export async function listTokens(db: Queryable, teamId: string, userId: string): Promise<TokenRow[]> {
+/** A user's tokens in a team, or (userId null) every token of the team. */
+export async function listTokens(db: Queryable, teamId: string, userId: string | null): Promise<TokenRow[]> {
   const { rows } = await db.query<TokenRow>(
     `SELECT ${TOKEN_COLUMNS} FROM accounts.tokens k
        JOIN accounts.teams t ON t.id = k.team_id JOIN accounts.users u ON u.id = k.user_id
-     WHERE k.team_id = $1 AND k.user_id = $2 ORDER BY k.created_at DESC, k.id`,
+     WHERE k.team_id = $1 AND ($2::uuid IS NULL OR k.user_id = $2)
+     ORDER BY k.created_at DESC, k.id LIMIT 10000`,
     [teamId, userId],
   );
   return rows;
