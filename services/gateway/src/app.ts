@@ -3,6 +3,7 @@
 // bodies, and one error handler that writes the spec's error shape for every failure.
 import { randomUUID } from 'node:crypto';
 import { type HttpRequestFinished, isServiceError, ServiceError } from '@dss/platform';
+import cors from 'cors';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Authenticator, Principal } from './authenticator';
 import { HttpError, internalError, sendError } from './http-errors';
@@ -37,6 +38,8 @@ export interface GatewayAppOptions {
   /** Runs each request inside a context carrying its request id (for logs and outgoing calls). */
   runWithRequestId?: (requestId: string, work: () => void) => void;
   onRequestFinished?: (finished: HttpRequestFinished) => void;
+  /** Origins allowed to call the API from a browser (`*` for any); none by default. */
+  corsOrigins?: string[];
 }
 
 const principalOf = new WeakMap<Request, Principal>();
@@ -50,6 +53,8 @@ export function createGatewayApp(options: GatewayAppOptions): express.Express {
   app.use(assignRequestId(options));
   app.use(observe(options));
   app.use(limitByIp(options.rateLimits));
+  // CORS, preflight included, is answered before authentication: a preflight carries no token.
+  if (options.corsOrigins?.length) app.use('/v1', corsFor(options.corsOrigins));
   // The API description and its docs page are public: no token needed to learn how to get one.
   app.use('/v1', openApiRouter());
 
@@ -135,11 +140,41 @@ function routeHandler(route: RouteSpec, rateLimits: RateLimits): RequestHandler 
           'this token has no write access; create a token that allows writes',
         );
       }
+      if (route.operation === 'write')
+        refundUnlessAccepted(res, () => rateLimits.refundToken(principal.token_id, 'write'));
       await route.handler(req, res, principal);
     } catch (error) {
       next(error);
     }
   };
+}
+
+/**
+ * Only accepted (2xx) creates and proposals use up the write limit: an agent that corrects a rejected
+ * patch by trial and error must not stall for a minute. Rejections stay bounded by the per-IP limit.
+ */
+function refundUnlessAccepted(res: Response, refund: () => Promise<void>): void {
+  res.on('finish', () => {
+    if (res.statusCode < 200 || res.statusCode >= 300) void refund();
+  });
+}
+
+function corsFor(origins: string[]): RequestHandler {
+  return cors({
+    origin: origins.includes('*') ? '*' : origins,
+    credentials: false,
+    methods: ['GET', 'POST', 'OPTIONS'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'If-None-Match', 'X-Request-Id'],
+    exposedHeaders: [
+      'ETag',
+      'Location',
+      'Retry-After',
+      'X-Request-Id',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+    ],
+    maxAge: 600,
+  });
 }
 
 function methodNotAllowed(allowed: string[]): RequestHandler {

@@ -32,6 +32,15 @@ export function readGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
     proposalsAddress: env.address('DSS_PROPOSALS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.proposals, source),
     catalogAddress: env.address('DSS_CATALOG_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.catalog, source),
     adminPort: env.int('DSS_ADMIN_PORT', { default: 9090, min: 0, max: 65535 }, source),
+    /**
+     * Origins whose browser pages may call the API (CORS), comma-separated, or `*` for any; empty
+     * (default) sends no CORS headers. Credentials are never allowed: the API takes bearer tokens.
+     */
+    corsOrigins: env
+      .string('DSS_CORS_ORIGINS', { default: '' }, source)
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
     /** How long POST /diagrams with ddl waits for the import before answering 202 importing. */
     importWaitMs: env.int('DSS_IMPORT_WAIT_MS', { default: 3000, min: 0, max: 30_000 }, source),
   };

@@ -48,6 +48,15 @@ export function sendError(res: Response, error: ServiceError): void {
   const status = statusOf(error);
   if (error.extra.retry_after_seconds !== undefined)
     res.setHeader('Retry-After', String(error.extra.retry_after_seconds));
+  // RFC 6750 §3: a 401 names the scheme it wants.
+  if (status === 401) {
+    res.setHeader(
+      'WWW-Authenticate',
+      error.code === 'invalid_token' || /not valid|expired|revoked/.test(error.message)
+        ? 'Bearer realm="dss", error="invalid_token"'
+        : 'Bearer realm="dss"',
+    );
+  }
   res.status(status).json(error.toJSON());
 }
 

@@ -32,6 +32,8 @@ export interface Consumption {
 export interface RateLimits {
   consumeIp(ip: string): Promise<Consumption>;
   consumeToken(tokenId: string, operation: OperationClass): Promise<Consumption>;
+  /** Gives back one request of a token's class (a write that was not accepted). */
+  refundToken(tokenId: string, operation: OperationClass): Promise<void>;
 }
 
 export function createRateLimits(
@@ -57,6 +59,9 @@ export function createRateLimits(
   return {
     consumeIp: (address: string) => consume(ip, address),
     consumeToken: (tokenId: string, operation: OperationClass) => consume(byClass[operation], tokenId),
+    refundToken: async (tokenId: string, operation: OperationClass) => {
+      await byClass[operation].reward(tokenId, 1).catch(() => undefined);
+    },
   } satisfies RateLimits;
 }
 

@@ -53,6 +53,7 @@ export async function startGateway({ config, logger, metrics, bus, routes }: Gat
     routes: routes ?? v1Routes(routeClients!, { importWaitMs: config.importWaitMs }),
     logger,
     trustProxy: config.trustProxy,
+    corsOrigins: config.corsOrigins,
     runWithRequestId: (requestId, work) => runWithRequestContext({ requestId }, work),
     onRequestFinished: httpRequestMetrics(metrics),
   });

@@ -91,6 +91,11 @@ export const echoRoutes: RouteSpec[] = [
     operation: 'write',
     write: true,
     handler: async (req, res, principal) => {
+      // `{"reject": true}` stands for a write the service refuses (a patch that fails validation).
+      if ((req.body as { reject?: boolean } | null)?.reject) {
+        res.status(422).json({ error: { code: 'invalid_schema', message: 'rejected on request' } });
+        return;
+      }
       res.status(201).json({ data: { team: principal.team_slug, body: req.body } });
     },
   },

@@ -15,7 +15,7 @@ describe.each([
       env: {
         ...storeEnv,
         DSS_RATE_LIMIT_KEY_PREFIX: `test:${randomUUID()}`,
-        DSS_RATE_LIMIT_IP_PER_MIN: '12',
+        DSS_RATE_LIMIT_IP_PER_MIN: '20',
         DSS_RATE_LIMIT_READ_PER_MIN: '3',
         DSS_RATE_LIMIT_WRITE_PER_MIN: '2',
       },
@@ -25,7 +25,12 @@ describe.each([
     await harness.stop();
   });
 
-  const call = (token: string | undefined, method = 'GET', headers: Record<string, string> = {}) =>
+  const call = (
+    token: string | undefined,
+    method = 'GET',
+    headers: Record<string, string> = {},
+    body = '{}',
+  ) =>
     fetch(`${harness.baseUrl}/v1/echo`, {
       method,
       headers: {
@@ -33,7 +38,7 @@ describe.each([
         ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
         ...headers,
       },
-      body: method === 'POST' ? '{}' : undefined,
+      body: method === 'POST' ? body : undefined,
     });
 
   it('carries X-RateLimit-Limit and X-RateLimit-Remaining, then answers 429 rate_limited with Retry-After', async () => {
@@ -63,15 +68,27 @@ describe.each([
     expect((await call(other.token, 'POST')).status).toBe(201);
   });
 
+  it('counts only accepted writes: refused ones do not use up the write limit', async () => {
+    const { token } = await harness.token({ team: 'retrier', email: 'r@retrier.test', write: true });
+    for (let i = 0; i < 4; i++) {
+      expect((await call(token, 'POST', {}, '{"reject":true}')).status).toBe(422);
+    }
+    // The refund lands when the rejected response has finished; give the store a moment.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await call(token, 'POST')).status).toBe(201);
+    expect((await call(token, 'POST')).status).toBe(201);
+    expect((await call(token, 'POST')).status).toBe(429);
+  });
+
   it('applies the per-IP limit before authentication, and X-Forwarded-For does not get around it', async () => {
     let status = 0;
     let attempts = 0;
-    while (status !== 429 && attempts < 20) {
+    while (status !== 429 && attempts < 30) {
       attempts++;
       status = (await call(undefined, 'GET', { 'x-forwarded-for': `10.0.0.${attempts}` })).status;
     }
     expect(status).toBe(429);
-    expect(attempts).toBeLessThanOrEqual(12 + 1);
+    expect(attempts).toBeLessThanOrEqual(20 + 1);
     const limited = await call(undefined);
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);

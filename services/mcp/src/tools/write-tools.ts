@@ -21,7 +21,9 @@ export function registerWriteTools(server: McpServer, context: ToolContext): voi
         'not both, and waits until a DDL import has finished. A patch must define at least one table and must not ' +
         'carry left/top (the layout is computed). Returns the new diagram (uuid, url, table_count) and counts. ' +
         'Needs a token with write access. Repeating an identical call within two minutes returns the same ' +
-        'diagram (replayed: true) rather than a second one.',
+        'diagram (replayed: true) rather than a second one. Only accepted calls count against the write limit ' +
+        '(10 a minute per token): a refused patch costs nothing, so fix it from the returned errors and retry, or ' +
+        'check it first with visualize_schema, which validates without writing.',
       inputSchema: {
         name: z
           .string()
@@ -98,7 +100,9 @@ export function registerWriteTools(server: McpServer, context: ToolContext): voi
         'review_url and applies it; give them that link. Before proposing: read the schema (get_schema), the data ' +
         "types of the diagram's driver (get_data_types) and the patch contract (get_patch_contract). Afterwards " +
         'poll get_proposal_status. Returns the proposal uuid, review_url and how many entries each section of the ' +
-        'patch names. Needs a token with write access whose user may edit the diagram (else editor_required).',
+        'patch names. Needs a token with write access whose user may edit the diagram (else editor_required). ' +
+        'Only accepted proposals count against the write limit (10 a minute per token): a refused patch costs ' +
+        'nothing, so fix it from the returned errors and retry, or check it first with visualize_schema.',
       inputSchema: {
         diagram_uuid: z.string().min(1).describe("The diagram's uuid."),
         title: z
