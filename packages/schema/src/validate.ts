@@ -3,7 +3,8 @@
 //
 // When several error codes apply, the first of these wins (each is checked only if the ones before pass):
 //   1. unsupported_field (create only): canvas positions or sizes anywhere the contract allows them;
-//      `paths` lists every one, so a client can strip them all in one go.
+//      `paths` lists every one, so a client can strip them all in one go, and `problems` lists them with
+//      every other problem of the patch (no_tables included), so one answer shows everything to fix.
 //   2. no_tables (create only): the patch defines no table.
 //   3. invalid_schema: everything else, with up to MAX_PROBLEMS problems.
 // Never throws, and runs in time linear in the size of the patch plus the document.
@@ -41,9 +42,12 @@ export type ValidationResult =
 
 function invalid(problems: ProblemList): ValidationResult {
   const [first] = problems.items;
+  // A summary only: each problem is stated once, in `errors` (path and message).
   const message =
     problems.total === 1
-      ? `The patch is invalid: ${first!.message}`
+      ? first!.path === ''
+        ? `The patch is invalid: ${first!.message}`
+        : `The patch has 1 problem, at ${first!.path}`
       : `The patch has ${problems.total} problems${problems.total > MAX_PROBLEMS ? `; the first ${MAX_PROBLEMS} are listed` : ''}`;
   return { ok: false, code: 'invalid_schema', message, problems: problems.items };
 }
@@ -63,17 +67,28 @@ function forbiddenOnCreate(node: ContractNode, value: unknown, path: string, fou
   }
 }
 
-function unsupportedFields(patch: NormalizedPatchObject): ValidationResult | null {
+/**
+ * Canvas positions on create. The answer lists every other problem of the patch too (`errors` beside
+ * `paths`), so a client fixes everything in one round instead of discovering the next code on retry.
+ */
+function unsupportedFields(
+  patch: NormalizedPatchObject,
+  driver: Driver,
+): Extract<ValidationResult, { ok: false }> | null {
   const paths: string[] = [];
   forbiddenOnCreate(patchContract, patch, '', paths);
   if (paths.length === 0) return null;
-  const problems = paths.slice(0, MAX_PROBLEMS).map((path) => ({
-    path,
-    message: `${path}: canvas positions and sizes are computed when a diagram is created; remove it`,
-  }));
+  const problems = new ProblemList();
+  for (const path of paths.slice(0, MAX_PROBLEMS)) {
+    problems.add(path, 'canvas positions and sizes are computed when a diagram is created; remove it');
+  }
+  if (definesNoTables(patch)) problems.add('tables', NO_TABLES);
+  else checkPatch(patch, null, driver, problems);
   const message = `The patch carries canvas positions or sizes (${paths.length}), which are computed on create`;
-  return { ok: false, code: 'unsupported_field', message, problems, paths };
+  return { ok: false, code: 'unsupported_field', message, problems: problems.items, paths };
 }
+
+const NO_TABLES = 'The patch defines no tables; a new diagram needs at least one';
 
 function definesNoTables(patch: NormalizedPatchObject): boolean {
   return patch.tables === undefined || (Array.isArray(patch.tables) && patch.tables.length === 0);
@@ -116,11 +131,15 @@ export function validate(
     return invalid(problems);
   }
   if (mode === 'create') {
-    const unsupported = unsupportedFields(normalized);
+    const unsupported = unsupportedFields(normalized, driver);
     if (unsupported !== null) return unsupported;
     if (definesNoTables(normalized)) {
-      const message = 'The patch defines no tables; a new diagram needs at least one';
-      return { ok: false, code: 'no_tables', message, problems: [{ path: 'tables', message }] };
+      return {
+        ok: false,
+        code: 'no_tables',
+        message: NO_TABLES,
+        problems: [{ path: 'tables', message: NO_TABLES }],
+      };
     }
   }
   const patch = checkPatch(normalized, document, driver, problems);

@@ -274,7 +274,7 @@ describe('patch contract', () => {
         .map((visit) => [pathText(visit.segments), visit] as const),
     )('reports the required field %s when it is missing', (path, visit) => {
       const result = check(withValue(visit.segments, undefined));
-      const expected = { path, message: expect.stringContaining(`${path} is required`) };
+      const expected = { path, message: expect.stringMatching(/^is required/) };
       expect(!result.ok && result.problems).toContainEqual(expected);
     });
 

@@ -26,7 +26,7 @@ describe('validate', () => {
   describe('strategy', () => {
     it('requires a strategy', () => {
       expect(problemsOf(check({ tables: [newTable('t')] }))).toEqual([
-        { path: 'strategy', message: 'strategy is required: merge or additive' },
+        { path: 'strategy', message: 'is required: merge or additive' },
       ]);
     });
 
@@ -37,7 +37,7 @@ describe('validate', () => {
     it('refuses deletions unless the strategy is merge', () => {
       const result = check({ strategy: 'additive', deletions: { tables: ['posts'] } });
       expect(problemsOf(result)).toEqual([
-        { path: 'deletions', message: 'deletions need strategy merge (additive only adds)' },
+        { path: 'deletions', message: 'need strategy merge (additive only adds)' },
       ]);
     });
 
@@ -97,6 +97,28 @@ describe('validate', () => {
       });
     });
 
+    it('lists every other problem beside the canvas positions, so one answer shows everything to fix', () => {
+      const result = check(
+        { strategy: 'merge', tables: [{ name: 't', left: 1, columns: [{ name: 'id' }] }] },
+        { mode: 'create' },
+      );
+      expect(result).toMatchObject({ code: 'unsupported_field', paths: ['tables[0].left'] });
+      expect(!result.ok && result.problems).toEqual([
+        { path: 'tables[0].left', message: expect.stringMatching(/computed when a diagram is created/) },
+        { path: 'tables[0].columns[0].type', message: 'is required' },
+      ]);
+      const noTables = check({ strategy: 'merge', groups: [{ name: 'g', left: 1 }] }, { mode: 'create' });
+      expect(!noTables.ok && noTables.problems.map((p) => p.path)).toEqual(['groups[0].left', 'tables']);
+    });
+
+    it('states each problem once: the message does not repeat its path', () => {
+      const result = check(merge({ tables: [{ name: 't', columns: [{ name: 'id' }] }] }));
+      expect(result).toMatchObject({
+        message: 'The patch has 1 problem, at tables[0].columns[0].type',
+        problems: [{ path: 'tables[0].columns[0].type', message: 'is required' }],
+      });
+    });
+
     it('accepts positions and sizes on a proposal', () => {
       expect(check(merge({ tables: [newTable('t', { left: 10, top: 20, width: 30, height: 40 })] })).ok).toBe(
         true,
@@ -121,8 +143,8 @@ describe('validate', () => {
     it('requires name and type on columns', () => {
       const result = check(merge({ tables: [{ name: 't', columns: [{ type: 'int' }, { name: 'a' }] }] }));
       expect(problemsOf(result)).toEqual([
-        { path: 'tables[0].columns[0].name', message: 'tables[0].columns[0].name is required' },
-        { path: 'tables[0].columns[1].type', message: 'tables[0].columns[1].type is required' },
+        { path: 'tables[0].columns[0].name', message: 'is required' },
+        { path: 'tables[0].columns[1].type', message: 'is required' },
       ]);
     });
 
@@ -133,9 +155,7 @@ describe('validate', () => {
     });
 
     it('refuses an empty name', () => {
-      expect(messages(check(merge({ tables: [newTable('  ')] })))).toEqual([
-        'tables[0].name must not be empty',
-      ]);
+      expect(messages(check(merge({ tables: [newTable('  ')] })))).toEqual(['must not be empty']);
     });
 
     it('refuses negative and fractional lengths and positions', () => {
@@ -145,16 +165,16 @@ describe('validate', () => {
       expect(problemsOf(result)).toEqual([
         {
           path: 'tables[0].columns[0].length',
-          message: 'tables[0].columns[0].length must be an integer, got a fractional number',
+          message: 'must be an integer, got a fractional number',
         },
-        { path: 'tables[0].left', message: 'tables[0].left must be non-negative' },
+        { path: 'tables[0].left', message: 'must be non-negative' },
       ]);
     });
 
     it('refuses a boolean flag that is not a boolean', () => {
       expect(
         messages(check(merge({ tables: [{ name: 't', columns: [{ ...id, is_index: 'yes' }] }] }))),
-      ).toEqual(['tables[0].columns[0].is_index must be a boolean (true or false), got a string']);
+      ).toEqual(['must be a boolean (true or false), got a string']);
     });
   });
 
@@ -248,7 +268,7 @@ describe('validate', () => {
       const result = check(
         merge({ tables: [newTable('t', { indexes: [{ name: 'i', type: 'fulltext', columns: ['id'] }] })] }),
       );
-      expect(messages(result)).toEqual(['tables[0].indexes[0].type must be one of primary, unique, index']);
+      expect(messages(result)).toEqual(['must be one of primary, unique, index']);
     });
 
     it('requires index columns to exist in the table, in the document or in the patch, after renames', () => {

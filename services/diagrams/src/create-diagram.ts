@@ -359,7 +359,10 @@ function validPatch(schemaJson: string, driver: Driver): { patch: Patch; warning
 export function validationError(result: Extract<ReturnType<typeof validate>, { ok: false }>): ServiceError {
   switch (result.code) {
     case 'unsupported_field':
-      return new ServiceError('unsupported_field', result.message, { paths: result.paths ?? [] });
+      return new ServiceError('unsupported_field', result.message, {
+        paths: result.paths ?? [],
+        errors: result.problems,
+      });
     case 'no_tables':
       return new ServiceError('no_tables', result.message);
     default:

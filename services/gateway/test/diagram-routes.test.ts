@@ -229,6 +229,10 @@ describe('Diagram routes (real gateway, real services)', () => {
       Object.assign(positioned.tables[0]!, { left: 1, top: 2 });
       await expectError(await post({ schema: positioned }), 422, 'unsupported_field', {
         paths: ['tables[0].left', 'tables[0].top'],
+        errors: [
+          { path: 'tables[0].left', message: expect.stringMatching(/computed/) },
+          { path: 'tables[0].top', message: expect.stringMatching(/computed/) },
+        ],
       });
       const invalid = {
         strategy: 'merge',

@@ -20,7 +20,9 @@ import {
 import {
   apply,
   type DiagramDocument,
+  diff,
   type Driver,
+  isEmptyDiff,
   MAX_DECLINE_REASON_CHARACTERS,
   MAX_PROBLEMS,
   MAX_PROPOSAL_MESSAGE_CHARACTERS,
@@ -173,10 +175,18 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
         throw new ServiceError('invalid_schema', result.message, {
           errors: result.problems.slice(0, MAX_PROBLEMS),
         });
+      const proposed = apply(diagram.document, result.patch).document;
+      // A patch that only restates the diagram would open a review with nothing to decide.
+      if (isEmptyDiff(diff(diagram.document, proposed)))
+        throw new ServiceError('invalid_schema', 'The patch changes nothing in the diagram', {
+          errors: [
+            { path: '', message: 'the patch changes nothing in the diagram: every entry is already there' },
+          ],
+        });
       const limit = caller.maxTablesPerDiagram;
       if (limit !== null) {
         const before = diagram.document.tables.length;
-        const requested = apply(diagram.document, result.patch).document.tables.length;
+        const requested = proposed.tables.length;
         if (requested > limit && requested > before)
           throw new ServiceError(
             'plan_limit',

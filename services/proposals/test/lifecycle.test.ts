@@ -362,6 +362,18 @@ describe('proposals lifecycle (real services, PostgreSQL and NATS)', () => {
     expect(limit.extra).toEqual({ limit_type: 'tables', limit: 3, requested: current + 4 });
   });
 
+  it('should refuse a patch that changes nothing in the diagram with invalid_schema', async () => {
+    const current = JSON.parse(
+      (await diagrams.GetSchema({ principal: editor.principal, uuid: diagramUuid, format: 'json' })).body,
+    ).data.tables as { name: string }[];
+    const sameAgain = { strategy: 'merge', tables: [], deletions: {} };
+    const empty = await failureOf(propose(normal, sameAgain));
+    expect(empty.code).toBe('invalid_schema');
+    expect(empty.message).toMatch(/changes nothing/);
+    expect((empty.extra as { errors: { message: string }[] }).errors[0]!.message).toMatch(/changes nothing/);
+    expect(current.length).toBeGreaterThan(0);
+  });
+
   it('should answer not_found alike for unknown, malformed and other-team proposals', async () => {
     const created = await propose(normal);
     for (const [uuid, by] of [

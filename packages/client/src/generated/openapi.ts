@@ -21,7 +21,7 @@ export interface paths {
          * Create a diagram
          * @description Creates a private diagram in the token's team from SQL DDL (`ddl`) or from a schema patch (`schema`); send exactly one of the two. Needs a token with write access. A patch create and a DDL import that finishes inside the request answer 201. A DDL import still running answers 202: poll GET /diagrams/{uuid} every `poll_after_seconds` until `status` is `ready` or `failed`.
          *
-         *     Retries are safe: an identical request (same token, name, driver and payload) within the replay window returns the first attempt's diagram with `replayed` true (200 once ready, 202 while its import runs). The window is the running import plus 120 seconds after it ends (120 seconds from the request for a patch create); after it an identical request creates a new diagram. A failed create is never replayed. Rate limit: 10 per minute per token, shared with proposals.
+         *     Retries are safe: an identical request (same token, name, driver and payload) within the replay window returns the first attempt's diagram with `replayed` true (200 once ready, 202 while its import runs). The window is the running import plus 120 seconds after it ends (120 seconds from the request for a patch create); after it an identical request creates a new diagram. A failed create is never replayed. Rate limit: 10 accepted (2xx) writes per minute per token, shared with proposals; a refused request is not counted (only the per-IP limit bounds retries).
          */
         post: operations["createDiagram"];
         delete?: never;
@@ -67,7 +67,7 @@ export interface paths {
         put?: never;
         /**
          * Propose a schema patch
-         * @description Stores the patch as a proposal and returns a review link; the diagram does not change. A person with edit rights applies or declines it in the web editor, against the diagram as it is then. Needs a token with write access whose user may edit the diagram. The full patch format applies: renames, deletions, positions and sizes, groups and sticky notes; sent positions are where the tables land. Every successful request creates a new proposal (no deduplication); a request that returned no `uuid` may be retried. Rate limit: 10 per minute per token, shared with creates.
+         * @description Stores the patch as a proposal and returns a review link; the diagram does not change. A person with edit rights applies or declines it in the web editor, against the diagram as it is then. Needs a token with write access whose user may edit the diagram. The full patch format applies: renames, deletions, positions and sizes, groups and sticky notes; sent positions are where the tables land. Every successful request creates a new proposal (no deduplication); a request that returned no `uuid` may be retried. Rate limit: 10 accepted (2xx) writes per minute per token, shared with creates; a refused request is not counted (only the per-IP limit bounds retries).
          */
         post: operations["proposeDiagramChanges"];
         delete?: never;
@@ -198,7 +198,7 @@ export interface components {
             code: string;
             /** @description Human-readable explanation; may change between releases. */
             message: string;
-            /** @description With `invalid_schema` (always) and `invalid_request` (sometimes): the problems found, at most 15. */
+            /** @description With `invalid_schema` and `unsupported_field` (always) and `invalid_request` (sometimes): the problems found, at most 15. With `unsupported_field` it lists the canvas positions and every other problem of the patch, so one answer shows everything to fix. Each problem is stated once: `message` does not repeat `path`. */
             errors?: components["schemas"]["PatchProblem"][];
             /** @description With `unsupported_field`; where the patch carries canvas positions or sizes. */
             paths?: string[];

@@ -8,7 +8,7 @@ export class ProblemList {
 
   add(path: string, message: string): void {
     this.total++;
-    if (this.items.length < MAX_PROBLEMS) this.items.push({ path, message });
+    if (this.items.length < MAX_PROBLEMS) this.items.push({ path, message: withoutPath(path, message) });
   }
 
   get isEmpty(): boolean {
@@ -36,4 +36,15 @@ export function describeEndpoints(endpoints: RelationshipEndpoints): string {
 
 export function pathOf(parent: string, key: string): string {
   return parent === '' ? key : `${parent}.${key}`;
+}
+
+/**
+ * The problem without its path in front: each problem carries its `path` beside its `message`, so the
+ * message states the problem once (`is required`, not `tables[0].name is required`).
+ */
+export function withoutPath(path: string, message: string): string {
+  if (path === '') return message;
+  if (message.startsWith(`${path}: `)) return message.slice(path.length + 2);
+  if (message.startsWith(`${path} `)) return message.slice(path.length + 1);
+  return message;
 }
