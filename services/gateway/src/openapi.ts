@@ -47,11 +47,64 @@ let loaded: LoadedDescription | undefined;
 
 function description(): LoadedDescription {
   if (!loaded) {
-    const document = deepFreeze(parse(readFileSync(OPENAPI_FILE, 'utf8')) as object);
+    const document = deepFreeze(withCommonResponses(parse(readFileSync(OPENAPI_FILE, 'utf8'))));
     const json = JSON.stringify(document);
     loaded = { document, json, etag: strongEtag(json) };
   }
   return loaded;
+}
+
+type Json = Record<string, unknown>;
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const REQUEST_ID_HEADER = { $ref: '#/components/headers/X-Request-Id' };
+
+/**
+ * What every response of the API has in common, added to the file's description once at load rather than
+ * written out beside each of its responses: the `X-Request-Id` header (sent on every response, success or
+ * error) and the `5XX` answers (`internal` 500 for a failure of ours, `unavailable` 503 with `Retry-After`
+ * while a dependency is down), both in the spec's error shape.
+ */
+export function withCommonResponses(parsed: unknown): object {
+  const document = parsed as Json;
+  const components = (document.components ??= {}) as Json;
+  const headers = (components.headers ??= {}) as Json;
+  headers['X-Request-Id'] ??= {
+    description:
+      'Identifies this request in the service logs and traces: the `X-Request-Id` the client sent (1-128 ' +
+      'characters of letters, digits and `._:-`), else a new UUID. Quote it when reporting a problem.',
+    schema: { type: 'string' },
+  };
+  const responses = (components.responses ??= {}) as Json;
+  responses.ServerError ??= {
+    description:
+      '`internal` (500): the server failed; retry later and quote `X-Request-Id`. `unavailable` (503): a ' +
+      'service the request needs is briefly down; retry after `Retry-After` seconds.',
+    headers: {
+      'Retry-After': {
+        description: 'With 503 `unavailable`: seconds to wait before retrying.',
+        schema: { type: 'integer', minimum: 1 },
+      },
+    },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+  };
+  for (const response of Object.values(responses)) addRequestIdHeader(response);
+  for (const item of Object.values((document.paths ?? {}) as Json)) {
+    for (const method of HTTP_METHODS) {
+      const operation = (item as Json)[method] as Json | undefined;
+      if (!operation) continue;
+      const answers = (operation.responses ??= {}) as Json;
+      answers['5XX'] ??= { $ref: '#/components/responses/ServerError' };
+      for (const answer of Object.values(answers)) addRequestIdHeader(answer);
+    }
+  }
+  return document;
+}
+
+function addRequestIdHeader(response: unknown): void {
+  const object = response as Json;
+  if (typeof object !== 'object' || object === null || '$ref' in object) return;
+  const headers = (object.headers ??= {}) as Json;
+  headers['X-Request-Id'] ??= REQUEST_ID_HEADER;
 }
 
 /** The parsed description, read once and frozen (it is shared by every caller). */

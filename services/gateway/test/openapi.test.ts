@@ -92,12 +92,13 @@ describe('OpenAPI description (openapi/openapi.yaml)', () => {
       expect(report).toEqual([]);
     });
 
-    it('should be OpenAPI 3.1.0 with the /v1 server variable and a bearer JWT scheme', () => {
+    it('should be OpenAPI 3.1.0 with a usable /v1 server first, the /v1 server variable and a bearer JWT scheme', () => {
       expect(document.openapi).toBe('3.1.0');
-      const [server] = document.servers as Json[];
+      const [local, server] = document.servers as Json[];
+      expect(local!.url).toBe('http://127.0.0.1:8080/v1');
       expect(server!.url).toBe('{base_url}');
       const variable = (server!.variables as Record<string, Json>).base_url!;
-      expect(variable.default).toBe('http://localhost:8080/v1');
+      expect(variable.default).toBe('http://127.0.0.1:8080/v1');
       expect(document.security).toEqual([{ bearerAuth: [] }]);
       const scheme = (document.components as Json).securitySchemes as Record<string, Json>;
       expect(scheme.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });

@@ -375,12 +375,9 @@ export interface components {
             ddl?: string;
             /** @description A schema patch defining at least one table (else 422 `no_tables`); at most 500KB (512,000 bytes as JSON text), else 413. It must not carry `left`, `top`, `width` or `height` (422 `unsupported_field`): the layout is computed. */
             schema?: components["schemas"]["SchemaPatch"];
-            /**
-             * @description Diagram name.
-             * @default Untitled
-             */
+            /** @description Diagram name; `Untitled` when omitted. */
             name?: string;
-            /** @default mysql */
+            /** @description The diagram's database driver; `mysql` when omitted. */
             driver?: components["schemas"]["Driver"];
         } & (unknown | unknown);
         CreatedDiagram: {
@@ -828,10 +825,7 @@ export interface components {
             relationships?: components["schemas"]["PatchRelationshipEndpoints"][];
             groups?: {
                 name: string;
-                /**
-                 * @description false: the members are ungrouped and kept. true: they are deleted with the group.
-                 * @default false
-                 */
+                /** @description false (when omitted): the members are ungrouped and kept. true: they are deleted with the group. */
                 delete_children?: boolean;
             }[];
             /** @description Sticky note UUIDs. */
