@@ -66,15 +66,15 @@ const REQUEST_ID_HEADER = { $ref: '#/components/headers/X-Request-Id' };
  */
 export function withCommonResponses(parsed: unknown): object {
   const document = parsed as Json;
-  const components = (document.components ??= {}) as Json;
-  const headers = (components.headers ??= {}) as Json;
+  const components = member(document, 'components');
+  const headers = member(components, 'headers');
   headers['X-Request-Id'] ??= {
     description:
       'Identifies this request in the service logs and traces: the `X-Request-Id` the client sent (1-128 ' +
       'characters of letters, digits and `._:-`), else a new UUID. Quote it when reporting a problem.',
     schema: { type: 'string' },
   };
-  const responses = (components.responses ??= {}) as Json;
+  const responses = member(components, 'responses');
   responses.ServerError ??= {
     description:
       '`internal` (500): the server failed; retry later and quote `X-Request-Id`. `unavailable` (503): a ' +
@@ -92,7 +92,7 @@ export function withCommonResponses(parsed: unknown): object {
     for (const method of HTTP_METHODS) {
       const operation = (item as Json)[method] as Json | undefined;
       if (!operation) continue;
-      const answers = (operation.responses ??= {}) as Json;
+      const answers = member(operation, 'responses');
       answers['5XX'] ??= { $ref: '#/components/responses/ServerError' };
       for (const answer of Object.values(answers)) addRequestIdHeader(answer);
     }
@@ -100,10 +100,16 @@ export function withCommonResponses(parsed: unknown): object {
   return document;
 }
 
+/** The object under `key`, created empty when absent. */
+function member(parent: Json, key: string): Json {
+  if (typeof parent[key] !== 'object' || parent[key] === null) parent[key] = {};
+  return parent[key] as Json;
+}
+
 function addRequestIdHeader(response: unknown): void {
   const object = response as Json;
   if (typeof object !== 'object' || object === null || '$ref' in object) return;
-  const headers = (object.headers ??= {}) as Json;
+  const headers = member(object, 'headers');
   headers['X-Request-Id'] ??= REQUEST_ID_HEADER;
 }
 
