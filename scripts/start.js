@@ -78,17 +78,19 @@ function printBanner(system, demo) {
       'First start: created team "demo", user ' +
         `${demo.email} (password ${demo.password}) and a write token.`,
       `Sign in to the web app at ${system.appUrl}/sign-in with that email and password (shown this once).`,
-      'The token is shown this once; keep it:',
+      'The token is shown this once (only its hash is stored); keep it:',
       '',
-      `  ${demo.token}`,
+      `  TOKEN=${demo.token}`,
       '',
-      `  curl -H "Authorization: Bearer ${demo.token.slice(0, 12)}…" ${system.apiUrl}/diagrams`,
+      `  curl -H "Authorization: Bearer $TOKEN" ${system.apiUrl}/diagrams`,
+      '',
+      'Lost it? Make another: npm run -s dss -- token create --team demo --email demo@example.com --write',
       '',
     );
   } else {
     lines.push(
       'Create a token for the demo user with:',
-      '  npm run dss -- token create --team demo --email demo@example.com --write',
+      '  npm run -s dss -- token create --team demo --email demo@example.com --write',
       '',
     );
   }

@@ -1,2 +1,2 @@
 export { type MigrateOptions, type MigrationResult, MIGRATION_LOCK_KEY, migrate } from './migrate';
-export { createPool, type PoolOptions, withTransaction } from './pool';
+export { createPool, isServerShutdown, logDatabaseError, type PoolOptions, withTransaction } from './pool';

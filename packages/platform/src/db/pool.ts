@@ -2,6 +2,7 @@
 // database restart, a failover); unhandled, that event would crash the process, so it is logged and the
 // pool simply opens a new connection on the next query.
 import { Pool, type PoolClient } from 'pg';
+import type { BusLogger } from '../bus/types';
 import type { Logger } from '../logging';
 
 export interface PoolOptions {
@@ -29,10 +30,38 @@ export function createPool(url: string, options: PoolOptions = {}): Pool {
   });
   pool.on('error', (error) => {
     if (options.logger)
-      options.logger.warn({ err: error }, 'idle PostgreSQL connection failed; it will be replaced');
-    else process.stderr.write(`idle PostgreSQL connection failed: ${error.message}\n`);
+      logDatabaseError(options.logger, error, 'idle PostgreSQL connection failed; it will be replaced');
+    else if (!isServerShutdown(error))
+      process.stderr.write(`idle PostgreSQL connection failed: ${error.message}\n`);
   });
   return pool;
+}
+
+/**
+ * SQLSTATEs PostgreSQL sends while it shuts down or restarts: admin_shutdown (the server was told to stop,
+ * e.g. Ctrl-C on `npm start` reaches the embedded server too), crash_shutdown and cannot_connect_now.
+ */
+const SHUTDOWN_CODES = new Set(['57P01', '57P02', '57P03']);
+
+/** True for the errors of a PostgreSQL server that is shutting down or starting: expected, and retried. */
+export function isServerShutdown(error: unknown): boolean {
+  return SHUTDOWN_CODES.has((error as { code?: string } | null)?.code ?? '');
+}
+
+/**
+ * Logs a database error at warn with its stack, except a server shutdown, which is expected noise (a
+ * restart, a failover, Ctrl-C) and goes to debug, one line without the stack.
+ */
+export function logDatabaseError(
+  logger: Pick<Logger, 'debug' | 'warn'> | Pick<BusLogger, 'debug' | 'warn'>,
+  error: unknown,
+  message: string,
+  fields: object = {},
+): void {
+  if (isServerShutdown(error)) {
+    const { code, message: reason } = error as { code: string; message: string };
+    logger.debug({ ...fields, code, reason }, message);
+  } else logger.warn({ ...fields, err: error }, message);
 }
 
 /** Runs `work` in one transaction: COMMIT when it resolves (returning its value), ROLLBACK when it throws. */

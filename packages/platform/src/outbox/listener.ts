@@ -2,6 +2,7 @@
 // could be handed back with LISTEN still active). If the connection drops it is reopened with backoff;
 // meanwhile the relay's polling still moves events, only later.
 import { Client, type Pool } from 'pg';
+import { logDatabaseError } from '../db/pool';
 import type { BusLogger } from '../bus/types';
 
 const MAX_RECONNECT_DELAY_MS = 10_000;
@@ -59,10 +60,9 @@ export class NotificationListener {
     void client.end().catch(() => undefined);
     if (this.stopped || this.retryTimer) return;
     if (this.failures === 0)
-      this.logger.warn(
-        { err: error, channel: this.channel },
-        'outbox listener lost its connection; polling only',
-      );
+      logDatabaseError(this.logger, error, 'outbox listener lost its connection; polling only', {
+        channel: this.channel,
+      });
     this.failures += 1;
     const delay = Math.min(200 * 2 ** this.failures, MAX_RECONNECT_DELAY_MS);
     this.retryTimer = setTimeout(() => {

@@ -3,6 +3,7 @@
 // bus deduplicates. Rows go out in `position` order; one relay at a time works a schema's outbox (an
 // advisory lock), so running one relay per replica neither duplicates nor reorders.
 import type { Pool, PoolClient } from 'pg';
+import { logDatabaseError } from '../db/pool';
 import type { BusLogger, EventBus } from '../bus/types';
 import { NotificationListener } from './listener';
 import { outboxChannel, outboxTable } from './table';
@@ -156,9 +157,11 @@ export class OutboxRelay {
       } catch (error) {
         // One line per outage, not per row or per retry.
         if (failures === 0)
-          this.options.logger.warn(
-            { err: error, schema: this.options.schema },
+          logDatabaseError(
+            this.options.logger,
+            error,
             'outbox relay cannot publish; events stay queued and are retried',
+            { schema: this.options.schema },
           );
         failures += 1;
       }
