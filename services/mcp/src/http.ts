@@ -14,6 +14,7 @@ import { ddlConversionPool } from './schema-input';
 import { createMcpServerWithToken } from './server';
 
 export const MCP_PATH = '/mcp';
+export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 /** A patch (500KB) or DDL (200KB) with the JSON-RPC envelope and escaping. */
 const BODY_LIMIT = '2mb';
 /** JSON-RPC's implementation-defined server error range; the SDK's own auth uses the same code. */
@@ -34,6 +35,19 @@ export async function startHttpServer(
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  // OAuth 2.0 Protected Resource Metadata (RFC 9728), so clients that follow MCP's authorization flow
+  // learn that this resource takes a bearer token in the header and where a person gets one (a personal
+  // access token from the web app's settings). Both the root and the path-suffixed form are served.
+  const metadata = (req: Request, res: Response) => {
+    res.set('cache-control', 'public, max-age=3600').json({
+      resource: `${origin(req)}${MCP_PATH}`,
+      resource_name: 'Diagram Schema Service (MCP)',
+      bearer_methods_supported: ['header'],
+      resource_documentation: `${config.appUrl.replace(/\/+$/, '')}/settings/tokens`,
+    });
+  };
+  app.get(PROTECTED_RESOURCE_PATH, metadata);
+  app.get(`${PROTECTED_RESOURCE_PATH}${MCP_PATH}`, metadata);
   app.post(MCP_PATH, express.json({ limit: BODY_LIMIT }), (req, res) => {
     void handleMcpRequest(req, res, config, ddlPool, logger, metrics);
   });
@@ -90,12 +104,17 @@ async function handleMcpRequest(
 ): Promise<void> {
   const token = bearerToken(req.headers.authorization);
   if (!token) {
-    res
-      .status(401)
-      .set('www-authenticate', 'Bearer')
-      .json(
-        rpcError(UNAUTHORIZED_CODE, 'unauthenticated: send Authorization: Bearer <personal access token>'),
-      );
+    unauthorized(req, res, null, 'unauthenticated: send Authorization: Bearer <personal access token>');
+    return;
+  }
+  // A bad token must not look connected: the handshake and the tool list check it with the API first.
+  if (opensSession(req.body) && !(await tokenAccepted(config.apiUrl, token, req.ip))) {
+    unauthorized(
+      req,
+      res,
+      'invalid_token',
+      'invalid_token: the personal access token is not valid (expired, revoked or unknown)',
+    );
     return;
   }
   const server = createMcpServerWithToken(config, token, ddlPool, logger, metrics, req.ip);
@@ -113,6 +132,53 @@ async function handleMcpRequest(
   } catch (error) {
     logger.error({ err: error }, 'MCP request failed');
     if (!res.headersSent) res.status(500).json(rpcError(-32603, 'internal error'));
+  }
+}
+
+function origin(req: Request): string {
+  return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+}
+
+/** 401 with the challenge RFC 6750 and RFC 9728 describe: the scheme, the error, where the metadata is. */
+function unauthorized(req: Request, res: Response, error: string | null, message: string): void {
+  const challenge = [
+    'Bearer realm="dss"',
+    ...(error ? [`error="${error}"`] : []),
+    `resource_metadata="${origin(req)}${PROTECTED_RESOURCE_PATH}${MCP_PATH}"`,
+  ].join(', ');
+  res.status(401).set('www-authenticate', challenge).json(rpcError(UNAUTHORIZED_CODE, message));
+}
+
+/** The JSON-RPC message (or batch) starts a session or lists the tools: `initialize` or `tools/list`. */
+function opensSession(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((message) => {
+    const method = (message as { method?: unknown } | null)?.method;
+    return method === 'initialize' || method === 'tools/list';
+  });
+}
+
+/**
+ * Asks the API whether it accepts the token (one read request, the smallest: one diagram). Only a 401
+ * means no; an API that cannot be reached is left to the tool calls to report.
+ */
+async function tokenAccepted(
+  apiUrl: string,
+  token: string,
+  agentAddress: string | undefined,
+): Promise<boolean> {
+  try {
+    const response = await fetch(`${apiUrl.replace(/\/+$/, '')}/diagrams?limit=1`, {
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(agentAddress ? { 'x-forwarded-for': agentAddress } : {}),
+      },
+      signal: AbortSignal.timeout(5000),
+    });
+    await response.body?.cancel();
+    return response.status !== 401;
+  } catch {
+    return true;
   }
 }
 

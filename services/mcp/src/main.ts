@@ -41,6 +41,8 @@ async function main(): Promise<void> {
     const http = await startHttpServer(config, mode, logger, metrics);
     const admin = await startAdminServer({
       port: config.adminPort,
+      // Probes and metrics on the same address as the MCP endpoint: --host 127.0.0.1 keeps both private.
+      host: mode.host,
       metrics: [metrics.registry],
       logger,
       readiness: async () => {

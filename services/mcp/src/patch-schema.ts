@@ -1,7 +1,8 @@
 // The schema patch as a tool input (zod, as the MCP SDK expects; it becomes the JSON Schema the model sees).
 // It follows the patch contract (GET /schema-patch-contract) field by field, with descriptions written for a
-// model. Objects are loose: a key the contract does not know reaches the API, which strips it and reports a
-// warning, instead of the call failing here. Nothing is stricter than the API: its tolerance rules coerce
+// model. Objects are closed (no `additionalProperties` of their own): strict function-calling providers
+// refuse open objects, and a model is best told exactly which keys exist; a key outside them is dropped
+// here rather than sent. Apart from that nothing is stricter than the API: its tolerance rules coerce
 // "true"/"false" and number strings, and a missing column type is its invalid_schema, so those reach it
 // rather than failing here with the SDK's own validation text.
 import { z } from 'zod';
@@ -17,7 +18,7 @@ const flag = z.union([z.boolean(), z.string().regex(/^\s*(true|false)\s*$/i)]);
 /** A whole number from 0, or one written as a string ("12"; the API coerces it). */
 const count = z.union([z.number().int().min(0), z.string().regex(/^\s*\+?\d+\s*$/)]);
 
-const columnSchema = z.looseObject({
+const columnSchema = z.object({
   name: z.string().describe('Column name (the new name when renaming).'),
   old_name: z.string().optional().describe('Current name; set only when renaming the column.'),
   type: z
@@ -41,13 +42,13 @@ const columnSchema = z.looseObject({
   comment: z.string().optional(),
 });
 
-const indexSchema = z.looseObject({
+const indexSchema = z.object({
   name: z.string(),
   type: z.enum(['primary', 'unique', 'index']),
   columns: z.array(z.string()).min(1).describe('Column names in index order, as they are after the patch.'),
 });
 
-const tableSchema = z.looseObject({
+const tableSchema = z.object({
   name: z.string().describe('Table name (the new name when renaming).'),
   old_name: z
     .string()
@@ -77,7 +78,7 @@ const endpoints = {
   target_column: z.string(),
 };
 
-const relationshipSchema = z.looseObject({
+const relationshipSchema = z.object({
   type: z
     .enum(['one-to-one', 'one-to-many', 'many-to-one'])
     .describe('many-to-one: the source holds the foreign key; one-to-many: the source is the "one" side.'),
@@ -85,25 +86,25 @@ const relationshipSchema = z.looseObject({
 });
 
 const columnsByTable = z.union([
-  z.array(z.looseObject({ table: z.string().describe('Table name or UUID.'), columns: z.array(z.string()) })),
+  z.array(z.object({ table: z.string().describe('Table name or UUID.'), columns: z.array(z.string()) })),
   z.record(z.string(), z.array(z.string())),
 ]);
 const indexesByTable = z.union([
-  z.array(z.looseObject({ table: z.string().describe('Table name or UUID.'), indexes: z.array(z.string()) })),
+  z.array(z.object({ table: z.string().describe('Table name or UUID.'), indexes: z.array(z.string()) })),
   z.record(z.string(), z.array(z.string())),
 ]);
 
 const deletionsSchema = z
-  .looseObject({
+  .object({
     tables: z.array(z.string()).optional().describe('Table names to delete.'),
     columns: columnsByTable.optional().describe('[{table, columns: [names]}] or {"<table>": ["<column>"]}.'),
     indexes: indexesByTable.optional().describe('[{table, indexes: [names]}] or {"<table>": ["<index>"]}.'),
     relationships: z
-      .array(z.looseObject(endpoints))
+      .array(z.object(endpoints))
       .optional()
       .describe('Relationships named by their four endpoints.'),
     groups: z
-      .array(z.looseObject({ name: z.string(), delete_children: flag.optional() }))
+      .array(z.object({ name: z.string(), delete_children: flag.optional() }))
       .optional()
       .describe('delete_children false (default) keeps the members, ungrouped.'),
     sticky_notes: z.array(z.string()).optional().describe('Sticky note UUIDs.'),
@@ -111,19 +112,19 @@ const deletionsSchema = z
   .describe('What to remove, named as before the patch; needs strategy merge.');
 
 export const patchSchema = z
-  .looseObject({
+  .object({
     strategy: z
       .enum(['merge', 'additive'])
       .describe('merge: add, update and delete (required with deletions or renames). additive: only add.'),
     tables: z.array(tableSchema).optional(),
     groups: z
-      .array(z.looseObject({ name: z.string() }))
+      .array(z.object({ name: z.string() }))
       .optional()
       .describe('Groups to add; tables join with parent_name.'),
     relationships: z.array(relationshipSchema).optional(),
     sticky_notes: z
       .array(
-        z.looseObject({
+        z.object({
           content: z.string(),
           parent_name: z.string().optional(),
           parent_uuid: z.string().optional(),

@@ -32,6 +32,8 @@ export function createMcpServer(dependencies: McpServerDependencies): McpServer 
   registerReadTools(server, dependencies);
   registerVisualizeTool(server, dependencies);
   registerWriteTools(server, dependencies);
+  // The tool list is fixed for the server's life, so the server never sends list_changed: do not offer it.
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;
 }
 

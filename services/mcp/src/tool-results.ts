@@ -8,9 +8,13 @@ export function textResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }] };
 }
 
-/** Compact JSON: a model reads it as well as indented JSON, at about 60% of the tokens (data-type catalogs). */
-export function jsonResult(value: unknown): CallToolResult {
-  return textResult(JSON.stringify(value));
+/**
+ * A structured answer: the object as `structuredContent` (checked against the tool's outputSchema) and,
+ * for clients that read only text, the same as compact JSON (a model reads it as well as indented JSON, at
+ * about 60% of the tokens).
+ */
+export function jsonResult(value: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
 }
 
 export function errorResult(code: string, message: string, lines: string[] = []): CallToolResult {

@@ -43,7 +43,9 @@ describe('MCP Streamable HTTP transport', () => {
       body: JSON.stringify(initialize),
     });
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe('Bearer');
+    expect(response.headers.get('www-authenticate')).toMatch(
+      /^Bearer realm="dss", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/,
+    );
     expect(await response.json()).toEqual({
       jsonrpc: '2.0',
       id: null,

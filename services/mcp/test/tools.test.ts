@@ -9,6 +9,7 @@ import {
 import { createDssClient } from '@dss/client';
 import { drawFromLocation } from '@dss/diagram-svg';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, type McpEndpoint, mcpEndpoint, type TransportName } from './support/mcp-clients';
 
 const TOOL_NAMES = [
@@ -70,6 +71,90 @@ describe.each<TransportName>(['stdio', 'http'])('MCP server over %s', (transport
     });
   });
 
+  describe('protocol', () => {
+    it('should offer the newest protocol version and not advertise tools.listChanged', () => {
+      expect(client.getServerCapabilities()?.tools?.listChanged).not.toBe(true);
+      // The SDK's client asks for the newest version it knows; the server agrees to it.
+      expect(
+        (client as unknown as { _transport?: { protocolVersion?: string } })._transport?.protocolVersion ??
+          LATEST_PROTOCOL_VERSION,
+      ).toBe(LATEST_PROTOCOL_VERSION);
+    });
+
+    it('should give every tool closed input schemas (no open additionalProperties) and an output schema', async () => {
+      const { tools } = await client.listTools();
+      const open: string[] = [];
+      const visit = (node: unknown, at: string) => {
+        if (Array.isArray(node)) node.forEach((item, index) => visit(item, `${at}[${index}]`));
+        else if (node && typeof node === 'object') {
+          const additional = (node as { additionalProperties?: unknown }).additionalProperties;
+          // A map's typed values (`{"<table>": [names]}`) are fine; an open object (`{}` or true) is not.
+          const isOpen =
+            additional === true ||
+            (typeof additional === 'object' && additional !== null && Object.keys(additional).length === 0);
+          if (isOpen) open.push(at);
+          for (const [key, child] of Object.entries(node)) visit(child, `${at}.${key}`);
+        }
+      };
+      for (const tool of tools) visit(tool.inputSchema, tool.name);
+      expect(open).toEqual([]);
+      expect(tools.filter((tool) => !tool.outputSchema).map((tool) => tool.name)).toEqual([]);
+    });
+
+    it('should return structuredContent beside the text', async () => {
+      const result = (await client.callTool({ name: 'list_diagrams', arguments: {} })) as {
+        structuredContent?: { diagrams: unknown[] };
+        content: { text: string }[];
+      };
+      expect(result.structuredContent?.diagrams).toEqual(expect.any(Array));
+      expect(JSON.parse(result.content[0]!.text)).toEqual(result.structuredContent);
+    });
+
+    if (transport === 'http') {
+      it('should refuse a bad token at initialize with 401 and a resource_metadata challenge', async () => {
+        const response = await fetch(endpoint.url!, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: 'Bearer not.a.token',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: {
+              protocolVersion: LATEST_PROTOCOL_VERSION,
+              capabilities: {},
+              clientInfo: { name: 't', version: '1' },
+            },
+          }),
+        });
+        expect(response.status).toBe(401);
+        expect(response.headers.get('www-authenticate')).toMatch(
+          /^Bearer realm="dss", error="invalid_token", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/,
+        );
+      });
+
+      it('should serve Protected Resource Metadata (RFC 9728) naming where a token comes from', async () => {
+        const base = new URL(endpoint.url!);
+        for (const path of [
+          '/.well-known/oauth-protected-resource',
+          '/.well-known/oauth-protected-resource/mcp',
+        ]) {
+          const response = await fetch(new URL(path, base));
+          expect(response.status).toBe(200);
+          expect(await response.json()).toEqual({
+            resource: endpoint.url,
+            resource_name: expect.any(String),
+            bearer_methods_supported: ['header'],
+            resource_documentation: `${stack.appUrl.replace(/\/+$/, '')}/settings/tokens`,
+          });
+        }
+      });
+    }
+  });
+
   describe('create_diagram', () => {
     it('should create a ready diagram from a patch', async () => {
       const result = await callTool(client, 'create_diagram', {
@@ -128,14 +213,17 @@ describe.each<TransportName>(['stdio', 'http'])('MCP server over %s', (transport
     });
 
     it("get_data_types should answer one driver's entries", async () => {
-      const entries = JSON.parse((await callTool(client, 'get_data_types', { driver: 'sqlsrv' })).text);
+      const { driver, data_types: entries } = JSON.parse(
+        (await callTool(client, 'get_data_types', { driver: 'sqlsrv' })).text,
+      );
+      expect(driver).toBe('sqlsrv');
       expect(entries.map((entry: { name: string }) => entry.name)).toEqual(
         expect.arrayContaining(['nvarchar', 'int']),
       );
     });
 
     it('get_patch_contract should answer the contract document', async () => {
-      const contract = JSON.parse((await callTool(client, 'get_patch_contract')).text);
+      const { contract } = JSON.parse((await callTool(client, 'get_patch_contract')).text);
       expect(contract.type).toBe('object');
       expect(Object.keys(contract.properties)).toContain('deletions');
     });

@@ -3,7 +3,14 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { driverSchema } from '../patch-schema';
-import { jsonResult, textResult } from '../tool-results';
+import { jsonResult } from '../tool-results';
+import {
+  dataTypesOutput,
+  listDiagramsOutput,
+  patchContractOutput,
+  proposalStatusOutput,
+  schemaOutput,
+} from './outputs';
 import { instrumented, type ToolContext } from './context';
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
@@ -25,6 +32,7 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
         limit: z.number().int().min(1).max(100).optional().describe('Page size, 1 to 100 (default 25).'),
         cursor: z.string().optional().describe('next_cursor of the previous page; omit for the first page.'),
       },
+      outputSchema: listDiagramsOutput,
       annotations: READ_ONLY,
     },
     instrumented('list_diagrams', context, async ({ limit, cursor }) => {
@@ -58,11 +66,14 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
         diagram_uuid: uuid('diagram'),
         level: z.enum(['detailed', 'simple']).optional().describe('detailed (default) or simple.'),
       },
+      outputSchema: schemaOutput,
       annotations: READ_ONLY,
     },
-    instrumented('get_schema', context, async ({ diagram_uuid, level }) =>
-      textResult(await client.getSchemaMarkdown(diagram_uuid, { level: level ?? 'detailed' })),
-    ),
+    instrumented('get_schema', context, async ({ diagram_uuid, level }) => {
+      const markdown = await client.getSchemaMarkdown(diagram_uuid, { level: level ?? 'detailed' });
+      // The Markdown itself is the text (not JSON-quoted): that is what a model reads best.
+      return { content: [{ type: 'text', text: markdown }], structuredContent: { markdown } };
+    }),
   );
 
   server.registerTool(
@@ -74,11 +85,12 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
         'precision, scale, values…), options (auto_increment, identity, unsigned, array) and a cross-driver ' +
         "family. A patch column's `type` must resolve against the catalog of the diagram's driver.",
       inputSchema: { driver: driverSchema },
+      outputSchema: dataTypesOutput,
       annotations: READ_ONLY,
     },
     instrumented('get_data_types', context, async ({ driver }) => {
       const catalog = await client.listDataTypes(driver);
-      return jsonResult(catalog[driver] ?? []);
+      return jsonResult({ driver, data_types: (catalog[driver] ?? []) as Record<string, unknown>[] });
     }),
   );
 
@@ -92,10 +104,11 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
         'is required (a boolean per field), the tolerance rules and example patches. It looks like JSON Schema ' +
         'but is not one.',
       inputSchema: {},
+      outputSchema: patchContractOutput,
       annotations: READ_ONLY,
     },
     instrumented('get_patch_contract', context, async () =>
-      jsonResult(await client.getSchemaPatchContract()),
+      jsonResult({ contract: (await client.getSchemaPatchContract()) as Record<string, unknown> }),
     ),
   );
 
@@ -108,10 +121,11 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
         'applied it; applied_version_uuid names the new diagram version), declined (decline_reason may say why) ' +
         'or expired (unreviewed after 30 days). Poll it at most every few seconds while it is pending.',
       inputSchema: { proposal_uuid: uuid('proposal') },
+      outputSchema: proposalStatusOutput,
       annotations: READ_ONLY,
     },
     instrumented('get_proposal_status', context, async ({ proposal_uuid }) =>
-      jsonResult(await client.getProposal(proposal_uuid)),
+      jsonResult({ ...(await client.getProposal(proposal_uuid)) }),
     ),
   );
 }

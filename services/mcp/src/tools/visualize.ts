@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { MAX_DDL_BYTES, MAX_SCHEMA_BYTES } from '@dss/schema';
 import { driverSchema, patchSchema } from '../patch-schema';
 import { checkPatchLocally, exactlyOne, patchFromDdl } from '../schema-input';
-import { errorResult, textResult } from '../tool-results';
+import { errorResult } from '../tool-results';
+import { visualizeOutput } from './outputs';
 import { instrumented, type ToolContext } from './context';
 
 export function drawUrl(appUrl: string, driver: string, patch: object): string {
@@ -28,6 +29,7 @@ export function registerVisualizeTool(server: McpServer, context: ToolContext): 
         patch: patchSchema.optional(),
         ddl: z.string().max(MAX_DDL_BYTES).optional().describe('SQL DDL, at most 200KB.'),
       },
+      outputSchema: visualizeOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     instrumented('visualize_schema', context, async ({ driver, patch, ddl }) => {
@@ -45,7 +47,10 @@ export function registerVisualizeTool(server: McpServer, context: ToolContext): 
       if (!local.ok) return local.result;
       const url = drawUrl(context.appUrl, driver, local.patch);
       const notes = local.warnings.length > 0 ? `\n\nNotes:\n${local.warnings.join('\n')}` : '';
-      return textResult(`Open this link to see the diagram:\n${url}${notes}`);
+      return {
+        content: [{ type: 'text', text: `Open this link to see the diagram:\n${url}${notes}` }],
+        structuredContent: { url, notes: local.warnings },
+      };
     }),
   );
 }

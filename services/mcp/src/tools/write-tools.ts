@@ -7,6 +7,7 @@ import { MAX_DDL_BYTES } from '@dss/schema';
 import { driverSchema, patchSchema } from '../patch-schema';
 import { exactlyOne } from '../schema-input';
 import { errorResult, jsonResult } from '../tool-results';
+import { createDiagramOutput, proposeOutput } from './outputs';
 import { instrumented, type ToolContext } from './context';
 
 export function registerWriteTools(server: McpServer, context: ToolContext): void {
@@ -40,6 +41,7 @@ export function registerWriteTools(server: McpServer, context: ToolContext): voi
           .optional()
           .describe('SQL DDL (CREATE TABLE statements), at most 200KB.'),
       },
+      outputSchema: createDiagramOutput,
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,
@@ -117,6 +119,7 @@ export function registerWriteTools(server: McpServer, context: ToolContext): voi
           .describe('Why the change is needed, for the reviewer (plain text, at most 500 characters).'),
         patch: patchSchema,
       },
+      outputSchema: proposeOutput,
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,

@@ -18,6 +18,8 @@ export interface McpEndpoint {
   /** A connected SDK client acting with `token`. */
   connect(token: string): Promise<Client>;
   stop(): Promise<void>;
+  /** HTTP mode: the MCP endpoint's URL (for requests outside the SDK client). */
+  url?: string;
 }
 
 export async function mcpEndpoint(
@@ -69,6 +71,7 @@ export async function mcpEndpoint(
     createMetrics('mcp', { processMetrics: false }),
   );
   return {
+    url: http.url,
     async connect(token) {
       const client = track(new Client({ name: 'dss-mcp-test', version: '1.0.0' }));
       const headers = { authorization: `Bearer ${token}` };
