@@ -85,8 +85,9 @@ describe.each<TransportName>(['stdio', 'http'])('MCP server over %s', (transport
       const { tools } = await client.listTools();
       const open: string[] = [];
       const visit = (node: unknown, at: string) => {
-        if (Array.isArray(node)) node.forEach((item, index) => visit(item, `${at}[${index}]`));
-        else if (node && typeof node === 'object') {
+        if (Array.isArray(node)) {
+          for (const [index, item] of node.entries()) visit(item, `${at}[${index}]`);
+        } else if (node && typeof node === 'object') {
           const additional = (node as { additionalProperties?: unknown }).additionalProperties;
           // A map's typed values (`{"<table>": [names]}`) are fine; an open object (`{}` or true) is not.
           const isOpen =
