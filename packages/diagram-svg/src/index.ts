@@ -4,3 +4,15 @@ export { type DrawFailure, type DrawProblem, type DrawResult, drawFromLocation }
 export { type ChangeMark, type DiagramHighlight, emptyHighlight } from './highlight';
 export { type RenderOptions, renderDiagramSvg } from './render';
 export { type ReviewDrawing, reviewDiagram } from './review';
+export {
+  type Crossing,
+  crossings,
+  type Drawing,
+  drawingMetrics,
+  type MeasuredRelationship,
+  type MeasuredTable,
+  measureSvg,
+  pointsOfPath,
+  type SharedRun,
+  sharedRuns,
+} from './geometry-check';

@@ -1,6 +1,8 @@
 // The path of a relationship line: orthogonal segments that leave each table horizontally from the row of
 // the linked column, so the end markers can be drawn at the table's edge.
-import type { Box } from './table-geometry';
+import { type Point, type Rect, searchPath, simplify } from './routing/grid-search';
+import { separateLanes } from './routing/lanes';
+import { type Box, ROW_HEIGHT } from './table-geometry';
 
 /** How far a line runs straight out of a table before turning: room for the end markers. */
 export const STUB = 22;
@@ -18,6 +20,9 @@ export interface Route {
   /** +1 when the line leaves the source to the right, -1 to the left; likewise for the target. */
   sourceSide: 1 | -1;
   targetSide: 1 | -1;
+  /** Whether other lines end on the same row and edge as this line's source (target) end. */
+  sourceShared?: boolean;
+  targetShared?: boolean;
 }
 
 /** The route between rows of two different tables. */
@@ -99,14 +104,81 @@ export function selfLoop(source: Endpoint, target: Endpoint, side: 1 | -1, index
   };
 }
 
+/** Where every line keeps away from every table, note and group title it does not end at. */
+const PADDING = 12;
+/** Lines converging on a shared end gather beside its table, up to this far above and below it. */
+const BAND_REACH = 24;
+/** Spacing of ends that land on one row's edge (several relationships to one key column). */
+const END_SPACING = 5;
+
+export interface RoutingObstacles {
+  /** Every table's box (the ends of a line are among them). */
+  tables: readonly Box[];
+  /** Sticky notes and group title bars: lines keep off them too. */
+  others?: readonly Box[];
+}
+
 /**
- * Routes for every relationship, in order. Self-references go out of the edge of their table where fewer
- * other lines end (the right one on a tie), so their end markers do not sit on top of other lines' ones.
+ * Routes for every relationship, in order: orthogonal lines that go around every table, note and group
+ * title (stored positions are never moved), leave and enter tables horizontally on the row of their
+ * column, and never share a run with another line (lanes). Self-references loop out of the edge of their
+ * table where fewer other lines end (the right one on a tie).
  */
-export function routeAll(links: readonly { source: Endpoint; target: Endpoint }[]): Route[] {
-  const routes: (Route | null)[] = links.map((link) =>
-    link.source.box === link.target.box ? null : routeBetween(link.source, link.target),
+export function routeAll(
+  links: readonly { source: Endpoint; target: Endpoint }[],
+  obstacles: RoutingObstacles = { tables: links.flatMap((link) => [link.source.box, link.target.box]) },
+): Route[] {
+  const padded = [...new Set([...obstacles.tables, ...(obstacles.others ?? [])])].map((box) =>
+    rect(box, PADDING),
   );
+  const sides: (Route | null)[] = links.map((link) => {
+    if (link.source.box === link.target.box) return null;
+    return freeSides(routeBetween(link.source, link.target), link, padded);
+  });
+  const { ends, shared } = spreadEnds(links, sides);
+  const tableRects = obstacles.tables.map((box) => rect(box, 0));
+  const routes: (Route | null)[] = links.map((_link, at) => {
+    const sided = sides[at];
+    if (sided === null || sided === undefined) return null;
+    const [sourceY, targetY] = ends[at] as [number, number];
+    const sourceX = sided.points[0]![0];
+    const targetX = sided.points.at(-1)![0];
+    const start: Point = [sourceX + sided.sourceSide * STUB, sourceY];
+    const goal: Point = [targetX + sided.targetSide * STUB, targetY];
+    const [sourceShared, targetShared] = shared[at] as [boolean, boolean];
+    const band = (box: Box): [number, number] => [box.top - BAND_REACH, box.top + box.height + BAND_REACH];
+    const found = searchPath(start, goal, padded, {
+      ...(sourceShared ? { startBand: band(links[at]!.source.box) } : {}),
+      ...(targetShared ? { goalBand: band(links[at]!.target.box) } : {}),
+    });
+    const middle = found ?? [start, [start[0], goal[1]], goal];
+    let points = simplify([[sourceX, sourceY], ...middle, [targetX, targetY]]);
+    if (targetShared)
+      points = gatherBeside(points, band(links[at]!.target.box), sided.targetSide, tableRects);
+    if (sourceShared)
+      points = gatherBeside(
+        points.reverse(),
+        band(links[at]!.source.box),
+        sided.sourceSide,
+        tableRects,
+      ).reverse();
+    return {
+      points,
+      sourceSide: sided.sourceSide,
+      targetSide: sided.targetSide,
+      sourceShared,
+      targetShared,
+      ...(sourceShared ? { sourceBand: band(links[at]!.source.box) } : {}),
+      ...(targetShared ? { targetBand: band(links[at]!.target.box) } : {}),
+    };
+  });
+  const drawn = routes.filter((route): route is Route => route !== null);
+  separateLanes(
+    drawn,
+    obstacles.tables.map((box) => rect(box, 0)),
+  );
+  for (const route of drawn) route.points = simplify(route.points);
+
   const endsPerEdge = new Map<Box, { left: number; right: number }>();
   const countEnd = (box: Box, side: 1 | -1) => {
     const counts = endsPerEdge.get(box) ?? { left: 0, right: 0 };
@@ -131,4 +203,150 @@ export function routeAll(links: readonly { source: Endpoint; target: Endpoint }[
     loopCount.set(link.source.box, loops);
     return selfLoop(link.source, link.target, side, index);
   });
+}
+
+/**
+ * A line ending on a shared row (with others) reaches its table through the band beside it: when its last
+ * vertical run comes from beyond the band, it is cut at the band's edge and joined to the row by a short
+ * run beside the table, where lines may gather. The long run is then a run of its own, which the lanes
+ * keep apart from the others, instead of being held next to the table with every other line to that row.
+ * `points` end at the table; `side` is the edge the line enters by.
+ */
+function gatherBeside(
+  points: Point[],
+  band: [number, number],
+  side: 1 | -1,
+  tables: readonly Rect[],
+): Point[] {
+  const count = points.length;
+  if (count < 4) return points;
+  const edge = points[count - 1] as Point;
+  const turn = points[count - 2] as Point;
+  const far = points[count - 3] as Point;
+  if (far[0] !== turn[0]) return points;
+  const [top, bottom] = band;
+  if (far[1] >= top && far[1] <= bottom) return points;
+  const gather = far[1] < top ? top : bottom;
+  const port = edge[0] + side * STUB;
+  // The long run must stand clear of the short one beside the table.
+  const runX = Math.abs(turn[0] - port) < GATHER_GAP ? port + side * GATHER_GAP : turn[0];
+  const longRun: [Point, Point] = [
+    [runX, far[1]],
+    [runX, gather],
+  ];
+  const clear = tables.every(
+    (t) =>
+      !(
+        runX > t.left + 2 &&
+        runX < t.right - 2 &&
+        Math.max(longRun[0][1], longRun[1][1]) > t.top + 2 &&
+        Math.min(longRun[0][1], longRun[1][1]) < t.bottom - 2
+      ),
+  );
+  if (!clear) return points;
+  const before = points.slice(0, count - 3);
+  const previous = before.at(-1);
+  // The run before `far` was horizontal into it; it now ends at the long run's x.
+  return simplify([
+    ...before,
+    ...(previous ? [[runX, previous[1]] as Point] : []),
+    [runX, far[1]],
+    [runX, gather],
+    [port, gather],
+    [port, edge[1]],
+    edge,
+  ]);
+}
+
+/** Least distance between the long run to a shared end and the short run beside its table. */
+const GATHER_GAP = 14;
+
+function rect(box: Box, padding: number): Rect {
+  return {
+    left: box.left - padding,
+    top: box.top - padding,
+    right: box.left + box.width + padding,
+    bottom: box.top + box.height + padding,
+  };
+}
+
+/**
+ * The y of each line's two ends. Ends that meet one row on one edge (every table that references
+ * `users.id`) are spread over the row, ordered by where the other end lies, so each keeps its own marker
+ * and its own run out of the table.
+ */
+function spreadEnds(
+  links: readonly { source: Endpoint; target: Endpoint }[],
+  sides: readonly (Route | null)[],
+): { ends: [number, number][]; shared: [boolean, boolean][] } {
+  const ends: [number, number][] = links.map((link) => [link.source.y, link.target.y]);
+  const shared: [boolean, boolean][] = links.map(() => [false, false]);
+  const groups = new Map<string, { link: number; end: 0 | 1; other: number }[]>();
+  const keyOf = (box: Box, side: number, y: number) => `${box.left},${box.top},${side},${y}`;
+  links.forEach((link, at) => {
+    const sided = sides[at];
+    if (!sided) return;
+    for (const end of [0, 1] as const) {
+      const here = end === 0 ? link.source : link.target;
+      const there = end === 0 ? link.target : link.source;
+      const key = keyOf(here.box, end === 0 ? sided.sourceSide : sided.targetSide, here.y);
+      const list = groups.get(key) ?? [];
+      list.push({ link: at, end, other: there.y });
+      groups.set(key, list);
+    }
+  });
+  for (const list of groups.values()) {
+    if (list.length < 2) continue;
+    list.sort((a, b) => a.other - b.other || a.link - b.link);
+    const spacing = Math.min(END_SPACING, (ROW_HEIGHT - 8) / (list.length - 1));
+    list.forEach((entry, index) => {
+      const offset = (index - (list.length - 1) / 2) * spacing;
+      (ends[entry.link] as [number, number])[entry.end] += offset;
+      (shared[entry.link] as [boolean, boolean])[entry.end] = true;
+    });
+  }
+  return { ends, shared };
+}
+
+/**
+ * The sides a line leaves and enters by, turned round at an end whose side has another table closer than
+ * the stub (the line would start inside it) while the other side is free.
+ */
+function freeSides(
+  route: Route,
+  link: { source: Endpoint; target: Endpoint },
+  padded: readonly Rect[],
+): Route {
+  const blocked = (box: Box, side: 1 | -1, y: number) => {
+    const x = side === 1 ? box.left + box.width + STUB : box.left - STUB;
+    const own = rect(box, PADDING);
+    return padded.some(
+      (o) =>
+        !(o.left === own.left && o.top === own.top && o.right === own.right && o.bottom === own.bottom) &&
+        x > o.left &&
+        x < o.right &&
+        y > o.top &&
+        y < o.bottom,
+    );
+  };
+  let { sourceSide, targetSide } = route;
+  if (
+    blocked(link.source.box, sourceSide, link.source.y) &&
+    !blocked(link.source.box, -sourceSide as 1 | -1, link.source.y)
+  )
+    sourceSide = -sourceSide as 1 | -1;
+  if (
+    blocked(link.target.box, targetSide, link.target.y) &&
+    !blocked(link.target.box, -targetSide as 1 | -1, link.target.y)
+  )
+    targetSide = -targetSide as 1 | -1;
+  const edge = (box: Box, side: 1 | -1) => (side === 1 ? box.left + box.width : box.left);
+  return {
+    points: [
+      [edge(link.source.box, sourceSide), link.source.y],
+      [edge(link.target.box, targetSide), link.target.y],
+    ],
+    sourceSide,
+    targetSide,
+  };
 }

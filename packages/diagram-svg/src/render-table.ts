@@ -96,7 +96,11 @@ export function renderTable(table: DocumentTable, context: TableContext, bounds:
   });
   return element(
     'g',
-    { class: `dss-table${markClass(mark)}`, opacity: mark === 'removed' ? 0.75 : undefined },
+    {
+      class: `dss-table${markClass(mark)}`,
+      'data-table': name,
+      opacity: mark === 'removed' ? 0.75 : undefined,
+    },
     body.join(''),
   );
 }

@@ -1,6 +1,12 @@
 // Draws a full diagram document as one standalone SVG element: groups behind, then relationship lines,
-// tables, and sticky notes on top. Output depends only on the document and the options (no uuids, clocks
-// or randomness), so equal input gives byte-equal SVG.
+// tables, and sticky notes on top. Output depends only on the document and the options (no clocks or
+// randomness; the only uuids are the relationships' own, in the markup contract), so equal input gives
+// byte-equal SVG.
+//
+// Markup contract (stable; tools and our tests measure drawings through it): every table is one
+// `<g class="dss-table" data-table="<name>">` holding its box (`rect.dss-box`); every relationship is one
+// `<g class="dss-relationship" data-relationship="<uuid>" data-source-table="<name>"
+// data-target-table="<name>">` whose `path` children draw the line (`path.dss-line`) and its end markers.
 //
 // Safety: document text only ever reaches the output through `escapeXml` (xml.ts); element and attribute
 // names are literals of this package; colours are used only when they are strict hex values; there are no
@@ -16,8 +22,8 @@ import { renderNote } from './render-note';
 import { renderRelationship } from './render-relationship';
 import { renderTable } from './render-table';
 import { routeAll } from './relationship-route';
-import { fitTableBoxes } from './table-geometry';
-import { attributes, element, escapeXml, formatNumber, textOf } from './xml';
+import { fitTableBoxes, tableBox } from './table-geometry';
+import { attributes, element, escapeXml, formatNumber, numberOf, textOf } from './xml';
 
 export interface RenderOptions {
   highlight?: DiagramHighlight;
@@ -48,7 +54,10 @@ export function renderDiagramSvg(document: DiagramDocument, options: RenderOptio
   const resolved = relationships
     .map((relationship) => endpoints.resolve(relationship))
     .filter((link) => link !== null);
-  const routes = routeAll(resolved);
+  const routes = routeAll(resolved, {
+    tables: tables.map(tableBox),
+    others: [...notes.map((note) => sizedBox(note, 80, 40)), ...groups.map(groupTitleBar)],
+  });
   const relationshipLayer = resolved.map((link, at) => renderRelationship(link, routes[at]!, bounds));
 
   const foreignKeys = foreignKeyColumns(relationships);
@@ -73,6 +82,26 @@ export function renderDiagramSvg(document: DiagramDocument, options: RenderOptio
     layer('dss-tables', tableLayer, { 'font-size': 12 }) +
     layer('dss-notes', noteLayer);
   return svgElement(title, bounds, bounds.isEmpty ? emptyMessage() : content);
+}
+
+/** A note's (or group's) box as drawn, for routing. */
+function sizedBox(
+  item: { left?: unknown; top?: unknown; width?: unknown; height?: unknown },
+  minWidth: number,
+  minHeight: number,
+) {
+  return {
+    left: numberOf(item.left),
+    top: numberOf(item.top),
+    width: Math.max(minWidth, numberOf(item.width)),
+    height: Math.max(minHeight, numberOf(item.height)),
+  };
+}
+
+/** The strip of a group frame that holds its name: lines keep off the label. */
+function groupTitleBar(group: Group) {
+  const frame = sizedBox(group, 40, 40);
+  return { ...frame, height: Math.min(frame.height, 34) };
 }
 
 function svgElement(title: string, bounds: Bounds, content: string): string {

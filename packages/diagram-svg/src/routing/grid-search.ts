@@ -1,0 +1,302 @@
+// Shortest orthogonal path between two points around rectangular obstacles: A* over the sparse grid made
+// of the obstacles' (padded) edges and the two points' own coordinates, which holds a shortest
+// rectilinear path whenever one exists, with a penalty per bend so lines turn as little as they can.
+// The grid is built only over a window around the two points, widened when no path fits inside, so a
+// line between neighbours never looks at the far side of a 300-table diagram.
+
+export interface Rect {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+export type Point = [number, number];
+
+/** Cost of one bend, in pixels of line: a two-bend detour of up to 2 × BEND px is preferred to a third bend. */
+const BEND = 36;
+const WINDOWS = [80, 320, Number.POSITIVE_INFINITY];
+
+/**
+ * The path from `start` to `goal` (both outside every obstacle), leaving `start` and reaching `goal`
+ * horizontally when it can; null when the obstacles wall them off.
+ */
+export interface SearchOptions {
+  /**
+   * The line shares its start with others (several lines on one row): it turns at once out of `start`
+   * and may run along its column cheaply within [top, bottom] (its table's side, where lines converge),
+   * so each line leaves that column at a height of its own instead of all running on along the row.
+   */
+  startBand?: [number, number];
+  /** Likewise for a shared goal: lines arrive on the goal's column within the band, then turn into the row. */
+  goalBand?: [number, number];
+}
+
+/** Running along a shared end's column costs this much per pixel: lines may gather there freely. */
+const BAND_RATE = 0.2;
+
+export function searchPath(
+  start: Point,
+  goal: Point,
+  obstacles: readonly Rect[],
+  options: SearchOptions = {},
+): Point[] | null {
+  for (const margin of WINDOWS) {
+    const window: Rect = {
+      left: Math.min(start[0], goal[0]) - margin,
+      top: Math.min(start[1], goal[1]) - margin,
+      right: Math.max(start[0], goal[0]) + margin,
+      bottom: Math.max(start[1], goal[1]) + margin,
+    };
+    const inside = obstacles.filter(
+      (o) => o.right > window.left && o.left < window.right && o.bottom > window.top && o.top < window.bottom,
+    );
+    const path = searchWindow(
+      start,
+      goal,
+      inside,
+      margin === Number.POSITIVE_INFINITY ? boundsOf(inside, start, goal) : window,
+      options,
+    );
+    if (path !== null) return path;
+  }
+  return null;
+}
+
+function boundsOf(obstacles: readonly Rect[], start: Point, goal: Point): Rect {
+  const box: Rect = {
+    left: Math.min(start[0], goal[0]),
+    top: Math.min(start[1], goal[1]),
+    right: Math.max(start[0], goal[0]),
+    bottom: Math.max(start[1], goal[1]),
+  };
+  for (const o of obstacles) {
+    box.left = Math.min(box.left, o.left);
+    box.top = Math.min(box.top, o.top);
+    box.right = Math.max(box.right, o.right);
+    box.bottom = Math.max(box.bottom, o.bottom);
+  }
+  return { left: box.left - 40, top: box.top - 40, right: box.right + 40, bottom: box.bottom + 40 };
+}
+
+function sortedUnique(values: number[]): number[] {
+  values.sort((a, b) => a - b);
+  const out: number[] = [];
+  for (const value of values) if (out.length === 0 || value - (out.at(-1) as number) > 1e-6) out.push(value);
+  return out;
+}
+
+/** Index of `value` in the sorted `list` (values come from the list itself). */
+function indexOf(list: readonly number[], value: number): number {
+  let low = 0;
+  let high = list.length - 1;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((list[middle] as number) < value - 1e-6) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function searchWindow(
+  start: Point,
+  goal: Point,
+  obstacles: readonly Rect[],
+  window: Rect,
+  options: SearchOptions,
+): Point[] | null {
+  const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
+  const xs = sortedUnique([
+    window.left,
+    window.right,
+    start[0],
+    goal[0],
+    ...obstacles.flatMap((o) => [
+      clamp(o.left, window.left, window.right),
+      clamp(o.right, window.left, window.right),
+    ]),
+  ]);
+  const ys = sortedUnique([
+    window.top,
+    window.bottom,
+    start[1],
+    goal[1],
+    ...(options.startBand ?? []).map((y) => clamp(y, window.top, window.bottom)),
+    ...(options.goalBand ?? []).map((y) => clamp(y, window.top, window.bottom)),
+    ...obstacles.flatMap((o) => [
+      clamp(o.top, window.top, window.bottom),
+      clamp(o.bottom, window.top, window.bottom),
+    ]),
+  ]);
+  const nx = xs.length;
+  const ny = ys.length;
+  const nodes = nx * ny;
+  // Node i*ny+j is (xs[i], ys[j]). Blocked: strictly inside an obstacle. An edge to the next x (or y) is
+  // blocked when its open interval runs through an obstacle's interior.
+  const blockedNode = new Uint8Array(nodes);
+  const blockedRight = new Uint8Array(nodes);
+  const blockedDown = new Uint8Array(nodes);
+  for (const o of obstacles) {
+    const i0 = indexOf(xs, clamp(o.left, window.left, window.right));
+    const i1 = indexOf(xs, clamp(o.right, window.left, window.right));
+    const j0 = indexOf(ys, clamp(o.top, window.top, window.bottom));
+    const j1 = indexOf(ys, clamp(o.bottom, window.top, window.bottom));
+    // An obstacle cut by the window's edge covers that edge too: the window's border is not a way round it.
+    const openLeft = o.left < window.left;
+    const openRight = o.right > window.right;
+    const openTop = o.top < window.top;
+    const openBottom = o.bottom > window.bottom;
+    for (let i = i0; i <= i1; i++) {
+      const strictlyInsideX = (i > i0 || openLeft) && (i < i1 || openRight);
+      for (let j = j0; j <= j1; j++) {
+        const strictlyInsideY = (j > j0 || openTop) && (j < j1 || openBottom);
+        const node = i * ny + j;
+        if (strictlyInsideX && strictlyInsideY) blockedNode[node] = 1;
+        if (strictlyInsideY && i < i1) blockedRight[node] = 1;
+        if (strictlyInsideX && j < j1) blockedDown[node] = 1;
+      }
+    }
+  }
+  const startNode = indexOf(xs, start[0]) * ny + indexOf(ys, start[1]);
+  const goalNode = indexOf(xs, goal[0]) * ny + indexOf(ys, goal[1]);
+  const goalX = goal[0];
+  const goalY = goal[1];
+
+  // States: node × direction of the last move (0 horizontal, 1 vertical).
+  const cost = new Float64Array(nodes * 2).fill(Number.POSITIVE_INFINITY);
+  const from = new Int32Array(nodes * 2).fill(-1);
+  const closed = new Uint8Array(nodes * 2);
+  const heap = new StateHeap();
+  const heuristic = (node: number) => {
+    const x = xs[Math.floor(node / ny)] as number;
+    const y = ys[node % ny] as number;
+    return Math.abs(x - goalX) + Math.abs(y - goalY) + (x !== goalX && y !== goalY ? BEND : 0);
+  };
+  // The line leaves the table horizontally: starting "as if moving horizontally" charges a bend for
+  // turning at once (or, to leave vertically, "as if moving vertically" charges one for running on).
+  const first = startNode * 2 + (options.startBand ? 1 : 0);
+  const arrival = options.goalBand ? 0 : 1;
+  // Turning at a shared end is all but required: running on along the row would overlay the other lines.
+  const arrivalCost = options.goalBand ? 6 * BEND : BEND;
+  const departureCost = options.startBand ? 6 * BEND : BEND;
+  const startBand = options.startBand;
+  const goalBand = options.goalBand;
+  const inBand = (x: number, y1: number, y2: number, column: number, band: [number, number] | undefined) =>
+    band !== undefined && x === column && Math.min(y1, y2) >= band[0] && Math.max(y1, y2) <= band[1];
+  cost[first] = 0;
+  heap.push(first, heuristic(startNode));
+  while (heap.size > 0) {
+    const state = heap.pop();
+    if (closed[state]) continue;
+    closed[state] = 1;
+    const node = state >> 1;
+    const direction = state & 1;
+    if (node === goalNode) return pathOf(state, from, xs, ys, ny);
+    const i = Math.floor(node / ny);
+    const j = node % ny;
+    const here = cost[state] as number;
+    const relax = (next: number, nextDirection: number, length: number) => {
+      if (blockedNode[next] && next !== goalNode) return;
+      const turn = nextDirection === direction ? 0 : node === startNode ? departureCost : BEND;
+      let value = here + length + turn;
+      // Reaching the goal in the unwanted direction costs one more bend (into the stub, or out of the row).
+      if (next === goalNode && nextDirection === arrival) value += arrivalCost;
+      const nextState = next * 2 + nextDirection;
+      if (value < (cost[nextState] as number)) {
+        cost[nextState] = value;
+        from[nextState] = state;
+        heap.push(nextState, value + heuristic(next));
+      }
+    };
+    if (i + 1 < nx && !blockedRight[node]) relax(node + ny, 0, (xs[i + 1] as number) - (xs[i] as number));
+    if (i > 0 && !blockedRight[node - ny]) relax(node - ny, 0, (xs[i] as number) - (xs[i - 1] as number));
+    const x = xs[i] as number;
+    const verticalLength = (y1: number, y2: number) =>
+      inBand(x, y1, y2, start[0], startBand) || inBand(x, y1, y2, goal[0], goalBand)
+        ? Math.abs(y2 - y1) * BAND_RATE
+        : Math.abs(y2 - y1);
+    if (j + 1 < ny && !blockedDown[node])
+      relax(node + 1, 1, verticalLength(ys[j] as number, ys[j + 1] as number));
+    if (j > 0 && !blockedDown[node - 1])
+      relax(node - 1, 1, verticalLength(ys[j] as number, ys[j - 1] as number));
+  }
+  return null;
+}
+
+function pathOf(state: number, from: Int32Array, xs: number[], ys: number[], ny: number): Point[] {
+  const reversed: Point[] = [];
+  for (let at = state; at !== -1; at = from[at] as number) {
+    const node = at >> 1;
+    reversed.push([xs[Math.floor(node / ny)] as number, ys[node % ny] as number]);
+  }
+  return simplify(reversed.reverse());
+}
+
+/** Drops repeated points and the middle point of collinear runs. */
+export function simplify(points: readonly Point[]): Point[] {
+  const out: Point[] = [];
+  for (const point of points) {
+    const last = out.at(-1);
+    if (last && last[0] === point[0] && last[1] === point[1]) continue;
+    const before = out.at(-2);
+    if (
+      before &&
+      last &&
+      ((before[0] === last[0] && last[0] === point[0]) || (before[1] === last[1] && last[1] === point[1]))
+    )
+      out[out.length - 1] = point;
+    else out.push(point);
+  }
+  return out;
+}
+
+/** A binary min-heap of states by priority, in typed arrays that grow as needed. */
+class StateHeap {
+  private states = new Int32Array(1024);
+  private priorities = new Float64Array(1024);
+  size = 0;
+
+  push(state: number, priority: number): void {
+    if (this.size === this.states.length) {
+      const states = new Int32Array(this.size * 2);
+      states.set(this.states);
+      this.states = states;
+      const priorities = new Float64Array(this.size * 2);
+      priorities.set(this.priorities);
+      this.priorities = priorities;
+    }
+    let at = this.size++;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if ((this.priorities[parent] as number) <= priority) break;
+      this.states[at] = this.states[parent] as number;
+      this.priorities[at] = this.priorities[parent] as number;
+      at = parent;
+    }
+    this.states[at] = state;
+    this.priorities[at] = priority;
+  }
+
+  pop(): number {
+    const top = this.states[0] as number;
+    const lastState = this.states[--this.size] as number;
+    const lastPriority = this.priorities[this.size] as number;
+    let at = 0;
+    for (;;) {
+      const left = 2 * at + 1;
+      if (left >= this.size) break;
+      const right = left + 1;
+      const child =
+        right < this.size && (this.priorities[right] as number) < (this.priorities[left] as number)
+          ? right
+          : left;
+      if ((this.priorities[child] as number) >= lastPriority) break;
+      this.states[at] = this.states[child] as number;
+      this.priorities[at] = this.priorities[child] as number;
+      at = child;
+    }
+    this.states[at] = lastState;
+    this.priorities[at] = lastPriority;
+    return top;
+  }
+}

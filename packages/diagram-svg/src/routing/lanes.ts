@@ -1,0 +1,275 @@
+// Separates lines that the search put on the same, or nearly the same, grid line ("trunks"): interior
+// segments of different relationships that run side by side closer than a lane and overlap get lanes of
+// their own, spread over the free space between the tables on either side, so no two relationships share
+// a run. A line's first and last segments hold the rows of its columns and never move; a move that would
+// take a segment (or the segments it joins) into a table is made smaller or not made.
+import type { Point, Rect } from './grid-search';
+
+/** The widest spacing between lanes; less when many lines share a narrow gap. */
+const LANE = 8;
+/** Closest a lane comes to a table's edge. */
+const CLEARANCE = 5;
+/** Closest a lane next to a line's end comes to that end's table: room for the end markers. */
+const MARKER_ROOM = 20;
+/**
+ * Farthest the turn next to a shared end (several lines on one row) goes from the table: inside the
+ * 30 px where lines converge on their row, so their short common stub is all they share.
+ */
+const SHARED_END_REACH = 28;
+const ROUNDS = 3;
+
+interface Segment {
+  route: number;
+  /** Index of the segment's first point in its route. */
+  at: number;
+  /** The fixed coordinate (x of a vertical segment, y of a horizontal one). */
+  line: number;
+  from: number;
+  to: number;
+  /** Where the line is heading overall, to order lanes so that they cross as little as possible. */
+  order: number;
+  /** Limits from the line's own ends: the lane must stay within [low, high]. */
+  low: number;
+  high: number;
+}
+
+export interface LaneRoute {
+  points: Point[];
+  sourceSide: 1 | -1;
+  targetSide: 1 | -1;
+  /** Whether other lines end on the same row and edge as this line's source (target) end. */
+  sourceShared?: boolean;
+  targetShared?: boolean;
+  /** For a shared end: the band beside its table where its lines gather (the y range of that zone). */
+  sourceBand?: [number, number];
+  targetBand?: [number, number];
+}
+
+export function separateLanes(routes: LaneRoute[], tables: readonly Rect[]): void {
+  for (let round = 0; round < ROUNDS; round++) {
+    const moved = spread(routes, tables, 'vertical') + spread(routes, tables, 'horizontal');
+    if (moved === 0) break;
+  }
+  repair(routes, tables, 'vertical');
+  repair(routes, tables, 'horizontal');
+}
+
+/** Runs of different lines closer than this still read as one. */
+const TOO_CLOSE = 2.5;
+const REPAIR_STEPS = [3, -3, 6, -6, 9, -9, 12, -12, 16, -16, 20, -20, 25, -25, 30, -30, 40, -40];
+
+/**
+ * Where lanes could not be spread evenly (a narrow gap, a lane pulled back from a table), moves one of
+ * each pair of runs still lying on top of each other to the nearest free place that keeps off the tables.
+ */
+function repair(routes: LaneRoute[], tables: readonly Rect[], orientation: 'vertical' | 'horizontal'): void {
+  const segments = segmentsOf(routes, orientation).sort((a, b) => a.line - b.line);
+  const clash = (a: Segment, line: number, b: Segment) =>
+    a.route !== b.route &&
+    Math.abs(line - b.line) < TOO_CLOSE &&
+    Math.min(a.to, b.to) - Math.max(a.from, b.from) > 0.5;
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i] as Segment;
+    if (!segments.some((other) => other !== segment && clash(segment, segment.line, other))) continue;
+    for (const step of REPAIR_STEPS) {
+      const value = segment.line + step;
+      if (value < segment.low || value > segment.high) continue;
+      if (segments.some((other) => other !== segment && clash(segment, value, other))) continue;
+      if (!fits(routes[segment.route] as LaneRoute, segment.at, value, orientation, tables)) continue;
+      const points = (routes[segment.route] as LaneRoute).points;
+      const index = orientation === 'vertical' ? 0 : 1;
+      (points[segment.at] as Point)[index] = value;
+      (points[segment.at + 1] as Point)[index] = value;
+      segment.line = value;
+      break;
+    }
+  }
+}
+
+function segmentsOf(routes: LaneRoute[], orientation: 'vertical' | 'horizontal'): Segment[] {
+  const along = orientation === 'vertical' ? 1 : 0;
+  const across = 1 - along;
+  const segments: Segment[] = [];
+  routes.forEach((route, index) => {
+    const points = route.points;
+    const last = points.length - 1;
+    const start = points[0] as Point;
+    const end = points[last] as Point;
+    for (let at = 1; at < last - 1; at++) {
+      const a = points[at] as Point;
+      const b = points[at + 1] as Point;
+      if (a[across] !== b[across] || a[along] === b[along]) continue;
+      let low = Number.NEGATIVE_INFINITY;
+      let high = Number.POSITIVE_INFINITY;
+      if (orientation === 'vertical') {
+        // Keep room for the markers where this segment meets the first or last run, and keep the turn
+        // next to a shared end close to its table.
+        const limit = (edge: number, side: 1 | -1, shared: boolean | undefined) => {
+          if (side === 1) {
+            low = Math.max(low, edge + MARKER_ROOM);
+            if (shared) high = Math.min(high, edge + SHARED_END_REACH);
+          } else {
+            high = Math.min(high, edge - MARKER_ROOM);
+            if (shared) low = Math.max(low, edge - SHARED_END_REACH);
+          }
+        };
+        if (at === 1) limit(start[0], route.sourceSide, route.sourceShared);
+        if (at + 1 === last - 1) limit(end[0], route.targetSide, route.targetShared);
+      } else {
+        // The run that joins a shared end's short run beside the table stays within that band.
+        if (at === 2 && route.sourceBand) [low, high] = route.sourceBand;
+        if (at + 1 === last - 2 && route.targetBand) [low, high] = route.targetBand;
+      }
+      segments.push({
+        route: index,
+        at,
+        line: a[across],
+        from: Math.min(a[along], b[along]),
+        to: Math.max(a[along], b[along]),
+        order: end[across],
+        low,
+        high,
+      });
+    }
+  });
+  return segments;
+}
+
+/** Moves crowded segments into lanes; returns how many moved. */
+function spread(
+  routes: LaneRoute[],
+  tables: readonly Rect[],
+  orientation: 'vertical' | 'horizontal',
+): number {
+  const segments = segmentsOf(routes, orientation).sort((a, b) => a.line - b.line);
+  // Components of "closer than a lane and overlapping, on different lines".
+  const parent = segments.map((_, index) => index);
+  const find = (index: number): number => {
+    let root = index;
+    while (parent[root] !== root) root = parent[root] as number;
+    while (parent[index] !== root) {
+      const next = parent[index] as number;
+      parent[index] = root;
+      index = next;
+    }
+    return root;
+  };
+  for (let i = 0; i < segments.length; i++) {
+    const a = segments[i] as Segment;
+    for (let j = i + 1; j < segments.length; j++) {
+      const b = segments[j] as Segment;
+      if (b.line - a.line >= LANE - 0.01) break;
+      if (a.route === b.route) continue;
+      if (Math.min(a.to, b.to) - Math.max(a.from, b.from) <= 0.5) continue;
+      parent[find(j)] = find(i);
+    }
+  }
+  const components = new Map<number, Segment[]>();
+  segments.forEach((segment, index) => {
+    const root = find(index);
+    const list = components.get(root) ?? [];
+    list.push(segment);
+    components.set(root, list);
+  });
+  let moved = 0;
+  for (const component of components.values()) {
+    if (new Set(component.map((s) => s.route)).size < 2) continue;
+    moved += assignLanes(component, routes, tables, orientation);
+  }
+  return moved;
+}
+
+function assignLanes(
+  component: Segment[],
+  routes: LaneRoute[],
+  tables: readonly Rect[],
+  orientation: 'vertical' | 'horizontal',
+): number {
+  const lines = component.map((s) => s.line);
+  const lowestLine = Math.min(...lines);
+  const highestLine = Math.max(...lines);
+  const from = Math.min(...component.map((s) => s.from));
+  const to = Math.max(...component.map((s) => s.to));
+  // Free space on either side over the component's extent, up to the nearest table.
+  let low = lowestLine - 80;
+  let high = highestLine + 80;
+  for (const table of tables) {
+    const [near, far, start, end] =
+      orientation === 'vertical'
+        ? [table.left, table.right, table.top, table.bottom]
+        : [table.top, table.bottom, table.left, table.right];
+    if (end <= from || start >= to) continue;
+    if (far <= lowestLine + 0.01) low = Math.max(low, far + CLEARANCE);
+    else if (near >= highestLine - 0.01) high = Math.min(high, near - CLEARANCE);
+  }
+  const count = component.length;
+  const room = Math.max(0, high - low);
+  // At least 3 px apart even where the gap is narrow: the fit check below keeps each lane off the tables.
+  const spacing = Math.min(LANE, Math.max(3, room / Math.max(1, count - 1)));
+  const width = spacing * (count - 1);
+  const centre = lines.reduce((sum, line) => sum + line, 0) / count;
+  const first = Math.min(Math.max(centre - width / 2, low), high - width);
+  const ordered = [...component].sort((a, b) => a.line - b.line || a.order - b.order || a.route - b.route);
+  let moved = 0;
+  ordered.forEach((segment, lane) => {
+    const wanted = Math.min(segment.high, Math.max(segment.low, first + lane * spacing));
+    const value = closestFitting(routes[segment.route] as LaneRoute, segment, wanted, orientation, tables);
+    if (Math.abs(value - segment.line) < 0.01) return;
+    const points = (routes[segment.route] as LaneRoute).points;
+    const index = orientation === 'vertical' ? 0 : 1;
+    (points[segment.at] as Point)[index] = value;
+    (points[segment.at + 1] as Point)[index] = value;
+    moved++;
+  });
+  return moved;
+}
+
+/** `wanted`, or the value nearest to it on the way back to the segment's line that keeps off every table. */
+function closestFitting(
+  route: LaneRoute,
+  segment: Segment,
+  wanted: number,
+  orientation: 'vertical' | 'horizontal',
+  tables: readonly Rect[],
+): number {
+  const steps = 6;
+  for (let step = 0; step < steps; step++) {
+    const value = wanted + ((segment.line - wanted) * step) / steps;
+    if (fits(route, segment.at, value, orientation, tables)) return value;
+  }
+  return segment.line;
+}
+
+/** Whether moving the segment at `at` to `value` keeps it and the two segments it joins off every table. */
+function fits(
+  route: LaneRoute,
+  at: number,
+  value: number,
+  orientation: 'vertical' | 'horizontal',
+  tables: readonly Rect[],
+): boolean {
+  const index = orientation === 'vertical' ? 0 : 1;
+  const moved = (point: Point): Point => (index === 0 ? [value, point[1]] : [point[0], value]);
+  const points = route.points;
+  const a = moved(points[at] as Point);
+  const b = moved(points[at + 1] as Point);
+  const checks: [Point, Point][] = [
+    [points[at - 1] as Point, a],
+    [a, b],
+    [b, points[at + 2] as Point],
+  ];
+  return checks.every(([p, q]) => tables.every((table) => !entersTable(p, q, table)));
+}
+
+/** Whether the axis-parallel segment p–q has a part inside the table (its outline excepted, 2 px in). */
+function entersTable(p: Point, q: Point, table: Rect): boolean {
+  const left = table.left + 2;
+  const right = table.right - 2;
+  const top = table.top + 2;
+  const bottom = table.bottom - 2;
+  const minX = Math.min(p[0], q[0]);
+  const maxX = Math.max(p[0], q[0]);
+  const minY = Math.min(p[1], q[1]);
+  const maxY = Math.max(p[1], q[1]);
+  return maxX > left && minX < right && maxY > top && minY < bottom;
+}
