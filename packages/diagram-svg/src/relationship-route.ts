@@ -128,9 +128,9 @@ export function routeAll(
   links: readonly { source: Endpoint; target: Endpoint }[],
   obstacles: RoutingObstacles = { tables: links.flatMap((link) => [link.source.box, link.target.box]) },
 ): Route[] {
-  const padded = [...new Set([...obstacles.tables, ...(obstacles.others ?? [])])].map((box) =>
-    rect(box, PADDING),
-  );
+  const obstacleBoxes = [...new Set([...obstacles.tables, ...(obstacles.others ?? [])])];
+  const padded = obstacleBoxes.map((box) => rect(box, PADDING));
+  const bare = obstacleBoxes.map((box) => rect(box, 0));
   const sides: (Route | null)[] = links.map((link) => {
     if (link.source.box === link.target.box) return null;
     return freeSides(routeBetween(link.source, link.target), link, padded);
@@ -143,11 +143,16 @@ export function routeAll(
     const [sourceY, targetY] = ends[at] as [number, number];
     const sourceX = sided.points[0]![0];
     const targetX = sided.points.at(-1)![0];
-    const start: Point = [sourceX + sided.sourceSide * STUB, sourceY];
-    const goal: Point = [targetX + sided.targetSide * STUB, targetY];
+    const start: Point = [portX(sourceX, sided.sourceSide, sourceY, bare), sourceY];
+    const goal: Point = [portX(targetX, sided.targetSide, targetY, bare), targetY];
+    // Where tables stand closer than the padding, the line may pass them closer too (never through them).
+    const near = (r: Rect, [x, y]: Point) => x > r.left && x < r.right && y > r.top && y < r.bottom;
+    const around = padded.some((r) => near(r, start) || near(r, goal))
+      ? padded.map((r, k) => (near(r, start) || near(r, goal) ? (bare[k] as Rect) : r))
+      : padded;
     const [sourceShared, targetShared] = shared[at] as [boolean, boolean];
     const band = (box: Box): [number, number] => [box.top - BAND_REACH, box.top + box.height + BAND_REACH];
-    const found = searchPath(start, goal, padded, {
+    const found = searchPath(start, goal, around, {
       ...(sourceShared ? { startBand: band(links[at]!.source.box) } : {}),
       ...(targetShared ? { goalBand: band(links[at]!.target.box) } : {}),
     });
@@ -230,24 +235,10 @@ function gatherBeside(
   const port = edge[0] + side * STUB;
   // The long run must stand clear of the short one beside the table.
   const runX = Math.abs(turn[0] - port) < GATHER_GAP ? port + side * GATHER_GAP : turn[0];
-  const longRun: [Point, Point] = [
-    [runX, far[1]],
-    [runX, gather],
-  ];
-  const clear = tables.every(
-    (t) =>
-      !(
-        runX > t.left + 2 &&
-        runX < t.right - 2 &&
-        Math.max(longRun[0][1], longRun[1][1]) > t.top + 2 &&
-        Math.min(longRun[0][1], longRun[1][1]) < t.bottom - 2
-      ),
-  );
-  if (!clear) return points;
   const before = points.slice(0, count - 3);
   const previous = before.at(-1);
   // The run before `far` was horizontal into it; it now ends at the long run's x.
-  return simplify([
+  const gathered = simplify([
     ...before,
     ...(previous ? [[runX, previous[1]] as Point] : []),
     [runX, far[1]],
@@ -256,10 +247,39 @@ function gatherBeside(
     [port, edge[1]],
     edge,
   ]);
+  const clear = gathered.every((point, at) => {
+    const next = gathered[at + 1];
+    return next === undefined || tables.every((table) => !crossesTable(point, next, table));
+  });
+  return clear ? gathered : points;
+}
+
+/** Whether the axis-parallel segment p–q has a part inside the table (its outline excepted, 2 px in). */
+function crossesTable(p: Point, q: Point, table: Rect): boolean {
+  return (
+    Math.max(p[0], q[0]) > table.left + 2 &&
+    Math.min(p[0], q[0]) < table.right - 2 &&
+    Math.max(p[1], q[1]) > table.top + 2 &&
+    Math.min(p[1], q[1]) < table.bottom - 2
+  );
 }
 
 /** Least distance between the long run to a shared end and the short run beside its table. */
 const GATHER_GAP = 14;
+
+/**
+ * Where a line turns out of its table: STUB px from the edge, or halfway to a table standing closer than
+ * that on the same side at the same height (tables a person placed almost touching).
+ */
+function portX(edge: number, side: 1 | -1, y: number, tables: readonly Rect[]): number {
+  let distance = STUB;
+  for (const t of tables) {
+    if (y <= t.top || y >= t.bottom) continue;
+    const gap = side === 1 ? t.left - edge : edge - t.right;
+    if (gap > 0 && gap < STUB + PADDING) distance = Math.min(distance, Math.max(2, gap / 2));
+  }
+  return edge + side * distance;
+}
 
 function rect(box: Box, padding: number): Rect {
   return {
