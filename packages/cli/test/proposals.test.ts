@@ -36,10 +36,12 @@ describe('operator CLI: proposal review', () => {
     return { status: response.status, body: (await response.json()) as Json };
   }
 
+  let proposals = 0;
+  // Each proposal adds a table of its own: once one is applied, proposing it again would change nothing.
   const propose = async (
     schema: unknown = {
       strategy: 'additive',
-      tables: [{ name: 'cli_table', columns: [{ name: 'id', type: 'int' }] }],
+      tables: [{ name: `cli_table_${++proposals}`, columns: [{ name: 'id', type: 'int' }] }],
     },
     diagram = diagramUuid,
   ) => {

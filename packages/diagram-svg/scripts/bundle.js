@@ -10,7 +10,12 @@ const esbuild = require('esbuild');
 const packageDir = path.resolve(__dirname, '..');
 const schemaSource = path.resolve(packageDir, '..', 'schema', 'src');
 const browserDir = path.join(packageDir, 'src', 'browser');
-const outfile = path.join(packageDir, 'dist', 'browser', 'draw.js');
+const outputs = [
+  // The /draw page: reads a patch from the address fragment and draws it.
+  { entry: 'draw.ts', outfile: path.join(packageDir, 'dist', 'browser', 'draw.js') },
+  // Zoom and pan (d3-zoom, d3-selection) for the diagrams on every other page.
+  { entry: 'viewport.ts', outfile: path.join(packageDir, 'dist', 'browser', 'viewport.js') },
+];
 
 /** @type {import('esbuild').Plugin} */
 const browserSubstitutes = {
@@ -24,8 +29,12 @@ const browserSubstitutes = {
 };
 
 async function main() {
+  for (const output of outputs) await bundle(output);
+}
+
+async function bundle({ entry, outfile }) {
   const result = await esbuild.build({
-    entryPoints: [path.join(browserDir, 'draw.ts')],
+    entryPoints: [path.join(browserDir, entry)],
     outfile,
     bundle: true,
     format: 'iife',

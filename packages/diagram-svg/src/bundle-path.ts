@@ -4,3 +4,6 @@ import * as path from 'node:path';
 
 /** Absolute path of the built browser bundle for /draw (served by the web app as /assets/draw.js). */
 export const drawBundlePath: string = path.resolve(__dirname, '..', 'dist', 'browser', 'draw.js');
+
+/** Absolute path of the zoom-and-pan bundle (served by the web app as /assets/viewport.js). */
+export const viewportBundlePath: string = path.resolve(__dirname, '..', 'dist', 'browser', 'viewport.js');

@@ -1,5 +1,5 @@
 export { diagramCss } from './css';
-export { drawBundlePath } from './bundle-path';
+export { drawBundlePath, viewportBundlePath } from './bundle-path';
 export { type DrawFailure, type DrawProblem, type DrawResult, drawFromLocation } from './draw-page';
 export { type ChangeMark, type DiagramHighlight, emptyHighlight } from './highlight';
 export { type RenderOptions, renderDiagramSvg } from './render';

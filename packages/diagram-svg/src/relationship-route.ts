@@ -1,6 +1,6 @@
 // The path of a relationship line: orthogonal segments that leave each table horizontally from the row of
 // the linked column, so the end markers can be drawn at the table's edge.
-import { type Point, type Rect, searchPath, simplify } from './routing/grid-search';
+import { type Point, type Rect, RunUsage, searchPath, simplify } from './routing/grid-search';
 import { separateLanes } from './routing/lanes';
 import { type Box, ROW_HEIGHT } from './table-geometry';
 
@@ -106,6 +106,8 @@ export function selfLoop(source: Endpoint, target: Endpoint, side: 1 | -1, index
 
 /** Where every line keeps away from every table, note and group title it does not end at. */
 const PADDING = 12;
+/** A row where this many lines end is a hub's: lines to it steer round the gaps earlier lines crowd. */
+const HUB_ENDS = 4;
 /** Lines converging on a shared end gather beside its table, up to this far above and below it. */
 const BAND_REACH = 24;
 /** Spacing of ends that land on one row's edge (several relationships to one key column). */
@@ -135,7 +137,8 @@ export function routeAll(
     if (link.source.box === link.target.box) return null;
     return freeSides(routeBetween(link.source, link.target), link, padded);
   });
-  const { ends, shared } = spreadEnds(links, sides);
+  const { ends, shared, hubs } = spreadEnds(links, sides);
+  const usage = new RunUsage();
   const tableRects = obstacles.tables.map((box) => rect(box, 0));
   const routes: (Route | null)[] = links.map((_link, at) => {
     const sided = sides[at];
@@ -153,10 +156,14 @@ export function routeAll(
     const [sourceShared, targetShared] = shared[at] as [boolean, boolean];
     const band = (box: Box): [number, number] => [box.top - BAND_REACH, box.top + box.height + BAND_REACH];
     const found = searchPath(start, goal, around, {
+      // Lines to a hub's key avoid the gaps earlier lines crowd; the others rarely meet enough lines to
+      // fill a gap, and the lanes separate them.
+      ...(hubs[at] ? { usage } : {}),
       ...(sourceShared ? { startBand: band(links[at]!.source.box) } : {}),
       ...(targetShared ? { goalBand: band(links[at]!.target.box) } : {}),
     });
     const middle = found ?? [start, [start[0], goal[1]], goal];
+    usage.add(middle);
     let points = simplify([[sourceX, sourceY], ...middle, [targetX, targetY]]);
     if (targetShared)
       points = gatherBeside(points, band(links[at]!.target.box), sided.targetSide, tableRects);
@@ -298,9 +305,10 @@ function rect(box: Box, padding: number): Rect {
 function spreadEnds(
   links: readonly { source: Endpoint; target: Endpoint }[],
   sides: readonly (Route | null)[],
-): { ends: [number, number][]; shared: [boolean, boolean][] } {
+): { ends: [number, number][]; shared: [boolean, boolean][]; hubs: boolean[] } {
   const ends: [number, number][] = links.map((link) => [link.source.y, link.target.y]);
   const shared: [boolean, boolean][] = links.map(() => [false, false]);
+  const hubs: boolean[] = links.map(() => false);
   const groups = new Map<string, { link: number; end: 0 | 1; other: number }[]>();
   const keyOf = (box: Box, side: number, y: number) => `${box.left},${box.top},${side},${y}`;
   links.forEach((link, at) => {
@@ -323,9 +331,10 @@ function spreadEnds(
       const offset = (index - (list.length - 1) / 2) * spacing;
       (ends[entry.link] as [number, number])[entry.end] += offset;
       (shared[entry.link] as [boolean, boolean])[entry.end] = true;
+      if (list.length >= HUB_ENDS) hubs[entry.link] = true;
     });
   }
-  return { ends, shared };
+  return { ends, shared, hubs };
 }
 
 /**

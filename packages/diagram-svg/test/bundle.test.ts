@@ -59,7 +59,16 @@ function runPage(hash: string, search = '', readyState = 'interactive') {
       listeners[`document:${type}`] = listener;
     },
     getElementById: (id: string) => (id === 'diagram' ? diagram : id === 'problems' ? problems : null),
-    createElement: (name: string) => ({ name, className: '', textContent: '' }),
+    createElement: (name: string) => ({
+      name,
+      className: '',
+      textContent: '',
+      children: [] as unknown[],
+      appendChild(node: unknown) {
+        this.children.push(node);
+        return node;
+      },
+    }),
     importNode: (node: { svg: string }) => node,
   };
   class DOMParser {
@@ -101,7 +110,10 @@ describe('the /draw browser bundle', () => {
   it('draws the patch of the fragment into #diagram', () => {
     const patch = { strategy: 'merge', tables: [{ name: 'users', columns: [{ name: 'id', type: 'int' }] }] };
     const { diagram, problems } = runPage(`#patch=${encodeURIComponent(JSON.stringify(patch))}`);
-    const [svg] = diagram.children as { svg: string; type: string }[];
+    // The drawing sits in a figure of its own (the zoom-and-pan frame).
+    const [figure] = diagram.children as { name: string; className: string; children: unknown[] }[];
+    expect(figure).toMatchObject({ name: 'figure', className: 'diagram' });
+    const [svg] = figure!.children as { svg: string; type: string }[];
     expect(svg!.type).toBe('image/svg+xml');
     expect(svg!.svg).toMatch(/^<svg [^>]*class="dss-diagram"/);
     expect(svg!.svg).toContain('>users</text>');

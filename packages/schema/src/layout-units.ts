@@ -176,18 +176,103 @@ function runDagre(nodes: DocumentTable[], links: Link[]): Map<string, Frame> {
       graph.setEdge(referenced.uuid, referencing.uuid);
   }
   dagre.layout(graph);
-  return new Map(
-    nodes.map((table) => {
-      const { x, y } = graph.node(table.uuid);
-      const frame = {
-        left: x - table.width / 2,
-        top: y - table.height / 2,
-        width: table.width,
-        height: table.height,
-      };
-      return [table.uuid, frame];
-    }),
+  return wrapTallRanks(
+    new Map(
+      nodes.map((table) => {
+        const { x, y } = graph.node(table.uuid);
+        const frame = {
+          left: x - table.width / 2,
+          top: y - table.height / 2,
+          width: table.width,
+          height: table.height,
+        };
+        return [table.uuid, frame];
+      }),
+    ),
   );
+}
+
+/** Space between the tables of a folded rank, and between its columns. */
+const WRAP_GAP = 80;
+
+/** The shape a laid-out unit aims for: a wide screen's (16:10). */
+const TARGET_ASPECT = 1.0;
+
+/**
+ * Dagre ranks left to right by reference: a table referenced by thirty others gets a rank thirty tables
+ * tall, a thin column that a screen can only show as a thumbnail. Here each rank taller than the unit's
+ * target height (from its tables' area and a 16:10 shape) is folded into side-by-side columns, in dagre's
+ * order, so related tables stay next to each other; every column is centred on the unit's middle, so a
+ * rank of one table (a hub such as `users`) sits level with the many that reference it. Deterministic.
+ */
+export function wrapTallRanks(frames: Map<string, Frame>): Map<string, Frame> {
+  if (frames.size < 3) return frames;
+  // Wider than dagre's own spacing: lines to a hub run between these tables, each in a lane of its own.
+  const gap = WRAP_GAP;
+  let area = 0;
+  let tallest = 0;
+  for (const frame of frames.values()) {
+    area += (frame.width + GRAPH_OPTIONS.ranksep) * (frame.height + gap);
+    tallest = Math.max(tallest, frame.height);
+  }
+  const targetHeight = Math.max(tallest, Math.sqrt(area / TARGET_ASPECT));
+  // Ranks: dagre puts each rank's tables on one vertical line (their centres share an x).
+  const ranks = new Map<number, [string, Frame][]>();
+  for (const entry of frames) {
+    const centre = Math.round(entry[1].left + entry[1].width / 2);
+    const rank = ranks.get(centre) ?? [];
+    rank.push(entry);
+    ranks.set(centre, rank);
+  }
+  const folded: [string, Frame][][][] = [];
+  for (const centre of [...ranks.keys()].sort((a, b) => a - b)) {
+    const members = (ranks.get(centre) as [string, Frame][]).sort((a, b) => a[1].top - b[1].top);
+    const rankColumns: [string, Frame][][] = [];
+    let column: [string, Frame][] = [];
+    let height = 0;
+    for (const member of members) {
+      const added = (column.length === 0 ? 0 : gap) + member[1].height;
+      if (column.length > 0 && height + added > targetHeight) {
+        rankColumns.push(column);
+        column = [];
+        height = 0;
+      }
+      column.push(member);
+      height += column.length === 1 ? member[1].height : added;
+    }
+    rankColumns.push(column);
+    folded.push(rankColumns);
+  }
+  // A hub (a rank that fits one column) followed by a rank folded into several gets half of those
+  // columns on its other side: the hub ends up in the middle of the tables that reference it, and their
+  // lines reach it from both sides instead of all through one gap.
+  const sequence: { column: [string, Frame][]; endsRank: boolean }[] = [];
+  for (let rank = 0; rank < folded.length; rank++) {
+    const here = folded[rank] as [string, Frame][][];
+    const next = folded[rank + 1];
+    if (here.length === 1 && next !== undefined && next.length >= 2) {
+      const before = next.splice(0, Math.floor(next.length / 2));
+      for (const [at, column] of before.entries())
+        sequence.push({ column, endsRank: at === before.length - 1 });
+    }
+    for (const [at, column] of here.entries()) sequence.push({ column, endsRank: at === here.length - 1 });
+  }
+  const columns = sequence.map((entry) => entry.column);
+  const rankEnds = sequence.map((entry) => entry.endsRank);
+  if (columns.length === ranks.size) return frames;
+  const wrapped = new Map<string, Frame>();
+  let left = 0;
+  columns.forEach((column, at) => {
+    const width = Math.max(...column.map(([, frame]) => frame.width));
+    const height = column.reduce((sum, [, frame]) => sum + frame.height, 0) + gap * (column.length - 1);
+    let top = (targetHeight - height) / 2;
+    for (const [uuid, frame] of column) {
+      wrapped.set(uuid, { ...frame, left: left + (width - frame.width) / 2, top });
+      top += frame.height + gap;
+    }
+    left += width + (rankEnds[at] ? GRAPH_OPTIONS.ranksep : 1.5 * gap);
+  });
+  return wrapped;
 }
 
 /** What dagre does with one link, without its set-up cost: the referenced table left, centres level. */

@@ -2,6 +2,7 @@
 // the address fragment, which browsers never send to a server, and puts the drawing or the problems on the
 // page; it makes no request of any kind. Page contract (README): <ul id="problems"> and <div id="diagram">.
 import { type DrawProblem, drawFromLocation } from '../draw-page';
+import { enableViewports } from './viewport';
 
 function show(): void {
   const diagram = document.getElementById('diagram');
@@ -10,7 +11,12 @@ function show(): void {
   const result = drawFromLocation(window.location.hash, window.location.search);
   const items: HTMLLIElement[] = [];
   if (result.ok) {
-    diagram.replaceChildren(parseSvg(result.svg));
+    // A figure of its own, so the drawing gets zoom and pan like every other diagram of the app.
+    const figure = document.createElement('figure');
+    figure.className = 'diagram';
+    figure.appendChild(parseSvg(result.svg));
+    diagram.replaceChildren(figure);
+    enableViewports(diagram);
   } else {
     diagram.replaceChildren();
     items.push(listItem('dss-draw-error', result.message));

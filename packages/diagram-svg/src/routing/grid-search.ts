@@ -30,6 +30,54 @@ export interface SearchOptions {
   startBand?: [number, number];
   /** Likewise for a shared goal: lines arrive on the goal's column within the band, then turn into the row. */
   goalBand?: [number, number];
+  /** Runs already taken by earlier lines: crowded ones cost more, so lines spread over other gaps. */
+  usage?: RunUsage;
+}
+
+/** Extra cost of a step for each earlier line on the same grid line over the same stretch, in px. */
+const CONGESTION = 80;
+
+/**
+ * The runs routed lines occupy, by grid line (the obstacle edges all searches share), so that a later
+ * search can see how crowded a gap already is.
+ */
+export class RunUsage {
+  private readonly horizontal = new Map<number, [number, number][]>();
+  private readonly vertical = new Map<number, [number, number][]>();
+
+  add(points: readonly Point[]): void {
+    for (let at = 1; at < points.length; at++) {
+      const [x1, y1] = points[at - 1] as Point;
+      const [x2, y2] = points[at] as Point;
+      if (y1 === y2 && x1 !== x2) push(this.horizontal, y1, Math.min(x1, x2), Math.max(x1, x2));
+      else if (x1 === x2 && y1 !== y2) push(this.vertical, x1, Math.min(y1, y2), Math.max(y1, y2));
+    }
+  }
+
+  /** Every earlier run on line `line`. */
+  runs(vertical: boolean, line: number): readonly [number, number][] {
+    return (vertical ? this.vertical : this.horizontal).get(line) ?? NO_RUNS;
+  }
+}
+
+const NO_RUNS: readonly [number, number][] = [];
+
+/** The first index whose value is at least `value` (values sorted). */
+function lowerIndex(list: readonly number[], value: number): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((list[middle] as number) < value - 1e-6) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function push(map: Map<number, [number, number][]>, line: number, from: number, to: number): void {
+  const runs = map.get(line);
+  if (runs === undefined) map.set(line, [[from, to]]);
+  else runs.push([from, to]);
 }
 
 /**
@@ -142,6 +190,27 @@ function searchWindow(
   // blocked when its open interval runs through an obstacle's interior.
   const buffers = buffersFor(nodes);
   const id = buffers.nextSearch();
+  const usage = options.usage;
+  // Crowding of each grid step, looked up once per grid line that has runs at all.
+  const crowdRight = buffers.crowdRight;
+  const crowdDown = buffers.crowdDown;
+  crowdRight.fill(0, 0, nodes);
+  crowdDown.fill(0, 0, nodes);
+  if (usage !== undefined) {
+    // Each earlier run adds one to the grid steps it covers (steps lie between consecutive grid lines).
+    for (let j = 0; j < ny; j++) {
+      for (const [from, to] of usage.runs(false, ys[j] as number)) {
+        for (let i = lowerIndex(xs, from); i + 1 < nx && (xs[i + 1] as number) <= to + 1e-6; i++)
+          crowdRight[i * ny + j] = (crowdRight[i * ny + j] as number) + 1;
+      }
+    }
+    for (let i = 0; i < nx; i++) {
+      for (const [from, to] of usage.runs(true, xs[i] as number)) {
+        for (let j = lowerIndex(ys, from); j + 1 < ny && (ys[j + 1] as number) <= to + 1e-6; j++)
+          crowdDown[i * ny + j] = (crowdDown[i * ny + j] as number) + 1;
+      }
+    }
+  }
   const { blockedNode, blockedRight, blockedDown } = buffers;
   for (const o of obstacles) {
     const i0 = indexOf(xs, clamp(o.left, window.left, window.right));
@@ -204,10 +273,10 @@ function searchWindow(
   let node = 0;
   let direction = 0;
   let here = 0;
-  const relax = (next: number, nextDirection: number, length: number) => {
+  const relax = (next: number, nextDirection: number, length: number, crowd: number) => {
     if (blockedNode[next] === id && next !== goalNode) return;
     const turn = nextDirection === direction ? 0 : node === startNode ? departureCost : BEND;
-    let value = here + length + turn;
+    let value = here + length + turn + crowd * CONGESTION;
     // Reaching the goal in the unwanted direction costs one more bend (into the stub, or out of the row).
     if (next === goalNode && nextDirection === arrival) value += arrivalCost;
     const nextState = next * 2 + nextDirection;
@@ -229,19 +298,26 @@ function searchWindow(
     const j = node - i * ny;
     here = cost[state] as number;
     const x = xs[i] as number;
-    if (i + 1 < nx && blockedRight[node] !== id) relax(node + ny, 0, (xs[i + 1] as number) - x);
-    if (i > 0 && blockedRight[node - ny] !== id) relax(node - ny, 0, x - (xs[i - 1] as number));
+    if (i + 1 < nx && blockedRight[node] !== id)
+      relax(node + ny, 0, (xs[i + 1] as number) - x, crowdRight[node] as number);
+    if (i > 0 && blockedRight[node - ny] !== id)
+      relax(node - ny, 0, x - (xs[i - 1] as number), crowdRight[node - ny] as number);
     const y = ys[j] as number;
     const cheap = (x === start[0] && startBand !== undefined) || (x === goal[0] && goalBand !== undefined);
     if (j + 1 < ny && blockedDown[node] !== id) {
       const to = ys[j + 1] as number;
       const length = to - y;
-      relax(node + 1, 1, cheap && banded(x, y, to) ? length * BAND_RATE : length);
+      relax(node + 1, 1, cheap && banded(x, y, to) ? length * BAND_RATE : length, crowdDown[node] as number);
     }
     if (j > 0 && blockedDown[node - 1] !== id) {
       const to = ys[j - 1] as number;
       const length = y - to;
-      relax(node - 1, 1, cheap && banded(x, to, y) ? length * BAND_RATE : length);
+      relax(
+        node - 1,
+        1,
+        cheap && banded(x, to, y) ? length * BAND_RATE : length,
+        crowdDown[node - 1] as number,
+      );
     }
   }
   return null;
@@ -251,6 +327,8 @@ interface SearchBuffers {
   blockedNode: Int32Array;
   blockedRight: Int32Array;
   blockedDown: Int32Array;
+  crowdRight: Int32Array;
+  crowdDown: Int32Array;
   cost: Float64Array;
   from: Int32Array;
   seen: Int32Array;
@@ -271,6 +349,8 @@ function buffersFor(nodes: number): SearchBuffers {
       blockedNode: new Int32Array(capacity),
       blockedRight: new Int32Array(capacity),
       blockedDown: new Int32Array(capacity),
+      crowdRight: new Int32Array(capacity),
+      crowdDown: new Int32Array(capacity),
       cost: new Float64Array(capacity * 2),
       from: new Int32Array(capacity * 2),
       seen: new Int32Array(capacity * 2),

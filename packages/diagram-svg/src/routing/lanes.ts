@@ -31,6 +31,8 @@ interface Segment {
   /** Limits from the line's own ends: the lane must stay within [low, high]. */
   low: number;
   high: number;
+  /** A line's first or last run (on its column's row): never moved, but others keep clear of it. */
+  fixed: boolean;
 }
 
 export interface LaneRoute {
@@ -64,23 +66,46 @@ const REPAIR_STEPS = [3, -3, 6, -6, 9, -9, 12, -12, 16, -16, 20, -20, 25, -25, 3
  */
 function repair(routes: LaneRoute[], tables: readonly Rect[], orientation: 'vertical' | 'horizontal'): void {
   const segments = segmentsOf(routes, orientation).sort((a, b) => a.line - b.line);
-  const clash = (a: Segment, line: number, b: Segment) =>
-    a.route !== b.route &&
-    Math.abs(line - b.line) < TOO_CLOSE &&
-    Math.min(a.to, b.to) - Math.max(a.from, b.from) > 0.5;
-  for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i] as Segment;
-    if (!segments.some((other) => other !== segment && clash(segment, segment.line, other))) continue;
+  // Segments by line, kept sorted as segments move, so each check looks only at close neighbours.
+  const lines = segments.map((segment) => segment.line);
+  const near = (segment: Segment, line: number) => {
+    let low = 0;
+    let high = lines.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((lines[middle] as number) <= line - TOO_CLOSE) low = middle + 1;
+      else high = middle;
+    }
+    for (let at = low; at < segments.length && (lines[at] as number) < line + TOO_CLOSE; at++) {
+      const other = segments[at] as Segment;
+      if (
+        other !== segment &&
+        other.route !== segment.route &&
+        Math.min(segment.to, other.to) - Math.max(segment.from, other.from) > 0.5
+      )
+        return true;
+    }
+    return false;
+  };
+  for (const segment of [...segments]) {
+    if (segment.fixed || !near(segment, segment.line)) continue;
     for (const step of REPAIR_STEPS) {
       const value = segment.line + step;
       if (value < segment.low || value > segment.high) continue;
-      if (segments.some((other) => other !== segment && clash(segment, value, other))) continue;
+      if (near(segment, value)) continue;
       if (!fits(routes[segment.route] as LaneRoute, segment.at, value, orientation, tables)) continue;
       const points = (routes[segment.route] as LaneRoute).points;
       const index = orientation === 'vertical' ? 0 : 1;
       (points[segment.at] as Point)[index] = value;
       (points[segment.at + 1] as Point)[index] = value;
+      const from = segments.indexOf(segment);
+      segments.splice(from, 1);
+      lines.splice(from, 1);
       segment.line = value;
+      let to = 0;
+      while (to < lines.length && (lines[to] as number) < value) to++;
+      segments.splice(to, 0, segment);
+      lines.splice(to, 0, value);
       break;
     }
   }
@@ -95,10 +120,11 @@ function segmentsOf(routes: LaneRoute[], orientation: 'vertical' | 'horizontal')
     const last = points.length - 1;
     const start = points[0] as Point;
     const end = points[last] as Point;
-    for (let at = 1; at < last - 1; at++) {
+    for (let at = 0; at < last; at++) {
       const a = points[at] as Point;
       const b = points[at + 1] as Point;
       if (a[across] !== b[across] || a[along] === b[along]) continue;
+      const fixed = at === 0 || at === last - 1;
       let low = Number.NEGATIVE_INFINITY;
       let high = Number.POSITIVE_INFINITY;
       if (orientation === 'vertical') {
@@ -129,6 +155,7 @@ function segmentsOf(routes: LaneRoute[], orientation: 'vertical' | 'horizontal')
         order: end[across],
         low,
         high,
+        fixed,
       });
     }
   });
@@ -174,6 +201,7 @@ function spread(
   let moved = 0;
   for (const component of components.values()) {
     if (new Set(component.map((s) => s.route)).size < 2) continue;
+    if (component.every((segment) => segment.fixed)) continue;
     moved += assignLanes(component, routes, tables, orientation);
   }
   return moved;
@@ -212,6 +240,7 @@ function assignLanes(
   const ordered = [...component].sort((a, b) => a.line - b.line || a.order - b.order || a.route - b.route);
   let moved = 0;
   ordered.forEach((segment, lane) => {
+    if (segment.fixed) return;
     const wanted = Math.min(segment.high, Math.max(segment.low, first + lane * spacing));
     const value = closestFitting(routes[segment.route] as LaneRoute, segment, wanted, orientation, tables);
     if (Math.abs(value - segment.line) < 0.01) return;

@@ -47,8 +47,15 @@ button.link { border: none; background: none; color: var(--accent); padding: 0; 
 .notice { background: var(--paper); border: 1px solid var(--line); border-left: 4px solid var(--accent); padding: 0.6rem 1rem; border-radius: 6px; margin: 1rem 0; }
 .notice.error { border-left-color: var(--removed); color: var(--ink); }
 .secret { display: block; padding: 0.8rem; background: var(--paper); border: 1px dashed var(--accent); overflow-wrap: anywhere; white-space: pre-wrap; }
-figure.diagram { margin: 0; background: var(--paper); border: 1px solid var(--line); border-radius: 8px; overflow: auto; max-height: 75vh; }
-figure.diagram svg { display: block; max-width: none; }
+figure.diagram { position: relative; margin: 0; background: var(--paper); border: 1px solid var(--line); border-radius: 8px; overflow: hidden; height: 75vh; min-height: 320px; }
+figure.diagram:focus-visible { outline: 2px solid #2563eb; outline-offset: 2px; }
+figure.diagram svg { display: block; width: 100%; height: 100%; cursor: grab; touch-action: none; }
+figure.diagram svg:active { cursor: grabbing; }
+.dss-zoom-controls { position: absolute; top: 8px; right: 8px; display: flex; gap: 4px; align-items: center; z-index: 1; }
+.dss-zoom-controls button { min-width: 32px; height: 30px; padding: 0 8px; border: 1px solid var(--line); border-radius: 6px; background: #fff; font: inherit; cursor: pointer; }
+.dss-zoom-controls button:hover { background: #f1f5f9; }
+.dss-table-search { height: 30px; width: 180px; padding: 0 8px; border: 1px solid var(--line); border-radius: 6px; font: inherit; }
+.dss-found .dss-box { stroke: #2563eb; stroke-width: 3; }
 aside.history { background: var(--paper); border: 1px solid var(--line); border-radius: 8px; padding: 0.8rem 1rem; align-self: start; }
 aside.history h2 { margin-top: 0; }
 aside.history ol, aside.history ul { padding-left: 1.1rem; margin: 0; }
@@ -65,7 +72,7 @@ h4.mark-added { color: var(--added); } h4.mark-changed { color: var(--changed); 
 .review-actions textarea { width: 24rem; max-width: 100%; }
 body.embed { background: var(--paper); }
 main.embed { max-width: none; margin: 0; padding: 0; }
-main.embed figure.diagram { border: none; max-height: none; }
+main.embed figure.diagram { border: none; height: 100vh; border-radius: 0; }
 #problems:empty { display: none; }
 @media (max-width: 900px) { main.with-aside { grid-template-columns: 1fr; } }
 `;

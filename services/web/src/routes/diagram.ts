@@ -35,6 +35,7 @@ export function diagramRoutes(router: Router, context: WebAppContext): void {
           title: diagram.name,
           viewer: { ...viewer.user, csrfToken },
           stylesheets: ['/assets/diagram.css'],
+          scripts: ['/assets/viewport.js'],
         },
         html`<main class="with-aside">
 <div class="primary-column">
@@ -63,7 +64,12 @@ ${historyPane({
     res.removeHeader('X-Frame-Options');
     res.send(
       page(
-        { title: diagram.name, stylesheets: ['/assets/diagram.css'], bodyClass: 'embed' },
+        {
+          title: diagram.name,
+          stylesheets: ['/assets/diagram.css'],
+          scripts: ['/assets/viewport.js'],
+          bodyClass: 'embed',
+        },
         html`<main class="embed">${drawing(diagram, document)}</main>`,
       ).text,
     );

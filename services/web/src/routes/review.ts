@@ -71,6 +71,7 @@ export function reviewRoutes(router: Router, context: WebAppContext): void {
           title: `Review: ${proposal.title}`,
           viewer: { ...viewer.user, csrfToken },
           stylesheets: ['/assets/diagram.css'],
+          scripts: ['/assets/viewport.js'],
         },
         html`<main class="review">
 <p class="crumbs"><a href="/">${membership.team_name}</a> / <a href="/diagrams/${diagram.uuid}">${diagram.name}</a> /</p>

@@ -1,0 +1,169 @@
+// Zoom and pan for every drawn diagram on a page (bundled by scripts/bundle.js into dist/browser/viewport.js,
+// served as /assets/viewport.js). d3-zoom does the gestures: the wheel or a pinch zooms around the pointer,
+// a drag pans. Buttons zoom in and out, fit the whole diagram and show it at 100% (column text at its
+// 12 px); keys + - 0 1 do the same while the diagram has focus. The first view fits the whole diagram.
+// Diagrams of 20 tables or more get a search box that centres a table. Nothing is sent anywhere.
+import { type Selection, select } from 'd3-selection';
+import { type D3ZoomEvent, type ZoomBehavior, zoom, zoomIdentity } from 'd3-zoom';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const SEARCH_FROM_TABLES = 20;
+/** How far in a person can zoom, relative to 100% (text 12 px → 48 px). */
+const MAX_ZOOM_OVER_ACTUAL = 4;
+
+interface Viewport {
+  fit(): void;
+  actualSize(): void;
+  zoomBy(factor: number): void;
+  centreOn(table: SVGGElement): void;
+}
+
+/** Sets up every `figure.diagram` holding an `svg.dss-diagram` that has not been set up yet. */
+export function enableViewports(root: ParentNode = document): void {
+  // Pages without a DOM to query (the bundle's own tests run it in a bare script context) get nothing.
+  if (typeof root?.querySelectorAll !== 'function') return;
+  for (const figure of Array.from(root.querySelectorAll<HTMLElement>('figure.diagram'))) {
+    const svg = figure.querySelector<SVGSVGElement>('svg.dss-diagram');
+    if (svg === null || figure.dataset['viewport'] === 'ready') continue;
+    figure.dataset['viewport'] = 'ready';
+    const viewport = attach(figure, svg);
+    if (viewport !== null) addControls(figure, svg, viewport);
+  }
+}
+
+function attach(figure: HTMLElement, svg: SVGSVGElement): Viewport | null {
+  const box = svg.viewBox.baseVal;
+  if (box === null || box.width === 0 || box.height === 0) return null;
+  // Everything drawn moves inside one group; the svg keeps the viewBox that fits the whole diagram.
+  const layer = document.createElementNS(SVG_NS, 'g');
+  layer.setAttribute('class', 'dss-viewport');
+  for (const child of Array.from(svg.childNodes))
+    if ((child as Element).nodeName !== 'title') layer.appendChild(child);
+  svg.appendChild(layer);
+  svg.setAttribute('width', '100%');
+  svg.setAttribute('height', '100%');
+  svg.setAttribute('preserveAspectRatio', 'xMidYMid meet');
+
+  /** CSS pixels per viewBox unit when the transform is the identity (the fitted first view). */
+  const fittedScale = () => {
+    const { width, height } = svg.getBoundingClientRect();
+    return Math.min(width / box.width, height / box.height) || 1;
+  };
+  const behaviour: ZoomBehavior<SVGSVGElement, unknown> = zoom<SVGSVGElement, unknown>()
+    .scaleExtent([0.2, Math.max(8, MAX_ZOOM_OVER_ACTUAL / fittedScale())])
+    .on('zoom', (event: D3ZoomEvent<SVGSVGElement, unknown>) => {
+      layer.setAttribute('transform', event.transform.toString());
+      figure.dataset['zoom'] = String(Math.round(event.transform.k * fittedScale() * 100));
+    });
+  const selection: Selection<SVGSVGElement, unknown, null, undefined> = select(svg);
+  selection.call(behaviour).on('dblclick.zoom', null);
+  figure.dataset['zoom'] = String(Math.round(fittedScale() * 100));
+
+  const centre = () => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+  const scaleAbout = (k: number, x: number, y: number) => {
+    // Keep (x, y), in viewBox units, at the middle of the view.
+    const middle = centre();
+    return zoomIdentity.translate(middle.x, middle.y).scale(k).translate(-x, -y);
+  };
+  return {
+    fit() {
+      selection.call(behaviour.transform, zoomIdentity);
+    },
+    actualSize() {
+      behaviour.scaleExtent([0.2, Math.max(8, MAX_ZOOM_OVER_ACTUAL / fittedScale())]);
+      const k = 1 / fittedScale();
+      const current = centre();
+      selection.call(behaviour.transform, scaleAbout(k, current.x, current.y));
+    },
+    zoomBy(factor: number) {
+      selection.call(behaviour.scaleBy, factor);
+    },
+    centreOn(table: SVGGElement) {
+      const bounds = table.getBBox();
+      const k = Math.max(1 / fittedScale(), 1);
+      selection.call(
+        behaviour.transform,
+        scaleAbout(k, bounds.x + bounds.width / 2, bounds.y + bounds.height / 2),
+      );
+      table.classList.add('dss-found');
+      window.setTimeout(() => table.classList.remove('dss-found'), 1600);
+    },
+  };
+}
+
+function addControls(figure: HTMLElement, svg: SVGSVGElement, viewport: Viewport): void {
+  const bar = document.createElement('div');
+  bar.className = 'dss-zoom-controls';
+  bar.setAttribute('role', 'toolbar');
+  bar.setAttribute('aria-label', 'Zoom');
+  const button = (label: string, title: string, action: () => void, name: string) => {
+    const element = document.createElement('button');
+    element.type = 'button';
+    element.textContent = label;
+    element.title = title;
+    element.setAttribute('aria-label', title);
+    element.dataset['zoomAction'] = name;
+    element.addEventListener('click', action);
+    bar.appendChild(element);
+  };
+  button('+', 'Zoom in (+)', () => viewport.zoomBy(1.4), 'in');
+  button('−', 'Zoom out (−)', () => viewport.zoomBy(1 / 1.4), 'out');
+  button('Fit', 'Fit the whole diagram (0)', () => viewport.fit(), 'fit');
+  button('100%', 'Actual size (1)', () => viewport.actualSize(), 'actual');
+
+  const tables = Array.from(svg.querySelectorAll<SVGGElement>('g.dss-table[data-table]'));
+  if (tables.length >= SEARCH_FROM_TABLES) {
+    const search = document.createElement('input');
+    search.type = 'search';
+    search.placeholder = 'Find a table';
+    search.setAttribute('aria-label', 'Find a table');
+    search.className = 'dss-table-search';
+    const listId = `dss-tables-${Math.random().toString(36).slice(2)}`;
+    const list = document.createElement('datalist');
+    list.id = listId;
+    for (const name of [...new Set(tables.map((table) => table.dataset['table'] ?? ''))].sort()) {
+      const option = document.createElement('option');
+      option.value = name;
+      list.appendChild(option);
+    }
+    search.setAttribute('list', listId);
+    const find = () => {
+      const wanted = search.value.trim().toLowerCase();
+      if (wanted === '') return;
+      const found =
+        tables.find((table) => (table.dataset['table'] ?? '').toLowerCase() === wanted) ??
+        tables.find((table) => (table.dataset['table'] ?? '').toLowerCase().includes(wanted));
+      if (found) viewport.centreOn(found);
+    };
+    search.addEventListener('change', find);
+    search.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') find();
+    });
+    bar.append(search, list);
+  }
+  figure.prepend(bar);
+
+  figure.tabIndex = 0;
+  figure.addEventListener('keydown', (event) => {
+    if ((event.target as HTMLElement).tagName === 'INPUT') return;
+    const actions: Record<string, () => void> = {
+      '+': () => viewport.zoomBy(1.4),
+      '=': () => viewport.zoomBy(1.4),
+      '-': () => viewport.zoomBy(1 / 1.4),
+      _: () => viewport.zoomBy(1 / 1.4),
+      '0': () => viewport.fit(),
+      '1': () => viewport.actualSize(),
+    };
+    const action = actions[event.key];
+    if (action && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      action();
+    }
+  });
+}
+
+if (typeof document !== 'undefined') {
+  if (document.readyState === 'loading')
+    document.addEventListener('DOMContentLoaded', () => enableViewports());
+  else enableViewports();
+}

@@ -1,0 +1,177 @@
+/// <reference lib="dom" />
+// The public corpus's diagrams as a person sees them in Chromium (1400×1000): measured through the
+// markup contract from the rendered page, no line runs through a table it does not connect and no two
+// relationships share a run; the first view shows every table; wheel zoom and drag pan move the drawing;
+// zoomed in, column text is at least 12 px high. Screenshots go to artifacts/screenshots.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { crossings, type Drawing, pointsOfPath, sharedRuns } from '@dss/diagram-svg';
+import type { TestMember } from '@dss/system';
+import type { Page } from 'playwright-core';
+import { saveScreenshot } from '../support/browser';
+import { useBrowserSuite } from '../support/browser-suite';
+import { api, createPerson, type WebTestSystem } from '../support/web-system';
+
+const CORPUS = path.resolve(__dirname, '../../../../../shared/corpus');
+if (!fs.existsSync(path.join(CORPUS, 'manifest.json')))
+  throw new Error(`the public corpus is missing: expected ${CORPUS}/manifest.json beside the repository`);
+
+const DIAGRAMS = [
+  { name: 'northwind', file: 'sqlsrv/northwind.sql', driver: 'sqlsrv' },
+  { name: 'pterodactyl', file: 'mysql/pterodactyl.sql', driver: 'mysql' },
+  { name: 'pagila', file: 'pgsql/pagila.sql', driver: 'pgsql' },
+  { name: 'danbooru', file: 'pgsql/danbooru.sql', driver: 'pgsql' },
+] as const;
+
+/** Tables (rendered boxes) and lines (their points) in the drawing's own units, read from the page. */
+async function measure(page: Page): Promise<Drawing & { view: DOMRect; screenBoxes: DOMRect[] }> {
+  const raw = await page.evaluate(() => {
+    const figure = document.querySelector('figure.diagram') as HTMLElement;
+    const tables = Array.from(document.querySelectorAll<SVGGElement>('g.dss-table[data-table]')).map((g) => {
+      const box = (g.querySelector('rect.dss-box') as SVGRectElement).getBBox();
+      const screen = (g.querySelector('rect.dss-box') as SVGRectElement).getBoundingClientRect();
+      return {
+        name: g.dataset.table ?? '',
+        box: { left: box.x, top: box.y, width: box.width, height: box.height },
+        screen: screen.toJSON(),
+      };
+    });
+    const relationships = Array.from(
+      document.querySelectorAll<SVGGElement>('g.dss-relationship[data-relationship]'),
+    ).map((g) => ({
+      id: g.dataset.relationship ?? '',
+      source: g.dataset.sourceTable ?? '',
+      target: g.dataset.targetTable ?? '',
+      d: (g.querySelector('path.dss-line') as SVGPathElement).getAttribute('d') ?? '',
+    }));
+    return { tables, relationships, view: figure.getBoundingClientRect().toJSON() };
+  });
+  return {
+    tables: raw.tables.map(({ name, box }) => ({ name, box })),
+    relationships: raw.relationships.map(({ id, source, target, d }) => ({
+      id,
+      source,
+      target,
+      points: pointsOfPath(d),
+    })),
+    view: raw.view,
+    screenBoxes: raw.tables.map((table) => table.screen),
+  };
+}
+
+const firstTable = (page: Page) =>
+  page.evaluate(
+    () =>
+      (document.querySelector('g.dss-table rect.dss-box') as SVGRectElement)
+        .getBoundingClientRect()
+        .toJSON() as DOMRect,
+  );
+
+describe('corpus diagrams in the browser: routing, first view, zoom and pan', () => {
+  const suite = useBrowserSuite();
+  let web: WebTestSystem;
+  let viewer: TestMember;
+  const uuids = new Map<string, string>();
+
+  beforeAll(async () => {
+    web = suite.web;
+    await web.people.team('corpus');
+    const editor = await createPerson(web, 'corpus', 'editor', 'Corpus Editor');
+    viewer = await createPerson(web, 'corpus', 'viewer', 'Corpus Viewer');
+    for (const diagram of DIAGRAMS) {
+      const ddl = fs.readFileSync(path.join(CORPUS, diagram.file), 'utf8');
+      const created = await api(web, editor.token, 'POST', '/diagrams', {
+        name: diagram.name,
+        driver: diagram.driver,
+        ddl,
+      });
+      const uuid = created.body.data!.uuid as string;
+      for (let attempt = 0; attempt < 120; attempt++) {
+        const read = await api(web, editor.token, 'GET', `/diagrams/${uuid}`);
+        if (read.body.data!.status === 'ready') break;
+        if (read.body.data!.status === 'failed') throw new Error(`${diagram.name} failed to import`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      uuids.set(diagram.name, uuid);
+    }
+  }, 300_000);
+
+  it.each(DIAGRAMS.map((diagram) => diagram.name))(
+    '%s: no line through a table, no shared runs, every table in the first view',
+    async (name) => {
+      const page = await suite.signedInPage(viewer, `/diagrams/${uuids.get(name)}`);
+      await page.waitForSelector('figure.diagram[data-viewport=ready]');
+      const drawing = await measure(page);
+      expect(drawing.tables.length).toBeGreaterThan(10);
+      expect(crossings(drawing)).toEqual([]);
+      expect(sharedRuns(drawing)).toEqual([]);
+      const { view } = drawing;
+      const outside = drawing.screenBoxes.filter(
+        (box) =>
+          box.left < view.left - 1 ||
+          box.top < view.top - 1 ||
+          box.right > view.right + 1 ||
+          box.bottom > view.bottom + 1,
+      );
+      expect(outside).toEqual([]);
+      await saveScreenshot(page, `corpus-${name}`);
+    },
+  );
+
+  it('zooms around the pointer with the wheel and pans with a drag, for a viewer too', async () => {
+    const page = await suite.signedInPage(viewer, `/diagrams/${uuids.get('pagila')}`);
+    await page.waitForSelector('figure.diagram[data-viewport=ready]');
+    const view = await page.evaluate(
+      () => document.querySelector('figure.diagram')!.getBoundingClientRect().toJSON() as DOMRect,
+    );
+    const before = await firstTable(page);
+    await page.mouse.move(view.left + view.width / 2, view.top + view.height / 2);
+    await page.mouse.wheel(0, -400);
+    await page.waitForTimeout(100);
+    const zoomed = await firstTable(page);
+    expect(zoomed.width).toBeGreaterThan(before.width * 1.5);
+    await page.mouse.move(view.left + view.width / 2, view.top + view.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(view.left + view.width / 2 + 150, view.top + view.height / 2 + 80, { steps: 5 });
+    await page.mouse.up();
+    const panned = await firstTable(page);
+    expect(panned.left - zoomed.left).toBeCloseTo(150, -1);
+    expect(panned.top - zoomed.top).toBeCloseTo(80, -1);
+  });
+
+  it('fits with 0, shows 100% with 1, zooms with + and −, and at 100% and beyond column text is at least 12 px', async () => {
+    const page = await suite.signedInPage(viewer, `/diagrams/${uuids.get('danbooru')}`);
+    await page.waitForSelector('figure.diagram[data-viewport=ready]');
+    await page.focus('figure.diagram');
+    const textHeight = () =>
+      page.evaluate(
+        () =>
+          (document.querySelector('text.dss-column-name') as SVGTextElement).getBoundingClientRect().height,
+      );
+    const fitted = await textHeight();
+    await page.keyboard.press('1');
+    expect(await textHeight()).toBeGreaterThanOrEqual(12);
+    await page.keyboard.press('+');
+    expect(await textHeight()).toBeGreaterThan(14);
+    await page.keyboard.press('0');
+    expect(await textHeight()).toBeCloseTo(fitted, 1);
+    await page.click('button[data-zoom-action=actual]');
+    expect(await textHeight()).toBeGreaterThanOrEqual(12);
+    await saveScreenshot(page, 'corpus-danbooru-100-percent');
+  });
+
+  it('finds a table by name on a large diagram and centres it', async () => {
+    const page = await suite.signedInPage(viewer, `/diagrams/${uuids.get('danbooru')}`);
+    await page.waitForSelector('input.dss-table-search');
+    await page.fill('input.dss-table-search', 'users');
+    await page.press('input.dss-table-search', 'Enter');
+    const { table, view } = await page.evaluate(() => ({
+      table: (document.querySelector('g.dss-table[data-table="users"] rect.dss-box') as SVGRectElement)
+        .getBoundingClientRect()
+        .toJSON() as DOMRect,
+      view: document.querySelector('figure.diagram')!.getBoundingClientRect().toJSON() as DOMRect,
+    }));
+    expect(Math.abs(table.left + table.width / 2 - (view.left + view.width / 2))).toBeLessThan(20);
+    expect(Math.abs(table.top + table.height / 2 - (view.top + view.height / 2))).toBeLessThan(20);
+  });
+});
