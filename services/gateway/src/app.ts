@@ -51,6 +51,7 @@ export function createGatewayApp(options: GatewayAppOptions): express.Express {
   app.set('trust proxy', options.trustProxy);
 
   app.use(assignRequestId(options));
+  app.use(safeDefaults);
   app.use(observe(options));
   app.use(limitByIp(options.rateLimits));
   // CORS, preflight included, is answered before authentication: a preflight carries no token.
@@ -61,6 +62,7 @@ export function createGatewayApp(options: GatewayAppOptions): express.Express {
   const v1 = express.Router({ caseSensitive: true, strict: false });
   v1.use(authenticate(options.authenticator));
   v1.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: () => true }));
+  v1.use(checkBodyText);
   for (const route of options.routes) v1[route.method](route.path, routeHandler(route, options.rateLimits));
   for (const path of new Set(options.routes.map((route) => route.path))) {
     const allowed = options.routes
@@ -82,6 +84,62 @@ function assignRequestId(options: GatewayAppOptions): RequestHandler {
     if (options.runWithRequestId) options.runWithRequestId(requestId, () => next());
     else next();
   };
+}
+
+/**
+ * Every API answer is personal and current: not stored by caches (`no-store`; answers with an ETag say
+ * `private, no-cache` instead, so clients revalidate), and never sniffed into another content type.
+ */
+const safeDefaults: RequestHandler = (_req, res, next) => {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
+
+/** Deeper than any patch (about 6 levels) by far; checked before anything recursive touches the body. */
+export const MAX_BODY_DEPTH = 64;
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * One rule for text PostgreSQL cannot store, on every write: a NUL character (U+0000) or an unpaired
+ * UTF-16 surrogate anywhere in the body (names, titles, DDL, keys) is refused with 422 `invalid_request`
+ * naming the field, as is a body nested deeper than MAX_BODY_DEPTH. Walks the body without recursion.
+ */
+const checkBodyText: RequestHandler = (req, _res, next) => {
+  const body: unknown = req.body;
+  if (body === null || typeof body !== 'object') return next();
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value: body, path: '', depth: 1 }];
+  let visited = 0;
+  while (stack.length > 0) {
+    const { value, path, depth } = stack.pop()!;
+    if (++visited > 2_000_000) break;
+    if (typeof value === 'string') {
+      const problem = value.includes('\u0000')
+        ? 'contains a NUL character (U+0000), which cannot be stored'
+        : UNPAIRED_SURROGATE.test(value)
+          ? 'contains an unpaired UTF-16 surrogate, which is not valid Unicode text'
+          : null;
+      if (problem) return next(invalidBody(path || '(body)', problem));
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > MAX_BODY_DEPTH)
+      return next(invalidBody(path, `nests deeper than ${MAX_BODY_DEPTH} levels, the most a request may`));
+    const entries = Array.isArray(value)
+      ? value.map((item, index) => [`[${index}]`, item] as const)
+      : Object.entries(value);
+    for (const [key, child] of entries) {
+      const childPath = Array.isArray(value) ? `${path}${key}` : path === '' ? key : `${path}.${key}`;
+      if (!Array.isArray(value) && (key.includes('\u0000') || UNPAIRED_SURROGATE.test(key)))
+        return next(invalidBody(childPath, 'is a key with a NUL character or an unpaired surrogate'));
+      stack.push({ value: child, path: childPath, depth: depth + 1 });
+    }
+  }
+  next();
+};
+
+function invalidBody(path: string, problem: string): ServiceError {
+  return new ServiceError('invalid_request', `${path} ${problem}`, { errors: [{ path, message: problem }] });
 }
 
 function observe(options: GatewayAppOptions): RequestHandler {
@@ -208,6 +266,12 @@ function toServiceError(error: unknown, req: Request, logger: GatewayLogger): Se
       logger.error({ err: error, path: req.path }, 'service reported an internal error');
     return error;
   }
+  // A path with a bad percent-escape (`/diagrams/%ZZ`): no diagram or proposal can have such an id.
+  if (
+    error instanceof URIError ||
+    (error as { status?: number; message?: string })?.message?.startsWith('Failed to decode param')
+  )
+    return new HttpError(404, 'not_found', 'no such diagram or proposal: the id in the path is not valid');
   const bodyError = error as BodyParserError;
   switch (bodyError?.type) {
     case 'entity.parse.failed':

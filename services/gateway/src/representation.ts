@@ -17,6 +17,8 @@ export function sendRepresentation(
 ): void {
   if (options.vary) res.setHeader('Vary', options.vary);
   res.setHeader('ETag', representation.etag);
+  // Personal, but revalidatable: a client may keep it and ask again with If-None-Match.
+  res.setHeader('Cache-Control', 'private, no-cache');
   if (ifNoneMatchMatches(req.get('if-none-match'), representation.etag)) {
     res.status(304).end();
     return;

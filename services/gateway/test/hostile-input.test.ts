@@ -1,0 +1,97 @@
+// Input a client can send that the services must never see: bad percent-escapes in ids, bodies nested
+// thousands deep, text PostgreSQL cannot store. Each gets a 4xx in the spec's shape, never a 5xx.
+import type { RouteSpec } from '../src/app';
+import { echoRoutes, startGatewayHarness } from './gateway-harness';
+
+type Harness = Awaited<ReturnType<typeof startGatewayHarness>>;
+
+const routes: RouteSpec[] = [
+  ...echoRoutes,
+  {
+    method: 'get',
+    path: '/things/:uuid',
+    operation: 'read',
+    write: false,
+    handler: async (req, res) => {
+      res.json({ data: { uuid: req.params.uuid } });
+    },
+  },
+];
+
+describe('Gateway against hostile but plausible input', () => {
+  let harness: Harness;
+  let token: string;
+  beforeAll(async () => {
+    harness = await startGatewayHarness({
+      routes,
+      env: {
+        DSS_RATE_LIMIT_IP_PER_MIN: '10000',
+        DSS_RATE_LIMIT_WRITE_PER_MIN: '1000',
+        DSS_RATE_LIMIT_READ_PER_MIN: '1000',
+      },
+    });
+    ({ token } = await harness.token({ team: 'hostile', email: 'h@hostile.test', write: true }));
+  });
+  afterAll(async () => {
+    await harness.stop();
+  });
+
+  const post = (body: string) =>
+    fetch(`${harness.baseUrl}/v1/echo`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body,
+    });
+  const errorOf = async (response: Response) =>
+    ((await response.json()) as { error: { code: string; message: string; errors?: { path: string }[] } })
+      .error;
+
+  it('answers 404 not_found for a bad percent-escape in an id', async () => {
+    for (const id of ['%ZZ', '%', '%E0%A4%A']) {
+      const response = await fetch(`${harness.baseUrl}/v1/things/${id}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(response.status).toBe(404);
+      expect((await errorOf(response)).code).toBe('not_found');
+    }
+  });
+
+  it('refuses a body nested deeper than the limit with 422 naming the limit, before any recursive work', async () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const response = await post(`{"schema": ${deep}}`);
+    expect(response.status).toBe(422);
+    const error = await errorOf(response);
+    expect(error.code).toBe('invalid_request');
+    expect(error.message).toMatch(/deeper than 64 levels/);
+    // 60 levels is fine.
+    expect((await post(`{"a": ${'['.repeat(60)}${']'.repeat(60)}}`)).status).toBe(201);
+  });
+
+  it('refuses a NUL character or an unpaired surrogate anywhere in the text, naming the field', async () => {
+    const nul = await post(JSON.stringify({ schema: { tables: [{ name: 'a\u0000b' }] } }));
+    expect(nul.status).toBe(422);
+    const nulError = await errorOf(nul);
+    expect(nulError.code).toBe('invalid_request');
+    expect(nulError.errors).toEqual([
+      { path: 'schema.tables[0].name', message: expect.stringMatching(/NUL/) },
+    ]);
+    const surrogate = await post('{"title": "x\\ud800y"}');
+    expect(surrogate.status).toBe(422);
+    expect((await errorOf(surrogate)).errors?.[0]?.path).toBe('title');
+    const key = await post('{"a\\u0000": 1}');
+    expect(key.status).toBe(422);
+    // A well-formed pair (an emoji) is text like any other.
+    expect((await post(JSON.stringify({ title: 'ok 😀' }))).status).toBe(201);
+  });
+
+  it('marks every API answer no-store and nosniff', async () => {
+    for (const response of [
+      await fetch(`${harness.baseUrl}/v1/echo`, { headers: { authorization: `Bearer ${token}` } }),
+      await fetch(`${harness.baseUrl}/v1/echo`),
+      await post('{}'),
+    ]) {
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+  });
+});
