@@ -264,6 +264,17 @@ function toServiceError(error: unknown, req: Request, logger: GatewayLogger): Se
   if (isServiceError(error)) {
     if (error.code === 'internal')
       logger.error({ err: error, path: req.path }, 'service reported an internal error');
+    if (error.code === 'unavailable') {
+      // A service or its database is briefly out of reach: say when to retry, not which call failed.
+      logger.warn({ err: error, path: req.path }, 'a service the request needs is unavailable');
+      return new ServiceError(
+        'unavailable',
+        'a service this request needs is briefly unavailable; retry shortly',
+        {
+          retry_after_seconds: Number(error.extra.retry_after_seconds ?? 5),
+        },
+      );
+    }
     return error;
   }
   // A path with a bad percent-escape (`/diagrams/%ZZ`): no diagram or proposal can have such an id.

@@ -1,5 +1,6 @@
 // Input a client can send that the services must never see: bad percent-escapes in ids, bodies nested
 // thousands deep, text PostgreSQL cannot store. Each gets a 4xx in the spec's shape, never a 5xx.
+import { ServiceError } from '@dss/platform';
 import type { RouteSpec } from '../src/app';
 import { echoRoutes, startGatewayHarness } from './gateway-harness';
 
@@ -7,6 +8,18 @@ type Harness = Awaited<ReturnType<typeof startGatewayHarness>>;
 
 const routes: RouteSpec[] = [
   ...echoRoutes,
+  {
+    method: 'get',
+    path: '/down',
+    operation: 'read',
+    write: false,
+    handler: async () => {
+      throw new ServiceError(
+        'unavailable',
+        'dss.v1.Diagrams/GetDiagram unavailable: No connection established',
+      );
+    },
+  },
   {
     method: 'get',
     path: '/things/:uuid',
@@ -82,6 +95,17 @@ describe('Gateway against hostile but plausible input', () => {
     expect(key.status).toBe(422);
     // A well-formed pair (an emoji) is text like any other.
     expect((await post(JSON.stringify({ title: 'ok 😀' }))).status).toBe(201);
+  });
+
+  it('answers 503 unavailable with Retry-After when a service it needs is down, naming no internals', async () => {
+    const response = await fetch(`${harness.baseUrl}/v1/down`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('5');
+    const error = await errorOf(response);
+    expect(error.code).toBe('unavailable');
+    expect(error.message).not.toMatch(/Diagrams|GetDiagram|connection/i);
   });
 
   it('marks every API answer no-store and nosniff', async () => {

@@ -43,12 +43,38 @@ export interface GrpcErrorStatus {
 /** Encodes any thrown value into the status a handler fails with. */
 export function toGrpcStatus(error: unknown): GrpcErrorStatus {
   const serviceError =
-    error instanceof ServiceError ? error : new ServiceError('internal', INTERNAL_ERROR_MESSAGE);
+    error instanceof ServiceError
+      ? error
+      : databaseUnavailable(error)
+        ? new ServiceError('unavailable', 'the database is unavailable; retry shortly', {
+            retry_after_seconds: 5,
+          })
+        : new ServiceError('internal', INTERNAL_ERROR_MESSAGE);
   const metadata = new Metadata();
   metadata.set(ERROR_CODE_TRAILER, serviceError.code);
   if (Object.keys(serviceError.extra).length > 0)
     metadata.set(ERROR_EXTRA_TRAILER, asciiJson(serviceError.extra));
   return { code: GRPC_STATUS_BY_ERROR_CODE[serviceError.code], details: serviceError.message, metadata };
+}
+
+/**
+ * Whether a handler failed because PostgreSQL could not be reached or is shutting down (connection
+ * refused or reset, SQLSTATE class 08 connection exceptions, 57P01–57P03, a pool that timed out
+ * connecting): a dependency outage, answered as `unavailable` (503 with Retry-After), not `internal`.
+ */
+export function databaseUnavailable(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') {
+    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE'].includes(code))
+      return true;
+    if (code.startsWith('08') || ['57P01', '57P02', '57P03'].includes(code)) return true;
+  }
+  return (
+    typeof message === 'string' &&
+    /timeout exceeded when trying to connect|Connection terminated unexpectedly|Connection terminated due to connection timeout/.test(
+      message,
+    )
+  );
 }
 
 /** The fields of a failed call that decoding needs (grpc-js's ServiceError has them all). */
