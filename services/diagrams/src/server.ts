@@ -6,6 +6,7 @@ import { type EventBus, type Logger, type Metrics, startPersistentService } from
 import type { DiagramsConfig } from './config';
 import { IMPORT_FINISHED_SUBJECT } from './create-diagram';
 import { createDiagramsHandlers } from './handlers';
+import { ImportRecovery } from './import-recovery';
 import { ImportWaiters } from './import-waiters';
 import { SCHEMA } from './repository';
 
@@ -42,9 +43,23 @@ export async function startDiagramsService({ config, logger, metrics, bus }: Dia
     await importWaiters.stop();
     throw error;
   });
+  const recovery = new ImportRecovery(
+    service.pool,
+    {
+      pool: service.pool,
+      appUrl: config.appUrl,
+      replayWindowSeconds: config.replayWindowSeconds,
+      importWaiters,
+    },
+    bus,
+    logger,
+  );
+  await recovery.start();
   return {
     ...service,
+    recovery,
     async stop() {
+      await recovery.stop();
       await service.stop();
       await importWaiters.stop();
     },
