@@ -1,6 +1,7 @@
 // MySQL / MariaDB DDL reader: node-sql-parser (database `mysql`), one statement at a time after the
 // splitter has honoured DELIMITER, opened `/*!NNNNN …*/` version comments and blanked other comments.
-// Light pre-cleaning: character-set introducers (`_utf8mb4'…'`) are dropped before parsing.
+// Light pre-cleaning: character-set introducers (`_utf8mb4'…'`) are dropped before parsing, and legacy
+// attributes real dumps still carry (`binary`, `NATIONAL`, `ZEROFILL`, `TYPE=MyISAM`) are dropped too.
 import { Parser } from 'node-sql-parser/build/mysql';
 import { type Ast, arr, obj, raw, str } from './ast';
 import { type DdlColumn, type DdlTable, SchemaBuilder } from './builder';
@@ -28,6 +29,14 @@ const CLEANUPS: [RegExp, (match: string) => string][] = [
   [/\bnvarchar\b/gi, () => ' VARCHAR'],
   [/\bnchar\b/gi, () => ' CHAR'],
   [/\bdouble\s+precision\b/gi, (match) => `DOUBLE${' '.repeat(match.length - 6)}`],
+  // Legacy attributes MySQL and MariaDB still accept, which the parser does not: `varchar(64) binary`
+  // (a binary collation: the column keeps its type), `NATIONAL VARCHAR` (VARCHAR in the national
+  // character set), `ZEROFILL` (display padding) and the old `TYPE=MyISAM` table option (ENGINE=).
+  [/(?<=\b(?:var)?char\s*\(\s*\d+\s*\)\s*)binary\b(?!\s*\()/gi, blank],
+  [/(?<=\b(?:tiny|medium|long)?text\s+)binary\b(?!\s*\()/gi, blank],
+  [/\bnational\s+(?=(?:var)?char\b|character\b)/gi, blank],
+  [/\bzerofill\b/gi, blank],
+  [/\btype\s*=\s*(?:myisam|innodb|heap|memory|isam|merge|bdb|archive|csv)\b/gi, blank],
 ];
 
 function blank(match: string): string {

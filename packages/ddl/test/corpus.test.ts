@@ -4,8 +4,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { convertDdl, type DdlDriver } from '../src';
 
+// The corpus sits beside the clone (`<repository root>/../shared/corpus`), as in CI; never skipped.
 const CORPUS = path.resolve(__dirname, '../../../../shared/corpus');
-const present = fs.existsSync(path.join(CORPUS, 'manifest.json'));
+if (!fs.existsSync(path.join(CORPUS, 'manifest.json')))
+  throw new Error(`the public DDL corpus is missing: expected ${CORPUS}/manifest.json beside the repository`);
 
 interface ManifestEntry {
   file: string;
@@ -14,30 +16,25 @@ interface ManifestEntry {
   relationships: number;
 }
 
-const entries: ManifestEntry[] = present
-  ? (JSON.parse(fs.readFileSync(path.join(CORPUS, 'manifest.json'), 'utf8')) as { files: ManifestEntry[] })
-      .files
-  : [];
+const entries: ManifestEntry[] = (
+  JSON.parse(fs.readFileSync(path.join(CORPUS, 'manifest.json'), 'utf8')) as { files: ManifestEntry[] }
+).files;
 const SUPPORTED: DdlDriver[] = (process.env['DDL_CORPUS_DRIVERS'] ?? 'pgsql,mysql,sqlsrv').split(
   ',',
 ) as DdlDriver[];
 
-if (!present) {
-  it.skip(`public DDL corpus not found at ${CORPUS}; corpus tests skipped`, () => {});
-} else {
-  describe('public DDL corpus', () => {
-    it.each(entries.filter((entry) => SUPPORTED.includes(entry.driver)))(
-      '$file: $tables tables, $relationships relationships',
-      async (entry) => {
-        const result = await convertDdl(entry.driver, fs.readFileSync(path.join(CORPUS, entry.file), 'utf8'));
-        if (!result.ok) throw new Error(`${result.code}: ${result.message}`);
-        expect({
-          tables: result.document.tables.length,
-          relationships: result.document.relationships.length,
-        }).toEqual({ tables: entry.tables, relationships: entry.relationships });
-      },
-      // Not a timing assertion: SQL Server's ANTLR parser needs ~15 s for AdventureWorks under Jest.
-      120_000,
-    );
-  });
-}
+describe('public DDL corpus', () => {
+  it.each(entries.filter((entry) => SUPPORTED.includes(entry.driver)))(
+    '$file: $tables tables, $relationships relationships',
+    async (entry) => {
+      const result = await convertDdl(entry.driver, fs.readFileSync(path.join(CORPUS, entry.file), 'utf8'));
+      if (!result.ok) throw new Error(`${result.code}: ${result.message}`);
+      expect({
+        tables: result.document.tables.length,
+        relationships: result.document.relationships.length,
+      }).toEqual({ tables: entry.tables, relationships: entry.relationships });
+    },
+    // Not a timing assertion: SQL Server's ANTLR parser needs ~15 s for AdventureWorks under Jest.
+    120_000,
+  );
+});
