@@ -108,5 +108,20 @@ export function createDiagramsHandlers(deps: DiagramsHandlerDeps): ServiceHandle
       const diagram = await visibleDiagram(caller, request.uuid);
       return { versions: (await repo.listVersions(pool, diagram.uuid)).map(toVersion) };
     },
+
+    async GetVersionChange(request) {
+      const caller = callerOf(request.principal);
+      const diagram = await visibleDiagram(caller, request.uuid);
+      const change = isUuid(request.version_uuid)
+        ? await repo.findVersionChange(pool, diagram.uuid, request.version_uuid.toLowerCase())
+        : null;
+      if (change === null) throw new ServiceError('not_found', 'no such version of this diagram');
+      return {
+        before_json: change.before ?? '',
+        after_json: change.after,
+        author_user_id: change.author_user_id,
+        created_at: change.created_at.toISOString(),
+      };
+    },
   };
 }

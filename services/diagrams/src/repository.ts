@@ -132,6 +132,29 @@ export async function listVersions(db: Queryable, diagramUuid: string): Promise<
   return rows;
 }
 
+/** A version's document and the document of the version before it (null before the first). */
+export async function findVersionChange(
+  db: Queryable,
+  diagramUuid: string,
+  versionUuid: string,
+): Promise<{ before: string | null; after: string; author_user_id: string; created_at: Date } | null> {
+  const { rows } = await db.query<{
+    after: string;
+    before: string | null;
+    author_user_id: string;
+    created_at: Date;
+  }>(
+    `SELECT v.document AS after, v.author_user_id, v.created_at,
+            (SELECT p.document FROM diagrams.diagram_versions p
+              WHERE p.diagram_uuid = v.diagram_uuid AND (p.created_at, p.uuid) < (v.created_at, v.uuid)
+              ORDER BY p.created_at DESC, p.uuid DESC LIMIT 1) AS before
+       FROM diagrams.diagram_versions v
+      WHERE v.diagram_uuid = $1 AND v.uuid = $2`,
+    [diagramUuid, versionUuid],
+  );
+  return rows[0] ?? null;
+}
+
 // ---- the list -------------------------------------------------------------------------------------
 
 /**

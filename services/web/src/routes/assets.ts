@@ -5,6 +5,11 @@ import { diagramCss, drawBundlePath, viewportBundlePath } from '@dss/diagram-svg
 import type { Response, Router } from 'express';
 import { APP_CSS } from '../assets/app-css';
 
+/** Two linked tables: the app's icon, as SVG (browsers that ask for /favicon.ico accept it too). */
+const FAVICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="2" y="4" width="12" height="14" rx="2" fill="#2563eb"/>' +
+  '<rect x="18" y="14" width="12" height="14" rx="2" fill="#0f172a"/><path d="M14 11h4v10h0" fill="none" stroke="#64748b" stroke-width="2"/></svg>';
+
 export function assetRoutes(router: Router): void {
   const send = (res: Response, type: string, body: string) => {
     res.setHeader('Cache-Control', 'public, max-age=300');
@@ -19,6 +24,7 @@ export function assetRoutes(router: Router): void {
     drawBundle ??= readFileSync(drawBundlePath, 'utf8');
     send(res, 'text/javascript', drawBundle);
   });
+  router.get(['/favicon.ico', '/assets/favicon.svg'], (_req, res) => send(res, 'image/svg+xml', FAVICON));
   router.get('/assets/viewport.js', (_req, res) => {
     viewportBundle ??= readFileSync(viewportBundlePath, 'utf8');
     send(res, 'text/javascript', viewportBundle);

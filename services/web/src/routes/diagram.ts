@@ -41,7 +41,7 @@ export function diagramRoutes(router: Router, context: WebAppContext): void {
 <div class="primary-column">
 <p class="crumbs"><a href="/">${membership.team_name}</a> /</p>
 <h1>${diagram.name}</h1>
-<p class="meta"><span class="badge">${diagram.driver}</span> ${diagram.table_count ?? 0} tables · <a href="/embed/${diagram.uuid}">embed view</a></p>
+<p class="meta"><span class="badge">${diagram.driver}</span> ${statusText(diagram)} · <a href="/embed/${diagram.uuid}">embed view</a></p>
 ${drawing(diagram, document)}
 </div>
 ${historyPane({
@@ -76,16 +76,24 @@ ${historyPane({
   });
 }
 
+/** What the list and the page say of a diagram: importing, failed, or how many tables it has. */
+export function statusText(diagram: { status: string; table_count?: number | null }): string {
+  if (diagram.status === 'importing') return 'importing';
+  if (diagram.status === 'failed') return 'import failed';
+  const count = diagram.table_count ?? 0;
+  return `${count} ${count === 1 ? 'table' : 'tables'}`;
+}
+
 function drawing(
-  diagram: { name: string; status: string },
+  diagram: { name: string; status: string; error?: { code: string; message: string } | null },
   document: Parameters<typeof renderDiagramSvg>[0] | null,
 ): Html {
   if (!document)
-    return html`<p class="notice">${
-      diagram.status === 'importing'
-        ? 'This diagram is still importing; reload in a moment.'
-        : 'This diagram’s import failed, so there is nothing to draw.'
-    }</p>`;
+    return diagram.status === 'importing'
+      ? html`<p class="notice">This diagram is still importing; reload in a moment.</p>`
+      : html`<div class="notice error" role="alert"><p>The import failed, so there is nothing to draw.</p>
+${diagram.error ? html`<p><code>${diagram.error.code}</code>: ${diagram.error.message}</p>` : ''}
+<p>Fix the SQL and create the diagram again.</p></div>`;
   // The renderer escapes every text it draws (names, comments, notes) and emits no script.
   return html`<figure class="diagram" id="diagram">${trustedHtml(renderDiagramSvg(document, { title: diagram.name }))}</figure>`;
 }

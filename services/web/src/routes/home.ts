@@ -1,5 +1,6 @@
 // `/`: the signed-in person's teams and each team's diagrams (diagrams.ListDiagrams as a member).
 import type { Router } from 'express';
+import { statusText } from './diagram';
 import type { WebAppContext } from '../app-context';
 import { csrfTokenFor } from '../csrf';
 import { type Html, html } from '../html';
@@ -29,14 +30,13 @@ ${
   diagrams.length === 0
     ? html`<p class="muted">No diagrams yet. Create one through the API: <code>POST /v1/diagrams</code>.</p>`
     : html`<table class="list">
-<thead><tr><th>Diagram</th><th>Driver</th><th>Tables</th><th>Status</th><th>Updated</th></tr></thead>
+<thead><tr><th>Diagram</th><th>Driver</th><th>Tables</th><th>Updated</th></tr></thead>
 <tbody>
 ${diagrams.map(
   (diagram) => html`<tr>
 <td><a href="/diagrams/${diagram.uuid}">${diagram.name}</a></td>
 <td>${diagram.driver}</td>
-<td>${diagram.table_count ?? '—'}</td>
-<td>${diagram.status}</td>
+<td class="status-${diagram.status}">${statusText(diagram)}</td>
 <td>${timestamp(diagram.updated_at)}</td>
 </tr>`,
 )}

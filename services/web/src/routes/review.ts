@@ -5,16 +5,22 @@
 // reasons and the proposal stays pending.
 import { renderDiagramSvg, reviewDiagram } from '@dss/diagram-svg';
 import { isServiceError, type ServiceError } from '@dss/platform';
-import { type Driver, MAX_DECLINE_REASON_CHARACTERS } from '@dss/schema';
+import {
+  type DiagramDocument,
+  type Driver,
+  diff,
+  emptyDocument,
+  MAX_DECLINE_REASON_CHARACTERS,
+} from '@dss/schema';
 import type { Request, Response, Router } from 'express';
 import type { WebAppContext } from '../app-context';
 import { csrfTokenFor } from '../csrf';
 import { type Html, html, trustedHtml } from '../html';
-import { findVisibleDiagram, fullDocument } from '../lookups';
+import { findVisibleDiagram, fullDocument, userNames } from '../lookups';
 import { notFound, pageErrorOf, pageStatusOf } from '../page-errors';
 import { type ProposedChange, proposedChange } from '../proposed-document';
 import { requireViewer, viewerOf } from '../session';
-import { canEdit, membershipOf, type Viewer } from '../viewer';
+import { canEdit, membershipOf, principalFor, type Viewer } from '../viewer';
 import { diffView } from '../views/diff';
 import { csrfField, page, timestamp } from '../views/layout';
 
@@ -60,10 +66,31 @@ export function reviewRoutes(router: Router, context: WebAppContext): void {
       });
     const { diagram } = await findVisibleDiagram(clients, viewer, proposal.diagram_uuid);
     const before = await fullDocument(clients, viewer, membership, diagram);
+    let appliedBy: string | null = null;
+    /** What an applied proposal changed: its version against the one before, as stored. */
+    const appliedChange = async (versionUuid: string | undefined): Promise<ProposedChange | null> => {
+      if (!versionUuid) return null;
+      const stored = await clients.diagrams
+        .GetVersionChange({
+          principal: principalFor(viewer, membership),
+          uuid: diagram.uuid,
+          version_uuid: versionUuid,
+        })
+        .catch(() => null);
+      if (stored === null) return null;
+      appliedBy = (await userNames(clients, [stored.author_user_id])).get(stored.author_user_id) ?? null;
+      const after = JSON.parse(stored.after_json) as DiagramDocument;
+      const previous = stored.before_json
+        ? (JSON.parse(stored.before_json) as DiagramDocument)
+        : emptyDocument(after.driver);
+      return { fits: true, before: previous, after, changes: diff(previous, after) };
+    };
     const change =
-      before && proposal.state !== 'applied'
-        ? proposedChange(before, review.patch_json, diagram.driver as Driver)
-        : null;
+      proposal.state === 'applied'
+        ? await appliedChange(proposal.applied_version_uuid)
+        : before
+          ? proposedChange(before, review.patch_json, diagram.driver as Driver)
+          : null;
     const csrfToken = csrfTokenFor(context, req, res);
     res.status(status).send(
       page(
@@ -84,9 +111,9 @@ ${notice ? noticeView(notice) : ''}
           proposal.state === 'pending' ? html` · expires ${timestamp(proposal.expires_at)}` : ''
         }</p>
 </section>
-${stateView(proposal, reviewer, csrfToken)}
+${stateView(proposal, reviewer, csrfToken, appliedBy)}
 ${change ? changeView(change, diagram.name) : ''}
-${before ? '' : html`<p class="notice" id="diagram-not-ready">The diagram has no schema right now (it is importing, or its import failed), so the changes cannot be shown or applied.</p>`}
+${before || change ? '' : html`<p class="notice" id="diagram-not-ready">The diagram has no schema right now (it is importing, or its import failed), so the changes cannot be shown or applied.</p>`}
 ${proposal.state === 'pending' && reviewer && change?.fits ? actions(proposal.uuid, csrfToken) : ''}
 ${proposal.state === 'pending' && !reviewer ? html`<p class="muted" id="viewer-note">You can view this proposal; owners and editors of the team apply or decline it.</p>` : ''}
 </main>`,
@@ -171,10 +198,15 @@ interface ProposalView {
   expires_at: string;
 }
 
-function stateView(proposal: ProposalView, reviewer: boolean, csrfToken: string): Html | '' {
+function stateView(
+  proposal: ProposalView,
+  reviewer: boolean,
+  csrfToken: string,
+  appliedBy: string | null,
+): Html | '' {
   switch (proposal.state) {
     case 'applied':
-      return html`<p class="notice" id="state-note">Applied ${timestamp(proposal.applied_at)} as <a href="/diagrams/${proposal.diagram_uuid}#version-${proposal.applied_version_uuid ?? ''}">version ${(proposal.applied_version_uuid ?? '').slice(0, 8)}</a>.</p>`;
+      return html`<p class="notice" id="state-note">Applied${appliedBy ? html` by <span id="decided-by">${appliedBy}</span>` : ''} ${timestamp(proposal.applied_at)} as <a href="/diagrams/${proposal.diagram_uuid}#version-${proposal.applied_version_uuid ?? ''}">version ${(proposal.applied_version_uuid ?? '').slice(0, 8)}</a>.</p>`;
     case 'declined':
       return html`<div class="notice" id="state-note"><p>Declined ${timestamp(proposal.declined_at)}.</p>${
         proposal.decline_reason

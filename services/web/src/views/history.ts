@@ -35,9 +35,12 @@ export function historyPane(history: {
 }): Html {
   const versions = [...history.versions].sort((a, b) => b.created_at.localeCompare(a.created_at));
   const proposals = [...history.proposals].sort((a, b) => b.created_at.localeCompare(a.created_at));
+  // A version made by applying a proposal links to it by its title.
+  const proposalTitles = new Map(history.proposals.map((proposal) => [proposal.uuid, proposal.title]));
   return html`<aside class="history" aria-labelledby="history-heading">
 <h2 id="history-heading">History</h2>
 <h3>Versions</h3>
+${versions.length === 0 ? html`<p class="muted">No versions yet: the diagram is still importing, or its import failed.</p>` : ''}
 <ol class="versions">
 ${versions.map(
   (version) => html`<li id="version-${version.uuid}" data-version="${version.uuid}">
@@ -45,7 +48,7 @@ ${versions.map(
 <span class="what">${SOURCE_TEXT[version.source] ?? version.source}</span>
 ${
   version.source === 'apply' && isUuid(version.source_id)
-    ? html`<a href="/review/${version.source_id}">(proposal)</a>`
+    ? html`<a href="/review/${version.source_id}">“${proposalTitles.get(version.source_id) ?? 'the proposal'}”</a>`
     : ''
 }
 <br>${timestamp(version.created_at)}

@@ -19,6 +19,7 @@ export function page(chrome: PageChrome, content: Html): Html {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${chrome.title} · Diagram Schema Service</title>
+<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/app.css">
 ${(chrome.stylesheets ?? []).map((href) => html`<link rel="stylesheet" href="${href}">\n`)}
 ${(chrome.scripts ?? []).map((src) => html`<script src="${src}" defer></script>\n`)}

@@ -106,6 +106,13 @@ describe('review flow in the browser (Chromium, whole embedded system)', () => {
       await Promise.all([page.waitForLoadState('load'), page.click('button:has-text("Apply changes")')]);
       await page.waitForSelector('#state-note');
       expect(await page.textContent('h1')).toContain('applied');
+      // After the decision the page still shows what changed, the highlighted diagram and who applied it.
+      expect(await page.textContent('#decided-by')).toBe('Edith Editor');
+      const appliedChanges = await page.textContent('.changes-section');
+      expect(appliedChanges).toContain('invoices');
+      expect(appliedChanges).toContain('orders.shipping_status');
+      expect(await page.locator('#diagram svg g.dss-table.dss-added[data-table="invoices"]').count()).toBe(1);
+      await saveScreenshot(page, 'review-page-applied');
 
       const status = await proposalStatus(proposal.uuid);
       expect(status.state).toBe('applied');
@@ -116,6 +123,7 @@ describe('review flow in the browser (Chromium, whole embedded system)', () => {
       const version = page.locator(`#version-${status.applied_version_uuid}`);
       expect(await version.count()).toBe(1);
       expect(await version.textContent()).toContain('Edith Editor');
+      expect(await version.textContent()).toContain(`“${INVOICES_PROPOSAL.title}”`);
       expect(await page.textContent('#diagram svg')).toContain('total_amount');
       await saveScreenshot(page, 'diagram-page');
     });
