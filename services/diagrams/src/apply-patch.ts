@@ -22,6 +22,7 @@ export interface ApplyPatchInput {
   patch_json: string;
   source: string;
   source_id: string;
+  base_version_uuid?: string;
 }
 
 const SOURCE_KIND = /^[a-z][a-z_]{0,31}$/;
@@ -46,6 +47,11 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
       const earlier = await repo.findProposalVersion(client, current.uuid, input.source_id);
       if (earlier !== null) return { version_uuid: earlier, diagram: toDiagram(current, context.appUrl) };
     }
+    if (input.base_version_uuid && input.base_version_uuid.toLowerCase() !== current.current_version_uuid)
+      throw new ServiceError(
+        'conflict',
+        'the diagram has changed since this patch was previewed; preview it again against the diagram as it is now',
+      );
     if (current.status !== 'ready' || current.document === null)
       throw new ServiceError(
         'diagram_not_ready',

@@ -33,7 +33,8 @@ export function toVersion(row: VersionRow) {
     uuid: row.uuid,
     created_at: row.created_at.toISOString(),
     author_user_id: row.author_user_id,
-    source: row.source,
+    // A patch pasted in the web app is stored as an apply of kind `paste`; History names it as such.
+    source: row.source === 'apply' && row.source_kind === 'paste' ? 'paste' : row.source,
     source_id: row.source_id,
   };
 }

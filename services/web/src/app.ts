@@ -21,6 +21,8 @@ import { messagePage } from './views/layout';
 
 /** Form bodies are small: a decline reason (500 characters) is the longest field. */
 const FORM_BODY_LIMIT = '32kb';
+const PASTE_BODY_LIMIT = '2mb';
+const PASTE_PATH = /^\/diagrams\/[^/]+\/paste(?:\/apply)?$/;
 
 export interface WebAppOptions {
   trustProxy: boolean | number | string;
@@ -63,7 +65,11 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  app.use(express.urlencoded({ extended: false, limit: FORM_BODY_LIMIT, parameterLimit: 20 }));
+  // Forms are small, but for the paste-back box, whose patch may be as large as the API's (500KB,
+  // larger once form-encoded).
+  const smallForms = express.urlencoded({ extended: false, limit: FORM_BODY_LIMIT, parameterLimit: 20 });
+  const pasteForms = express.urlencoded({ extended: false, limit: PASTE_BODY_LIMIT, parameterLimit: 20 });
+  app.use((req, res, next) => (PASTE_PATH.test(req.path) ? pasteForms : smallForms)(req, res, next));
   app.use(loadViewer(context));
   app.use(verifyFormPosts(context));
 

@@ -55,6 +55,8 @@ figure.diagram svg:active { cursor: grabbing; }
 .dss-zoom-controls button { min-width: 32px; height: 30px; padding: 0 8px; border: 1px solid var(--line); border-radius: 6px; background: #fff; font: inherit; cursor: pointer; }
 .dss-zoom-controls button:hover { background: #f1f5f9; }
 .dss-table-search { height: 30px; width: 180px; padding: 0 8px; border: 1px solid var(--line); border-radius: 6px; font: inherit; }
+.paste-box { margin: 1rem 0; }
+.paste-box textarea { width: 100%; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
 .dss-found .dss-box { stroke: #2563eb; stroke-width: 3; }
 aside.history { background: var(--paper); border: 1px solid var(--line); border-radius: 8px; padding: 0.8rem 1rem; align-self: start; }
 aside.history h2 { margin-top: 0; }

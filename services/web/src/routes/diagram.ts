@@ -1,16 +1,21 @@
 // `/diagrams/{uuid}`: the diagram drawn as SVG from its full document, with its History pane;
 // `/embed/{uuid}`: the same drawing without the app's chrome (same access rules).
-import { renderDiagramSvg } from '@dss/diagram-svg';
-import type { Router } from 'express';
+import { renderDiagramSvg, reviewDiagram } from '@dss/diagram-svg';
+import { isServiceError } from '@dss/platform';
+import { type Driver, MAX_SCHEMA_BYTES } from '@dss/schema';
+import type { Request, Response, Router } from 'express';
 import type { WebAppContext } from '../app-context';
 import { csrfTokenFor } from '../csrf';
 import { type Html, html, trustedHtml } from '../html';
+import { PageError } from '../page-errors';
+import { type ProposedChange, proposedChange } from '../proposed-document';
+import { diffView } from '../views/diff';
 import { findVisibleDiagram, fullDocument, userNames } from '../lookups';
 import { EMBED_CONTENT_SECURITY_POLICY } from '../security-headers';
 import { requireViewer, viewerOf } from '../session';
 import { canEdit, principalFor } from '../viewer';
 import { historyPane } from '../views/history';
-import { page } from '../views/layout';
+import { csrfField, page } from '../views/layout';
 
 export function diagramRoutes(router: Router, context: WebAppContext): void {
   const { clients } = context;
@@ -43,6 +48,7 @@ export function diagramRoutes(router: Router, context: WebAppContext): void {
 <h1>${diagram.name}</h1>
 <p class="meta"><span class="badge">${diagram.driver}</span> ${statusText(diagram)} · <a href="/embed/${diagram.uuid}">embed view</a></p>
 ${drawing(diagram, document)}
+${canEdit(membership.role) && document ? pasteBox(diagram.uuid, csrfToken) : ''}
 </div>
 ${historyPane({
   versions: versions.versions,
@@ -55,6 +61,98 @@ ${historyPane({
       ).text,
     );
   });
+
+  // The paste-back box: a patch pasted by an owner or editor is checked and previewed (diff and
+  // highlighted diagram) first; "Apply" then writes it as a new version, unless the diagram changed
+  // since the preview (optimistic concurrency: the preview names the version it was made against).
+  router.post('/diagrams/:uuid/paste', requireViewer, (req, res) => pastePreview(req, res));
+  router.post('/diagrams/:uuid/paste/apply', requireViewer, async (req, res) => {
+    const viewer = viewerOf(res)!;
+    const { diagram, membership } = await findVisibleDiagram(clients, viewer, String(req.params.uuid));
+    if (!canEdit(membership.role)) throw editorRequired();
+    const form = req.body as Record<string, unknown>;
+    const pasted = typeof form.patch === 'string' ? form.patch : '';
+    const parsed = readPastedPatch(pasted);
+    if (!parsed.ok) return pastePreview(req, res);
+    try {
+      await clients.diagrams.ApplyPatch({
+        diagram_uuid: diagram.uuid,
+        team_id: membership.team_id,
+        user_id: viewer.user.id,
+        patch_json: JSON.stringify(parsed.patch),
+        source: 'paste',
+        source_id: '',
+        base_version_uuid: typeof form.base_version === 'string' ? form.base_version : '',
+      });
+    } catch (error) {
+      if (isServiceError(error) && (error.code === 'conflict' || error.code === 'invalid_schema'))
+        return pastePreview(req, res, error.message);
+      throw error;
+    }
+    res.redirect(303, `/diagrams/${diagram.uuid}`);
+  });
+
+  async function pastePreview(req: Request, res: Response, conflict?: string) {
+    const viewer = viewerOf(res)!;
+    const { diagram, membership } = await findVisibleDiagram(clients, viewer, String(req.params.uuid));
+    if (!canEdit(membership.role)) throw editorRequired();
+    const principal = principalFor(viewer, membership);
+    const [document, versions] = await Promise.all([
+      fullDocument(clients, viewer, membership, diagram),
+      clients.diagrams.ListVersions({ principal, uuid: diagram.uuid }),
+    ]);
+    const form = req.body as Record<string, unknown>;
+    const pasted = typeof form.patch === 'string' ? form.patch : '';
+    const parsed = readPastedPatch(pasted);
+    const change =
+      parsed.ok && document
+        ? proposedChange(document, JSON.stringify(parsed.patch), diagram.driver as Driver)
+        : null;
+    const baseVersion = versions.versions[0]?.uuid ?? '';
+    const csrfToken = csrfTokenFor(context, req, res);
+    const problems = !parsed.ok
+      ? [{ path: '', message: parsed.message }]
+      : change && !change.fits
+        ? change.problems
+        : [];
+    res.status(problems.length > 0 || conflict ? 422 : 200).send(
+      page(
+        {
+          title: `Paste a patch: ${diagram.name}`,
+          viewer: { ...viewer.user, csrfToken },
+          stylesheets: ['/assets/diagram.css'],
+          scripts: ['/assets/viewport.js'],
+        },
+        html`<main class="review">
+<p class="crumbs"><a href="/">${membership.team_name}</a> / <a href="/diagrams/${diagram.uuid}">${diagram.name}</a> /</p>
+<h1>Paste a patch</h1>
+${conflict ? html`<div class="notice error" role="alert" id="paste-conflict"><p>${conflict}</p></div>` : ''}
+${
+  problems.length > 0
+    ? html`<div class="notice error" role="alert" id="paste-problems"><p>${
+        !parsed.ok ? 'The text is not a schema patch.' : change && !change.fits ? change.message : ''
+      }</p><ul class="problems">${problems.map(
+        (problem) =>
+          html`<li>${problem.path ? html`<code>${problem.path}</code> ` : ''}${problem.message}</li>`,
+      )}</ul></div>`
+    : ''
+}
+${change?.fits ? pastedChangeView(change, diagram.name) : ''}
+${
+  change?.fits
+    ? html`<form method="post" action="/diagrams/${diagram.uuid}/paste/apply" id="paste-apply-form">
+${csrfField(csrfToken)}
+<input type="hidden" name="patch" value="${pasted}">
+<input type="hidden" name="base_version" value="${baseVersion}">
+<button type="submit" class="primary">Apply</button> <a href="/diagrams/${diagram.uuid}">Cancel</a>
+</form>`
+    : ''
+}
+${pasteBox(diagram.uuid, csrfToken, pasted)}
+</main>`,
+      ).text,
+    );
+  }
 
   router.get('/embed/:uuid', requireViewer, async (req, res) => {
     const viewer = viewerOf(res)!;
@@ -74,6 +172,46 @@ ${historyPane({
       ).text,
     );
   });
+}
+
+function pasteBox(uuid: string, csrfToken: string, text = ''): Html {
+  return html`<details class="paste-box"${text ? ' open' : ''}>
+<summary>Paste a schema patch</summary>
+<form method="post" action="/diagrams/${uuid}/paste" id="paste-form" class="stack">
+${csrfField(csrfToken)}
+<label>Schema patch (JSON; the same format as the API's <code>schema</code>)
+<textarea name="patch" rows="10" spellcheck="false">${text}</textarea></label>
+<button type="submit">Preview</button>
+</form>
+</details>`;
+}
+
+function pastedChangeView(change: Extract<ProposedChange, { fits: true }>, title: string): Html {
+  const highlighted = reviewDiagram(change.before, change.after, change.changes);
+  return html`<section class="changes-section"><h2>Changes</h2>${diffView(change.changes)}</section>
+<section><h2>Diagram with the changes</h2>
+<figure class="diagram" id="diagram">${trustedHtml(renderDiagramSvg(highlighted.document, { highlight: highlighted.highlight, title }))}</figure>
+</section>`;
+}
+
+/** The pasted text as a patch: a JSON object, or a JSON string holding one (as the API accepts). */
+export function readPastedPatch(text: string): { ok: true; patch: object } | { ok: false; message: string } {
+  if (Buffer.byteLength(text) > MAX_SCHEMA_BYTES)
+    return { ok: false, message: `the patch is over ${MAX_SCHEMA_BYTES / 1024}KB, the most the API accepts` };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+    if (typeof value === 'string') value = JSON.parse(value);
+  } catch {
+    return { ok: false, message: 'it is not valid JSON' };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { ok: false, message: 'a patch is a JSON object (with strategy and tables, …)' };
+  return { ok: true, patch: value };
+}
+
+function editorRequired() {
+  return new PageError(403, 'Not allowed', 'Only owners and editors of the team can change this diagram.');
 }
 
 /** What the list and the page say of a diagram: importing, failed, or how many tables it has. */

@@ -24,6 +24,7 @@ const SOURCE_TEXT: Record<string, string> = {
   create: 'created',
   apply: 'applied a proposal',
   import: 'imported DDL',
+  paste: 'applied a pasted patch',
 };
 
 export function historyPane(history: {
