@@ -1,7 +1,7 @@
 // The one way an HTTP server of ours starts (gateway, web app, MCP over HTTP, admin): listen on host and
 // port, fail start-up when the port cannot be bound (in use, no permission) instead of an unhandled
 // 'error' event, and report the port actually bound (0 picks a free one, as tests do).
-import http, { type RequestListener, type Server } from 'node:http';
+import http, { type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Metrics } from './metrics';
 
@@ -21,7 +21,15 @@ export async function listenHttp(
   handler: RequestListener,
   options: ListenOptions,
 ): Promise<ListeningHttpServer> {
-  const server = http.createServer(handler);
+  const state: DrainState = { draining: false, inFlight: new Set() };
+  const server = http.createServer((req, res) => {
+    // While draining, every answer closes its connection, so a keep-alive client reconnects elsewhere.
+    if (state.draining) res.shouldKeepAlive = false;
+    state.inFlight.add(res);
+    res.on('close', () => state.inFlight.delete(res));
+    handler(req, res);
+  });
+  drainStates.set(server, state);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -30,6 +38,37 @@ export async function listenHttp(
     });
   });
   return { server, port: (server.address() as AddressInfo).port };
+}
+
+interface DrainState {
+  draining: boolean;
+  inFlight: Set<ServerResponse>;
+}
+
+const drainStates = new WeakMap<Server, DrainState>();
+
+/**
+ * Stops a server of listenHttp the way a restart without errors needs: it accepts no new connection,
+ * closes idle keep-alive connections at once, lets requests in flight finish (their answers, and any
+ * later one on a busy keep-alive connection, carry `Connection: close`), and cuts whatever is still open
+ * after `graceMs`.
+ */
+export async function closeGracefully(server: Server, graceMs: number): Promise<void> {
+  const state = drainStates.get(server);
+  if (state) {
+    state.draining = true;
+    for (const res of state.inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+  }
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, graceMs);
+  });
+  await Promise.race([closed, deadline]);
+  clearTimeout(timer);
+  server.closeAllConnections();
+  await closed;
 }
 
 /** What an HTTP app reports when a response has been sent; `route` is the route template, not the path. */

@@ -32,6 +32,9 @@ export async function startSystem(options: SystemOptions = {}) {
   const logger = options.logger ?? createLogger('dss');
   const bus = await createEventBus({ natsUrl: env.NATS_URL || undefined, logger, name: 'dss-embedded' });
   const stops: (() => Promise<void>)[] = [() => bus.close()];
+  let shuttingDown = false;
+  const listeners: { stop(graceMs?: number): Promise<void> }[] = [];
+  const drainMs = Math.max(0, Math.min(600_000, Number(env.DSS_SHUTDOWN_DRAIN_MS ?? 0) || 0));
   try {
     const accountsMetrics = createMetrics('accounts');
     const accounts = await startAccountsService({
@@ -112,7 +115,8 @@ export async function startSystem(options: SystemOptions = {}) {
       metrics: gatewayMetrics,
       bus,
     });
-    stops.unshift(() => gateway.stop());
+    // The gateway and the web app stop first, together, after the drain (see stop below).
+    listeners.push(gateway);
 
     const webConfig = loadConfig(() =>
       readWebConfig({
@@ -128,7 +132,7 @@ export async function startSystem(options: SystemOptions = {}) {
       logger: logger.child({ service: 'web' }),
       metrics: webMetrics,
     });
-    stops.unshift(() => web.stop());
+    listeners.push(web);
 
     const admin = await startAdminServer({
       port: Number(env.DSS_ADMIN_PORT ?? 9090),
@@ -153,11 +157,12 @@ export async function startSystem(options: SystemOptions = {}) {
           ...(await web.readiness()),
         }),
         bus,
-        () => false,
+        () => shuttingDown,
         () => gateway.reported(),
       ),
     });
-    stops.unshift(() => admin.stop());
+    // The admin server (readiness, metrics) stops last: /readyz answers 503 all through the drain.
+    stops.push(() => admin.stop());
 
     return {
       apiUrl: `http://${displayHost(gatewayConfig.httpHost)}:${gateway.port}/v1`,
@@ -177,11 +182,21 @@ export async function startSystem(options: SystemOptions = {}) {
       /** Starts the importer when the system started without one; answers its gRPC address. */
       startImporter,
       logger,
+      /**
+       * Graceful shutdown, as in cluster mode: readiness fails first (/readyz 503), then after the drain
+       * (DSS_SHUTDOWN_DRAIN_MS, default 0: one process has no load balancer to tell) the gateway and
+       * the web app stop taking connections and let requests in flight finish (at most 10 s), then the
+       * services stop in order.
+       */
       async stop() {
+        shuttingDown = true;
+        if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
+        await Promise.all(listeners.map((listener) => listener.stop()));
         for (const stop of stops) await stop();
       },
     };
   } catch (error) {
+    await Promise.all(listeners.map((listener) => listener.stop(0).catch(() => undefined)));
     for (const stop of stops) await stop().catch(() => undefined);
     throw error;
   }

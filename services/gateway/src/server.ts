@@ -1,6 +1,7 @@
 // Wiring of the gateway: gRPC clients, the authenticator and its cache invalidation from account events,
 // rate-limit storage (Redis or memory), and the HTTP server. Used by main.ts and by `npm start`.
 import {
+  closeGracefully,
   createServiceClient,
   type EventBus,
   httpRequestMetrics,
@@ -15,6 +16,9 @@ import { Authenticator } from './authenticator';
 import type { GatewayConfig } from './config';
 import { createRateLimits } from './rate-limits';
 import { connectRouteClients, v1Routes } from './routes';
+
+/** How long requests in flight may take to finish once the server stops taking new ones. */
+const HTTP_GRACE_MS = 10_000;
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -71,9 +75,9 @@ export async function startGateway({ config, logger, metrics, bus, routes }: Gat
     reported() {
       return { redis: redis ? redis.status === 'ready' : true };
     },
-    async stop() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
+    /** Stops taking connections and lets requests in flight finish, for at most `graceMs`. */
+    async stop(graceMs = HTTP_GRACE_MS) {
+      await closeGracefully(server, graceMs);
       await subscription.unsubscribe();
       accounts.close();
       routeClients?.close();

@@ -1,6 +1,13 @@
 // Wiring of the web app: the session key, gRPC clients, and the HTTP server. Used by main.ts in cluster
 // mode and by `npm start` (packages/system) in embedded mode.
-import { type EventBus, httpRequestMetrics, type Logger, listenHttp, type Metrics } from '@dss/platform';
+import {
+  closeGracefully,
+  type EventBus,
+  httpRequestMetrics,
+  type Logger,
+  listenHttp,
+  type Metrics,
+} from '@dss/platform';
 import { createWebApp } from './app';
 import { connectWebClients } from './clients';
 import type { WebConfig } from './config';
@@ -42,12 +49,15 @@ export async function startWebApp({ config, logger, metrics }: WebDeps) {
     async readiness() {
       return { web: server.listening };
     },
-    async stop() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
+    /** Stops taking connections and lets requests in flight finish, for at most `graceMs`. */
+    async stop(graceMs = HTTP_GRACE_MS) {
+      await closeGracefully(server, graceMs);
       clients.close();
     },
   };
 }
+
+/** How long requests in flight may take to finish once the server stops taking new ones. */
+const HTTP_GRACE_MS = 10_000;
 
 export type WebApp = Awaited<ReturnType<typeof startWebApp>>;
