@@ -5,7 +5,8 @@ import { invalidField, isUuid, ServiceError, type ServiceHandlers } from '@dss/p
 import { applyStoredPatch } from './apply-patch';
 import { type CreateContext, completeImport, createDiagram } from './create-diagram';
 import { decodeCursor, encodeCursor } from './list-cursor';
-import { JSON_CONTENT_TYPE, MARKDOWN_CONTENT_TYPE } from './representations';
+import { buildRepresentations, JSON_CONTENT_TYPE, MARKDOWN_CONTENT_TYPE } from './representations';
+import type { DiagramDocument } from '@dss/schema';
 import * as repo from './repository';
 import { type Caller, callerOf, diagramNotFound, listLimit } from './requests';
 import { toDiagram, toVersion } from './wire';
@@ -107,6 +108,36 @@ export function createDiagramsHandlers(deps: DiagramsHandlerDeps): ServiceHandle
       const caller = callerOf(request.principal);
       const diagram = await visibleDiagram(caller, request.uuid);
       return { versions: (await repo.listVersions(pool, diagram.uuid)).map(toVersion) };
+    },
+
+    async GetVersionSchema(request) {
+      const caller = callerOf(request.principal);
+      const format = request.format || 'json';
+      const level = request.level || 'detailed';
+      if (format !== 'json' && format !== 'markdown')
+        throw invalidField('format', 'must be json or markdown');
+      if (level !== 'detailed' && level !== 'simple')
+        throw invalidField('level', 'must be detailed or simple');
+      const diagram = await visibleDiagram(caller, request.uuid);
+      const stored =
+        Number.isInteger(request.number) && request.number >= 1
+          ? await repo.findVersionDocument(pool, diagram.uuid, request.number)
+          : null;
+      if (stored === null)
+        throw new ServiceError('not_found', `the diagram has no version ${request.number}`);
+      const built = buildRepresentations(JSON.parse(stored) as DiagramDocument);
+      const [body, etag] =
+        format === 'json'
+          ? [built.schema_json, built.schema_json_etag]
+          : level === 'simple'
+            ? [built.markdown_simple, built.markdown_simple_etag]
+            : [built.markdown_detailed, built.markdown_detailed_etag];
+      return {
+        body,
+        etag,
+        content_type: format === 'json' ? JSON_CONTENT_TYPE : MARKDOWN_CONTENT_TYPE,
+        unchanged: false,
+      };
     },
 
     async GetVersionChange(request) {

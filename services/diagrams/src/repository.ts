@@ -132,6 +132,20 @@ export async function listVersions(db: Queryable, diagramUuid: string): Promise<
   return rows;
 }
 
+/** The document of a diagram's version `number` (1 = the oldest), or null when there is no such version. */
+export async function findVersionDocument(
+  db: Queryable,
+  diagramUuid: string,
+  number: number,
+): Promise<string | null> {
+  const { rows } = await db.query<{ document: string }>(
+    `SELECT document FROM diagrams.diagram_versions WHERE diagram_uuid = $1
+      ORDER BY created_at, uuid OFFSET $2 LIMIT 1`,
+    [diagramUuid, number - 1],
+  );
+  return rows[0]?.document ?? null;
+}
+
 /** A version's document and the document of the version before it (null before the first). */
 export async function findVersionChange(
   db: Queryable,

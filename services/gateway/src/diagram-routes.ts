@@ -163,7 +163,7 @@ export function wirePrincipal(principal: Principal) {
   };
 }
 
-function queryLimit(req: Request): number | undefined {
+export function queryLimit(req: Request): number | undefined {
   const raw = optionalQueryString(req, 'limit');
   if (raw === undefined) return undefined;
   const problem = `must be an integer from 1 to ${MAX_LIST_LIMIT}`;

@@ -6,10 +6,12 @@ import type { RouteSpec } from './app';
 import type { GatewayConfig } from './config';
 import { diagramRoutes } from './diagram-routes';
 import { proposalRoutes } from './proposal-routes';
+import { versionRoutes } from './version-routes';
 import { optionalQueryEnum } from './query';
 import { sendRepresentation } from './representation';
 
 export interface RouteClients {
+  accounts?: ServiceClient<'Accounts'>;
   catalog: ServiceClient<'Catalog'>;
   diagrams: ServiceClient<'Diagrams'>;
   proposals: ServiceClient<'Proposals'>;
@@ -17,14 +19,17 @@ export interface RouteClients {
 }
 
 export function connectRouteClients(config: GatewayConfig): RouteClients {
+  const accounts = createServiceClient('Accounts', config.accountsAddress);
   const catalog = createServiceClient('Catalog', config.catalogAddress);
   const diagrams = createServiceClient('Diagrams', config.diagramsAddress);
   const proposals = createServiceClient('Proposals', config.proposalsAddress);
   return {
+    accounts,
     catalog,
     diagrams,
     proposals,
     close() {
+      accounts.close();
       catalog.close();
       diagrams.close();
       proposals.close();
@@ -35,6 +40,7 @@ export function connectRouteClients(config: GatewayConfig): RouteClients {
 export function v1Routes(clients: RouteClients, options: { importWaitMs?: number } = {}): RouteSpec[] {
   return [
     ...diagramRoutes(clients.diagrams, options),
+    ...versionRoutes(clients.diagrams, clients.accounts ?? null),
     ...proposalRoutes(clients.proposals),
     {
       method: 'get',

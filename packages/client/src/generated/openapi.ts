@@ -145,6 +145,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/diagrams/{uuid}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
+                uuid: components["parameters"]["DiagramUuid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a diagram's versions
+         * @description Every change to a diagram is a numbered version, 1 the oldest: the import or create, each applied proposal, each patch pasted in the web app. Newest first, one page at a time; while `meta.has_more` is true, pass `meta.next_cursor` back as `cursor`. Read access suffices. Rate limit: 60 per minute per token (read limit).
+         */
+        get: operations["listDiagramVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/diagrams/{uuid}/versions/{number}/schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
+                uuid: components["parameters"]["DiagramUuid"];
+                /** @description The version's number (1 is the oldest); 404 `not_found` when the diagram has no such version. */
+                number: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the schema of one version
+         * @description That version's schema exactly as `/diagrams/{uuid}/schema` serves the current one: JSON by default, Markdown with `format=markdown` (or `Accept: text/markdown`), level `detailed` or `simple`, with an `ETag`. Rate limit: 30 per minute per token (schema limit).
+         */
+        get: operations["getDiagramVersionSchema"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/data-types": {
         parameters: {
             query?: never;
@@ -359,6 +407,29 @@ export interface components {
         } & components["schemas"]["DiagramStatusRules"];
         DiagramResponse: {
             data: components["schemas"]["Diagram"];
+        };
+        VersionListResponse: {
+            data: components["schemas"]["Version"][];
+            meta: {
+                /** @description Pass as `cursor` for the next page; null on the last page. */
+                next_cursor: string | null;
+                /** @description Whether another page follows. */
+                has_more: boolean;
+            };
+        };
+        Version: {
+            /** @description 1 for the oldest version, counting up. */
+            number: number;
+            created_at: components["schemas"]["Timestamp"];
+            /**
+             * @description What made the version: a DDL import, a create from a patch, an applied proposal, a patch pasted in the web app, a layout saved by hand.
+             * @enum {string}
+             */
+            source: "import" | "create" | "proposal" | "paste" | "layout";
+            /** @description With `proposal`, the applied proposal's uuid; otherwise null. */
+            proposal_uuid: string | null;
+            /** @description Display name of the person who made the change; null when unknown. */
+            author: string | null;
         };
         DiagramListResponse: {
             data: components["schemas"]["Diagram"][];
@@ -1305,6 +1376,97 @@ export interface operations {
             403: components["responses"]["ForbiddenRead"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["DiagramNotReady"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    listDiagramVersions: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `meta.next_cursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
+                uuid: components["parameters"]["DiagramUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of versions. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidQuery"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    getDiagramVersionSchema: {
+        parameters: {
+            query?: {
+                /** @description `markdown` (or `ai`) returns the Markdown rendering; `json` the JSON one. */
+                format?: "json" | "markdown" | "ai";
+                /** @description Detail of the Markdown rendering: `detailed` has types and constraints, `simple` column names only. */
+                level?: components["parameters"]["Level"];
+            };
+            header?: {
+                /** @description An `ETag` from an earlier response; 304 with no body while the representation is unchanged. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
+                uuid: components["parameters"]["DiagramUuid"];
+                /** @description The version's number (1 is the oldest); 404 `not_found` when the diagram has no such version. */
+                number: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schema of that version. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchemaResponse"];
+                    "text/markdown": string;
+                };
+            };
+            /** @description Unchanged since the `ETag` sent in `If-None-Match`; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    Vary: components["headers"]["Vary"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            404: components["responses"]["NotFound"];
+            406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["DiagramNotReady"];
+            422: components["responses"]["InvalidQuery"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
         };

@@ -1,0 +1,120 @@
+// A diagram's versions (every change is one numbered version, 1 the oldest): the list, newest first and
+// cursor-paged like the diagram list, and one version's schema exactly as /schema serves the current one.
+import { ServiceError, type ServiceClient } from '@dss/platform';
+import type { RouteSpec } from './app';
+import { queryLimit, uuidOf, wirePrincipal } from './diagram-routes';
+import { invalidQuery, optionalQueryEnum, optionalQueryString } from './query';
+import { sendRepresentation } from './representation';
+
+const SOURCES: Record<string, string> = {
+  create: 'create',
+  import: 'import',
+  apply: 'proposal',
+  paste: 'paste',
+  layout: 'layout',
+};
+
+export function versionRoutes(
+  diagrams: ServiceClient<'Diagrams'>,
+  accounts: ServiceClient<'Accounts'> | null,
+): RouteSpec[] {
+  return [
+    {
+      method: 'get',
+      path: '/diagrams/:uuid/versions',
+      operation: 'read',
+      write: false,
+      handler: async (req, res, principal) => {
+        const limit = queryLimit(req) ?? 25;
+        const cursor = optionalQueryString(req, 'cursor');
+        const before = cursor === undefined ? Number.POSITIVE_INFINITY : decodeCursor(cursor);
+        const { versions } = await diagrams.ListVersions({
+          principal: wirePrincipal(principal),
+          uuid: uuidOf(req),
+        });
+        // ListVersions answers newest first; version n is the n-th oldest.
+        const numbered = versions.map((version, index) => ({ version, number: versions.length - index }));
+        const page = numbered.filter((entry) => entry.number < before).slice(0, limit);
+        const names = await authorNames(
+          accounts,
+          page.map((entry) => entry.version.author_user_id),
+        );
+        const last = page.at(-1);
+        const hasMore = last !== undefined && last.number > 1;
+        res.status(200).json({
+          data: page.map(({ version, number }) => {
+            const source = SOURCES[version.source] ?? version.source;
+            return {
+              number,
+              created_at: version.created_at,
+              source,
+              proposal_uuid: source === 'proposal' && version.source_id ? version.source_id : null,
+              author: names.get(version.author_user_id) ?? null,
+            };
+          }),
+          meta: { next_cursor: hasMore ? encodeCursor(last.number) : null, has_more: hasMore },
+        });
+      },
+    },
+    {
+      method: 'get',
+      path: '/diagrams/:uuid/versions/:number/schema',
+      operation: 'schema',
+      write: false,
+      handler: async (req, res, principal) => {
+        const raw = String(req.params.number ?? '');
+        const number = /^[1-9]\d{0,8}$/.test(raw) ? Number(raw) : 0;
+        if (number === 0) throw new ServiceError('not_found', `the diagram has no version ${raw}`);
+        res.setHeader('Vary', 'Accept');
+        const format = optionalQueryEnum(req, 'format', ['json', 'markdown', 'ai'] as const);
+        const level = optionalQueryEnum(req, 'level', ['detailed', 'simple'] as const) ?? 'detailed';
+        const accepted = req.accepts(['application/json', 'text/markdown']);
+        if (accepted === false && format === undefined)
+          throw new ServiceError(
+            'not_acceptable',
+            'Accept must admit application/json or text/markdown (or use format=markdown)',
+          );
+        const markdown =
+          format === 'markdown' || format === 'ai' || (format === undefined && accepted === 'text/markdown');
+        const representation = await diagrams.GetVersionSchema({
+          principal: wirePrincipal(principal),
+          uuid: uuidOf(req),
+          number,
+          format: markdown ? 'markdown' : 'json',
+          level,
+        });
+        sendRepresentation(req, res, representation, { vary: 'Accept' });
+      },
+    },
+  ];
+}
+
+/** Display names of the authors, asked once each; a deleted or unknown user reads null. */
+async function authorNames(
+  accounts: ServiceClient<'Accounts'> | null,
+  ids: string[],
+): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  if (accounts === null) return names;
+  await Promise.all(
+    [...new Set(ids)].map(async (id) => {
+      const user = await accounts.GetUser({ id, email: '' }).catch(() => null);
+      if (user) names.set(id, user.name);
+    }),
+  );
+  return names;
+}
+
+function encodeCursor(number: number): string {
+  return Buffer.from(JSON.stringify({ v: number })).toString('base64url');
+}
+
+function decodeCursor(cursor: string): number {
+  try {
+    const { v } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { v?: unknown };
+    if (typeof v === 'number' && Number.isInteger(v) && v >= 1) return v;
+  } catch {
+    // fall through
+  }
+  throw invalidQuery('cursor', 'must be the meta.next_cursor of the previous page');
+}
