@@ -117,8 +117,48 @@ describe('GET /diagrams/{uuid}/versions and /versions/{number}/schema', () => {
     }
   });
 
-  it('answers 404 to another team for both', async () => {
-    for (const path of [`/diagrams/${uuid}/versions`, `/diagrams/${uuid}/versions/1/schema`]) {
+  it('diffs two versions as JSON and Markdown, by default the last change, and diffs compose', async () => {
+    const last = await call(stack.baseUrl, `/diagrams/${uuid}/diff`, { token: viewer });
+    expect(last.status).toBe(200);
+    type Diff = {
+      data: {
+        from: number;
+        to: number;
+        changes: { tables: { added: { name: string }[]; removed: unknown[] } };
+      };
+    };
+    const lastDiff = (last.body as Diff).data;
+    expect([lastDiff.from, lastDiff.to]).toEqual([2, 3]);
+    expect(lastDiff.changes.tables.added.map((table) => table.name)).toEqual(['invoices']);
+    const whole = (await call(stack.baseUrl, `/diagrams/${uuid}/diff?from=1&to=3`, { token: viewer }))
+      .body as Diff;
+    const first = (await call(stack.baseUrl, `/diagrams/${uuid}/diff?from=1&to=2`, { token: viewer }))
+      .body as Diff;
+    // diff(1,3) adds exactly what diff(1,2) and diff(2,3) add.
+    expect(whole.data.changes.tables.added.map((table) => table.name).sort()).toEqual(
+      [...first.data.changes.tables.added, ...lastDiff.changes.tables.added]
+        .map((table) => table.name)
+        .sort(),
+    );
+    const back = (await call(stack.baseUrl, `/diagrams/${uuid}/diff?from=3&to=1`, { token: viewer }))
+      .body as Diff;
+    expect(back.data.changes.tables.removed).toHaveLength(2);
+    const markdown = await call(stack.baseUrl, `/diagrams/${uuid}/diff?from=1&to=3&format=markdown`, {
+      token: viewer,
+    });
+    expect(markdown.headers.get('content-type')).toMatch(/text\/markdown/);
+    expect(markdown.text).toContain('- added `orders`');
+    expect(markdown.text).toContain('- added `invoices`');
+    expect((await call(stack.baseUrl, `/diagrams/${uuid}/diff?to=9`, { token: viewer })).status).toBe(404);
+    expect((await call(stack.baseUrl, `/diagrams/${uuid}/diff?from=x`, { token: viewer })).status).toBe(422);
+  });
+
+  it('answers 404 to another team for all three', async () => {
+    for (const path of [
+      `/diagrams/${uuid}/versions`,
+      `/diagrams/${uuid}/versions/1/schema`,
+      `/diagrams/${uuid}/diff`,
+    ]) {
       const response = await call(stack.baseUrl, path, { token: outsider });
       expect(response.status).toBe(404);
     }

@@ -14,3 +14,4 @@ export * from './project';
 export * from './table-size';
 export * from './limits';
 export * from './document-patch';
+export * from './diff-markdown';

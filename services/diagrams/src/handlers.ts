@@ -1,7 +1,7 @@
 // The gRPC surface of diagrams (dss.v1.Diagrams). Every call that starts from a REST client carries the
 // caller's principal and sees only the caller's team: another team's diagram answers exactly like an
 // unknown one.
-import { invalidField, isUuid, ServiceError, type ServiceHandlers } from '@dss/platform';
+import { invalidField, isUuid, ServiceError, type ServiceHandlers, strongEtag } from '@dss/platform';
 import { applyStoredPatch } from './apply-patch';
 import { type CreateContext, completeImport, createDiagram } from './create-diagram';
 import { decodeCursor, encodeCursor } from './list-cursor';
@@ -114,8 +114,8 @@ export function createDiagramsHandlers(deps: DiagramsHandlerDeps): ServiceHandle
       const caller = callerOf(request.principal);
       const format = request.format || 'json';
       const level = request.level || 'detailed';
-      if (format !== 'json' && format !== 'markdown')
-        throw invalidField('format', 'must be json or markdown');
+      if (format !== 'json' && format !== 'markdown' && format !== 'document')
+        throw invalidField('format', 'must be json, markdown or document');
       if (level !== 'detailed' && level !== 'simple')
         throw invalidField('level', 'must be detailed or simple');
       const diagram = await visibleDiagram(caller, request.uuid);
@@ -125,6 +125,8 @@ export function createDiagramsHandlers(deps: DiagramsHandlerDeps): ServiceHandle
           : null;
       if (stored === null)
         throw new ServiceError('not_found', `the diagram has no version ${request.number}`);
+      if (format === 'document')
+        return { body: stored, etag: strongEtag(stored), content_type: JSON_CONTENT_TYPE, unchanged: false };
       const built = buildRepresentations(JSON.parse(stored) as DiagramDocument);
       const [body, etag] =
         format === 'json'

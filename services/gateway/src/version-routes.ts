@@ -1,6 +1,7 @@
 // A diagram's versions (every change is one numbered version, 1 the oldest): the list, newest first and
 // cursor-paged like the diagram list, and one version's schema exactly as /schema serves the current one.
 import { ServiceError, type ServiceClient } from '@dss/platform';
+import { type DiagramDocument, diff, emptyDocument, renderDiffMarkdown } from '@dss/schema';
 import type { RouteSpec } from './app';
 import { queryLimit, uuidOf, wirePrincipal } from './diagram-routes';
 import { invalidQuery, optionalQueryEnum, optionalQueryString } from './query';
@@ -86,7 +87,58 @@ export function versionRoutes(
         sendRepresentation(req, res, representation, { vary: 'Accept' });
       },
     },
+    {
+      method: 'get',
+      path: '/diagrams/:uuid/diff',
+      operation: 'schema',
+      write: false,
+      handler: async (req, res, principal) => {
+        const format = optionalQueryEnum(req, 'format', ['json', 'markdown'] as const) ?? 'json';
+        const wire = wirePrincipal(principal);
+        const uuid = uuidOf(req);
+        const { versions } = await diagrams.ListVersions({ principal: wire, uuid });
+        const count = versions.length;
+        const to = versionNumber(req, 'to') ?? count;
+        const from = versionNumber(req, 'from') ?? Math.max(0, to - 1);
+        for (const [name, number] of [
+          ['to', to],
+          ['from', from],
+        ] as const) {
+          if (number > count || (number < 1 && !(name === 'from' && to === 1)))
+            throw new ServiceError('not_found', `the diagram has no version ${number} (it has ${count})`);
+        }
+        const documentOf = async (number: number): Promise<DiagramDocument> => {
+          if (number === 0) return emptyDocument((await documentOf(to)).driver);
+          const stored = await diagrams.GetVersionSchema({
+            principal: wire,
+            uuid,
+            number,
+            format: 'document',
+            level: '',
+          });
+          return JSON.parse(stored.body) as DiagramDocument;
+        };
+        const [before, after] = await Promise.all([documentOf(from), documentOf(to)]);
+        const changes = diff(before, after);
+        if (format === 'markdown') {
+          res
+            .status(200)
+            .type('text/markdown; charset=utf-8')
+            .send(`# Diagram changes: version ${from} → ${to}\n\n${renderDiffMarkdown(changes)}`);
+          return;
+        }
+        res.status(200).json({ data: { from, to, changes } });
+      },
+    },
   ];
+}
+
+/** A version number from the query (`from`, `to`): a whole number, else 422 naming the parameter. */
+function versionNumber(req: Parameters<RouteSpec['handler']>[0], name: string): number | undefined {
+  const raw = optionalQueryString(req, name);
+  if (raw === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(raw)) throw invalidQuery(name, 'must be a version number (1 is the oldest)');
+  return Number(raw);
 }
 
 /** Display names of the authors, asked once each; a deleted or unknown user reads null. */

@@ -84,6 +84,7 @@ function responsesOf(operation: Json): Record<string, Json> {
 const ADDITIONS: [string, string][] = [
   ['GET', '/diagrams/{uuid}/versions'],
   ['GET', '/diagrams/{uuid}/versions/{number}/schema'],
+  ['GET', '/diagrams/{uuid}/diff'],
 ];
 
 describe('OpenAPI description (openapi/openapi.yaml)', () => {

@@ -193,6 +193,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/diagrams/{uuid}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
+                uuid: components["parameters"]["DiagramUuid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Compare two versions of a diagram
+         * @description The structured change set between version `from` and version `to` (default: the previous version to the current one): tables, columns with every attribute before and after, indexes, relationships, groups and sticky notes, each `added`, `changed` or `removed`. Records are matched by uuid, so a rename is a change of `name`. The web app's review page uses the same diff. `format=markdown` answers a compact text for agents and pull-request comments. Rate limit: 30 per minute per token (schema limit).
+         */
+        get: operations["diffDiagramVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/data-types": {
         parameters: {
             query?: never;
@@ -407,6 +430,27 @@ export interface components {
         } & components["schemas"]["DiagramStatusRules"];
         DiagramResponse: {
             data: components["schemas"]["Diagram"];
+        };
+        DiffResponse: {
+            data: {
+                /** @description The older version (0 stands for the empty diagram before version 1). */
+                from: number;
+                to: number;
+                /** @description One section per kind of record (tables, columns, indexes, relationships, groups, sticky_notes), each with `added`, `changed` (uuid, name and the `changes` of each field: field, before, after) and `removed`. */
+                changes: {
+                    tables: components["schemas"]["DiffSection"];
+                    columns: components["schemas"]["DiffSection"];
+                    indexes: components["schemas"]["DiffSection"];
+                    relationships: components["schemas"]["DiffSection"];
+                    groups: components["schemas"]["DiffSection"];
+                    sticky_notes: components["schemas"]["DiffSection"];
+                };
+            };
+        };
+        DiffSection: {
+            added: Record<string, unknown>[];
+            changed: Record<string, unknown>[];
+            removed: Record<string, unknown>[];
         };
         VersionListResponse: {
             data: components["schemas"]["Version"][];
@@ -1465,6 +1509,46 @@ export interface operations {
             403: components["responses"]["ForbiddenRead"];
             404: components["responses"]["NotFound"];
             406: components["responses"]["NotAcceptable"];
+            409: components["responses"]["DiagramNotReady"];
+            422: components["responses"]["InvalidQuery"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    diffDiagramVersions: {
+        parameters: {
+            query?: {
+                /** @description The older version's number (default `to` − 1). */
+                from?: number;
+                /** @description The newer version's number (default the current version). */
+                to?: number;
+                /** @description `json` (default) or `markdown`. */
+                format?: "json" | "markdown";
+            };
+            header?: never;
+            path: {
+                /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
+                uuid: components["parameters"]["DiagramUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The changes from `from` to `to`. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiffResponse"];
+                    "text/markdown": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            404: components["responses"]["NotFound"];
             409: components["responses"]["DiagramNotReady"];
             422: components["responses"]["InvalidQuery"];
             429: components["responses"]["RateLimited"];
