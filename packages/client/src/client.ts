@@ -6,6 +6,8 @@ import { errorFromResponse } from './errors';
 import { iterateDiagrams } from './pagination';
 import { fetchRetryingRateLimits, type RetryOptions, sleepFor } from './retry';
 import type {
+  VersionDiff,
+  VersionPage,
   Conditional,
   CreateDiagramOutcome,
   CreateDiagramRequest,
@@ -64,6 +66,11 @@ export interface DssClient {
   getProposalIfChanged(uuid: string, etag?: string): Promise<Conditional<ProposalStatus>>;
   /** Polls with If-None-Match until the state is no longer `pending`; answers the final status. */
   waitForProposal(uuid: string, options?: ProposalWaitOptions): Promise<ProposalStatus>;
+  /** A diagram's numbered versions, newest first, one page at a time. */
+  listVersions(uuid: string, query?: { limit?: number; cursor?: string }): Promise<VersionPage>;
+  /** The changes between two versions (default: the last change), as data or as compact Markdown. */
+  diffVersions(uuid: string, query?: { from?: number; to?: number }): Promise<VersionDiff>;
+  diffVersionsMarkdown(uuid: string, query?: { from?: number; to?: number }): Promise<string>;
 }
 
 interface CallResult {
@@ -149,6 +156,21 @@ export function createDssClient(options: DssClientOptions): DssClient {
     },
     waitForProposal(uuid, waitOptions = {}) {
       return waitForProposal(client, uuid, { sleep, ...waitOptions });
+    },
+    async listVersions(uuid, query = {}) {
+      const call = api.GET('/diagrams/{uuid}/versions', { params: { path: { uuid }, query } });
+      return (await payload<VersionPage>(call)).body;
+    },
+    async diffVersions(uuid, query = {}) {
+      const call = api.GET('/diagrams/{uuid}/diff', { params: { path: { uuid }, query } });
+      return (await payload<{ data: VersionDiff }>(call)).body.data;
+    },
+    async diffVersionsMarkdown(uuid, query = {}) {
+      const call = api.GET('/diagrams/{uuid}/diff', {
+        params: { path: { uuid }, query: { ...query, format: 'markdown' } },
+        parseAs: 'text',
+      });
+      return (await payload<string>(call)).body;
     },
   };
   return client;

@@ -14,11 +14,13 @@ import { callTool, type McpEndpoint, mcpEndpoint, type TransportName } from './s
 
 const TOOL_NAMES = [
   'create_diagram',
+  'diff_versions',
   'get_data_types',
   'get_patch_contract',
   'get_proposal_status',
   'get_schema',
   'list_diagrams',
+  'list_versions',
   'propose_diagram_changes',
   'visualize_schema',
 ];
@@ -56,7 +58,7 @@ describe.each<TransportName>(['stdio', 'http'])('MCP server over %s', (transport
   });
 
   describe('tools/list', () => {
-    it('should list the eight tools with descriptions and input schemas', async () => {
+    it('should list the ten tools with descriptions and input schemas', async () => {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
       for (const tool of tools) expect(tool.description?.length).toBeGreaterThan(80);
@@ -154,6 +156,25 @@ describe.each<TransportName>(['stdio', 'http'])('MCP server over %s', (transport
         }
       });
     }
+  });
+
+  describe('list_versions and diff_versions', () => {
+    it("lists a new diagram's first version and shows what it added", async () => {
+      const created = await callTool(client, 'create_diagram', {
+        name: 'Versioned',
+        driver: 'pgsql',
+        patch: shopPatch(),
+      });
+      const { uuid } = JSON.parse(created.text) as { uuid: string };
+      const versions = JSON.parse((await callTool(client, 'list_versions', { diagram_uuid: uuid })).text);
+      expect(versions).toEqual({
+        versions: [expect.objectContaining({ number: 1, source: 'create', proposal_uuid: null })],
+        next_cursor: null,
+      });
+      const changes = await callTool(client, 'diff_versions', { diagram_uuid: uuid });
+      expect(changes.isError).toBe(false);
+      expect(changes.text).toMatch(/## Tables\n- added `/);
+    });
   });
 
   describe('create_diagram', () => {

@@ -75,3 +75,22 @@ export const proposeOutput = {
   counts,
   next_step: z.string(),
 };
+
+export const listVersionsOutput = {
+  versions: z.array(
+    z.object({
+      number: z.number().int(),
+      created_at: timestamp,
+      source: z.string(),
+      proposal_uuid: z.string().nullable(),
+      author: z.string().nullable(),
+    }),
+  ),
+  next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page.'),
+};
+
+export const diffVersionsOutput = {
+  from: z.number().int(),
+  to: z.number().int(),
+  markdown: z.string().describe('The changes as compact Markdown.'),
+};

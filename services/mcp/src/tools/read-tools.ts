@@ -6,6 +6,8 @@ import { driverSchema } from '../patch-schema';
 import { jsonResult } from '../tool-results';
 import {
   dataTypesOutput,
+  diffVersionsOutput,
+  listVersionsOutput,
   listDiagramsOutput,
   patchContractOutput,
   proposalStatusOutput,
@@ -127,5 +129,60 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
     instrumented('get_proposal_status', context, async ({ proposal_uuid }) =>
       jsonResult({ ...(await client.getProposal(proposal_uuid)) }),
     ),
+  );
+
+  server.registerTool(
+    'list_versions',
+    {
+      title: "A diagram's versions",
+      description:
+        "Lists a diagram's versions, newest first: every change is one numbered version (1 is the oldest) " +
+        'with its source (import, create, proposal, paste, layout), the applied proposal when there is one, ' +
+        'and its author. Use the numbers with diff_versions to see what changed, for example what a proposal ' +
+        'applied. When next_cursor is not null, call again with it as `cursor`.',
+      inputSchema: {
+        diagram_uuid: uuid('diagram'),
+        limit: z.number().int().min(1).max(100).optional().describe('Page size, 1 to 100 (default 25).'),
+        cursor: z.string().optional().describe('next_cursor of the previous page; omit for the first page.'),
+      },
+      outputSchema: listVersionsOutput,
+      annotations: READ_ONLY,
+    },
+    instrumented('list_versions', context, async ({ diagram_uuid, limit, cursor }) => {
+      const page = await client.listVersions(diagram_uuid, {
+        ...(limit ? { limit } : {}),
+        ...(cursor ? { cursor } : {}),
+      });
+      return jsonResult({ versions: page.data, next_cursor: page.meta.next_cursor });
+    }),
+  );
+
+  server.registerTool(
+    'diff_versions',
+    {
+      title: 'What changed between two versions',
+      description:
+        'Shows what changed in a diagram between version `from` and version `to` (numbers from list_versions; ' +
+        'default: the previous version to the current one) as compact Markdown: tables, columns with every ' +
+        'attribute before and after, indexes and relationships added, changed (renames as renames) or removed.',
+      inputSchema: {
+        diagram_uuid: uuid('diagram'),
+        from: z.number().int().min(1).optional().describe('The older version (default: to − 1).'),
+        to: z.number().int().min(1).optional().describe('The newer version (default: the current one).'),
+      },
+      outputSchema: diffVersionsOutput,
+      annotations: READ_ONLY,
+    },
+    instrumented('diff_versions', context, async ({ diagram_uuid, from, to }) => {
+      const query = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
+      const [data, markdown] = await Promise.all([
+        client.diffVersions(diagram_uuid, query),
+        client.diffVersionsMarkdown(diagram_uuid, query),
+      ]);
+      return {
+        content: [{ type: 'text', text: markdown }],
+        structuredContent: { from: data.from, to: data.to, markdown },
+      };
+    }),
   );
 }
