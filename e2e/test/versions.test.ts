@@ -52,7 +52,8 @@ describe('GET /diagrams/{uuid}/versions and /versions/{number}/schema', () => {
       const applied = await dss(stack, 'proposal', 'apply', proposal, '--email', 'ed@versions.test');
       expect(applied.code).toBe(0);
     }
-  });
+    // A stack, three people and two CLI applies: generous on a loaded 2-core machine, not a timing assertion.
+  }, 120_000);
   afterAll(async () => {
     await stack.stop();
   });

@@ -159,22 +159,22 @@ export class SchemaBuilder {
     const actions = new Map<string, DdlForeignKey>();
     const seen = new Set<string>();
     for (const fk of this.foreignKeys) {
-      const relationship = this.relationshipOf(fk);
-      if (!relationship) continue;
-      const key = endpointKey(relationship);
-      const reverse = endpointKey({
-        source_table: relationship.target_table,
-        source_column: relationship.target_column,
-        target_table: relationship.source_table,
-        target_column: relationship.source_column,
-      });
-      if (seen.has(key) || seen.has(reverse)) {
-        this.warn(`foreign key ${describe(fk)} links the same columns as another one; kept once`);
-        continue;
+      for (const relationship of this.relationshipsOf(fk)) {
+        const key = endpointKey(relationship);
+        const reverse = endpointKey({
+          source_table: relationship.target_table,
+          source_column: relationship.target_column,
+          target_table: relationship.source_table,
+          target_column: relationship.source_column,
+        });
+        if (seen.has(key) || seen.has(reverse)) {
+          this.warn(`foreign key ${describe(fk)} links the same columns as another one; kept once`);
+          continue;
+        }
+        seen.add(key);
+        actions.set(key, fk);
+        patch.relationships.push(relationship);
       }
-      seen.add(key);
-      actions.set(key, fk);
-      patch.relationships.push(relationship);
     }
     const { document } = apply(emptyDocument(this.driver), patch);
     document.relationships = document.relationships.map((relationship) => {
@@ -205,43 +205,43 @@ export class SchemaBuilder {
     };
   }
 
-  private relationshipOf(fk: DdlForeignKey): PatchRelationship | null {
+  /**
+   * The relationships of a foreign key: one per column pair. The spec's relationship links one column to
+   * one column, so a composite key (a, b) → (x, y) becomes a → x and b → y, both with the key's name and
+   * actions; no pair is lost.
+   */
+  private relationshipsOf(fk: DdlForeignKey): PatchRelationship[] {
     const source = this.tables.get(fk.table);
     const target = this.tables.get(fk.refTable);
     if (!source || !target) {
       this.warn(
         `foreign key ${describe(fk)}: table ${source ? fk.refTable : fk.table} is not defined; skipped`,
       );
-      return null;
+      return [];
     }
-    const sourceColumn = fk.columns[0];
-    const targetColumn = fk.refColumns[0] ?? primaryColumnOf(target);
+    const targetColumns = fk.refColumns.length > 0 ? fk.refColumns : primaryColumnsOf(target);
     if (
-      sourceColumn === undefined ||
-      targetColumn === undefined ||
-      !source.columns.some((c) => c.name === sourceColumn) ||
-      !target.columns.some((c) => c.name === targetColumn)
+      fk.columns.length === 0 ||
+      targetColumns.length !== fk.columns.length ||
+      !fk.columns.every((name) => source.columns.some((c) => c.name === name)) ||
+      !targetColumns.every((name) => target.columns.some((c) => c.name === name))
     ) {
       this.warn(`foreign key ${describe(fk)}: a column is not defined; skipped`);
-      return null;
+      return [];
     }
-    if (fk.columns.length > 1)
-      this.warn(
-        `foreign key ${describe(fk)} has ${fk.columns.length} columns; the diagram links its first pair only`,
-      );
-    return {
-      type: isUniqueAlone(source, fk.columns) ? 'one-to-one' : 'many-to-one',
+    const type = isUniqueAlone(source, fk.columns) ? 'one-to-one' : 'many-to-one';
+    return fk.columns.map((sourceColumn, at) => ({
+      type,
       source_table: fk.table,
       source_column: sourceColumn,
       target_table: fk.refTable,
-      target_column: targetColumn,
-    };
+      target_column: targetColumns[at] as string,
+    }));
   }
 }
 
-function primaryColumnOf(table: DdlTable): string | undefined {
-  const primary = table.indexes.find((index) => index.type === 'primary');
-  return primary?.columns.length === 1 ? primary.columns[0] : undefined;
+function primaryColumnsOf(table: DdlTable): string[] {
+  return table.indexes.find((index) => index.type === 'primary')?.columns ?? [];
 }
 
 /** True when exactly these columns form the primary key or a unique key of the table. */

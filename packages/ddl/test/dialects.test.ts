@@ -43,7 +43,7 @@ describe('defaults', () => {
 });
 
 describe('relationships', () => {
-  it('mysql: a composite foreign key links its first pair and says so; PK-equal FK columns are one-to-one', async () => {
+  it('mysql: a composite foreign key becomes one relationship per column pair; PK-equal FK columns are one-to-one', async () => {
     const result = await convertDdl(
       'mysql',
       'CREATE TABLE c (id int, k int, PRIMARY KEY (id, k)); CREATE TABLE d (x int, y int, PRIMARY KEY (x, y), CONSTRAINT f FOREIGN KEY (x, y) REFERENCES c (id, k));',
@@ -51,10 +51,11 @@ describe('relationships', () => {
     if (!result.ok) throw new Error(result.message);
     expect(
       result.document.relationships.map((r) => [r.name, r.type, r.source_column, r.target_column]),
-    ).toEqual([['f', 'one-to-one', 'x', 'id']]);
-    expect(result.warnings).toEqual([
-      'foreign key f (d.x,y → c) has 2 columns; the diagram links its first pair only',
+    ).toEqual([
+      ['f', 'one-to-one', 'x', 'id'],
+      ['f', 'one-to-one', 'y', 'k'],
     ]);
+    expect(result.warnings).toEqual([]);
   });
 
   it('pgsql: a foreign key to an undefined table is skipped with a warning', async () => {
