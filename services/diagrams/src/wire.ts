@@ -33,8 +33,12 @@ export function toVersion(row: VersionRow) {
     uuid: row.uuid,
     created_at: row.created_at.toISOString(),
     author_user_id: row.author_user_id,
-    // A patch pasted in the web app is stored as an apply of kind `paste`; History names it as such.
-    source: row.source === 'apply' && row.source_kind === 'paste' ? 'paste' : row.source,
+    // A patch pasted in the web app, or positions saved by hand, are stored as applies of kind `paste`
+    // or `layout`; History and the versions API name them as such.
+    source:
+      row.source === 'apply' && (row.source_kind === 'paste' || row.source_kind === 'layout')
+        ? row.source_kind
+        : row.source,
     source_id: row.source_id,
   };
 }

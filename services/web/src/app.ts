@@ -22,7 +22,7 @@ import { messagePage } from './views/layout';
 /** Form bodies are small: a decline reason (500 characters) is the longest field. */
 const FORM_BODY_LIMIT = '32kb';
 const PASTE_BODY_LIMIT = '2mb';
-const PASTE_PATH = /^\/diagrams\/[^/]+\/paste(?:\/apply)?$/;
+const PASTE_PATH = /^\/diagrams\/[^/]+\/(?:paste(?:\/apply)?|layout)$/;
 
 export interface WebAppOptions {
   trustProxy: boolean | number | string;

@@ -12,6 +12,10 @@ const SEARCH_FROM_TABLES = 20;
 const MAX_ZOOM_OVER_ACTUAL = 4;
 
 interface Viewport {
+  /** While true, dragging a table moves it instead of panning the drawing. */
+  arranging: boolean;
+  /** User units per CSS pixel at the current zoom. */
+  unitsPerPixel(): number;
   fit(): void;
   actualSize(): void;
   zoomBy(factor: number): void;
@@ -49,7 +53,14 @@ function attach(figure: HTMLElement, svg: SVGSVGElement): Viewport | null {
     const { width, height } = svg.getBoundingClientRect();
     return Math.min(width / box.width, height / box.height) || 1;
   };
+  const state = { arranging: false };
   const behaviour: ZoomBehavior<SVGSVGElement, unknown> = zoom<SVGSVGElement, unknown>()
+    // In arrange mode a press on a table starts moving it, not panning.
+    .filter((event: Event) => {
+      const target = event.target as Element | null;
+      if (state.arranging && event.type !== 'wheel' && target?.closest('g.dss-table')) return false;
+      return (!(event as MouseEvent).ctrlKey || event.type === 'wheel') && !(event as MouseEvent).button;
+    })
     .scaleExtent([0.2, Math.max(8, MAX_ZOOM_OVER_ACTUAL / fittedScale())])
     .on('zoom', (event: D3ZoomEvent<SVGSVGElement, unknown>) => {
       layer.setAttribute('transform', event.transform.toString());
@@ -66,6 +77,16 @@ function attach(figure: HTMLElement, svg: SVGSVGElement): Viewport | null {
     return zoomIdentity.translate(middle.x, middle.y).scale(k).translate(-x, -y);
   };
   return {
+    get arranging() {
+      return state.arranging;
+    },
+    set arranging(value: boolean) {
+      state.arranging = value;
+    },
+    unitsPerPixel() {
+      const matrix = layer.getScreenCTM();
+      return matrix && matrix.a !== 0 ? 1 / matrix.a : 1;
+    },
     fit() {
       selection.call(behaviour.transform, zoomIdentity);
     },
@@ -141,6 +162,8 @@ function addControls(figure: HTMLElement, svg: SVGSVGElement, viewport: Viewport
     });
     bar.append(search, list);
   }
+  const layoutForm = document.getElementById('layout-form') as HTMLFormElement | null;
+  if (layoutForm !== null) addArranging(bar, svg, viewport, layoutForm);
   figure.prepend(bar);
 
   figure.tabIndex = 0;
@@ -160,6 +183,74 @@ function addControls(figure: HTMLElement, svg: SVGSVGElement, viewport: Viewport
       action();
     }
   });
+}
+
+/**
+ * Arrange by hand (owners and editors: the page carries the layout form): "Arrange" lets a drag move a
+ * table; "Save layout" posts the moved tables' new positions, which become a new version. Lines to a
+ * moved table fade until the saved page draws them again.
+ */
+function addArranging(bar: HTMLElement, svg: SVGSVGElement, viewport: Viewport, form: HTMLFormElement): void {
+  const moved = new Map<string, { g: SVGGElement; left: number; top: number; dx: number; dy: number }>();
+  const toggle = document.createElement('button');
+  toggle.type = 'button';
+  toggle.textContent = 'Arrange';
+  toggle.title = 'Move tables by dragging them';
+  toggle.dataset['zoomAction'] = 'arrange';
+  const save = document.createElement('button');
+  save.type = 'button';
+  save.textContent = 'Save layout';
+  save.dataset['zoomAction'] = 'save-layout';
+  save.hidden = true;
+  save.disabled = true;
+  toggle.addEventListener('click', () => {
+    viewport.arranging = !viewport.arranging;
+    toggle.setAttribute('aria-pressed', String(viewport.arranging));
+    svg.classList.toggle('dss-arranging', viewport.arranging);
+    save.hidden = !viewport.arranging && moved.size === 0;
+  });
+  save.addEventListener('click', () => {
+    const positions: Record<string, [number, number]> = {};
+    for (const [name, entry] of moved) positions[name] = [entry.left + entry.dx, entry.top + entry.dy];
+    (form.elements.namedItem('positions') as HTMLInputElement).value = JSON.stringify(positions);
+    form.submit();
+  });
+  bar.append(toggle, save);
+
+  let dragging: { name: string; x: number; y: number } | null = null;
+  svg.addEventListener('pointerdown', (event) => {
+    if (!viewport.arranging) return;
+    const table = (event.target as Element).closest<SVGGElement>('g.dss-table[data-table]');
+    if (table === null) return;
+    const name = table.dataset['table'] ?? '';
+    if (!moved.has(name)) {
+      const box = table.querySelector('rect.dss-box') as SVGRectElement;
+      moved.set(name, { g: table, left: box.x.baseVal.value, top: box.y.baseVal.value, dx: 0, dy: 0 });
+    }
+    dragging = { name, x: event.clientX, y: event.clientY };
+    svg.setPointerCapture(event.pointerId);
+    event.preventDefault();
+  });
+  svg.addEventListener('pointermove', (event) => {
+    if (dragging === null) return;
+    const entry = moved.get(dragging.name)!;
+    const scale = viewport.unitsPerPixel();
+    entry.dx += (event.clientX - dragging.x) * scale;
+    entry.dy += (event.clientY - dragging.y) * scale;
+    dragging.x = event.clientX;
+    dragging.y = event.clientY;
+    entry.g.setAttribute('transform', `translate(${entry.dx.toFixed(1)},${entry.dy.toFixed(1)})`);
+    for (const line of Array.from(svg.querySelectorAll<SVGGElement>('g.dss-relationship'))) {
+      if (line.dataset['sourceTable'] === dragging.name || line.dataset['targetTable'] === dragging.name)
+        line.classList.add('dss-stale');
+    }
+    save.disabled = false;
+  });
+  const stop = () => {
+    dragging = null;
+  };
+  svg.addEventListener('pointerup', stop);
+  svg.addEventListener('pointercancel', stop);
 }
 
 if (typeof document !== 'undefined') {

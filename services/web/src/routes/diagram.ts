@@ -48,6 +48,7 @@ export function diagramRoutes(router: Router, context: WebAppContext): void {
 <h1>${diagram.name}</h1>
 <p class="meta"><span class="badge">${diagram.driver}</span> ${statusText(diagram)} · <a href="/embed/${diagram.uuid}">embed view</a></p>
 ${drawing(diagram, document)}
+${canEdit(membership.role) && document ? layoutForm(diagram.uuid, csrfToken, versions.versions[0]?.uuid ?? '') : ''}
 ${canEdit(membership.role) && document ? pasteBox(diagram.uuid, csrfToken) : ''}
 </div>
 ${historyPane({
@@ -154,6 +155,38 @@ ${pasteBox(diagram.uuid, csrfToken, pasted)}
     );
   }
 
+  // Arrange by hand: the page script posts the moved tables' new positions; they are written as a new
+  // version (source `layout`) with the same optimistic concurrency as the paste-back box.
+  router.post('/diagrams/:uuid/layout', requireViewer, async (req, res) => {
+    const viewer = viewerOf(res)!;
+    const { diagram, membership } = await findVisibleDiagram(clients, viewer, String(req.params.uuid));
+    if (!canEdit(membership.role)) throw editorRequired();
+    const form = req.body as Record<string, unknown>;
+    const tables = readPositions(typeof form.positions === 'string' ? form.positions : '');
+    if (tables === null || tables.length === 0)
+      throw new PageError(422, 'Nothing to save', 'The layout form carried no table positions.');
+    try {
+      await clients.diagrams.ApplyPatch({
+        diagram_uuid: diagram.uuid,
+        team_id: membership.team_id,
+        user_id: viewer.user.id,
+        patch_json: JSON.stringify({ strategy: 'merge', tables }),
+        source: 'layout',
+        source_id: '',
+        base_version_uuid: typeof form.base_version === 'string' ? form.base_version : '',
+      });
+    } catch (error) {
+      if (isServiceError(error) && error.code === 'conflict')
+        throw new PageError(
+          409,
+          'The diagram has changed',
+          'Someone changed this diagram while you arranged it, so your positions were not saved. Reload it and arrange again.',
+        );
+      throw error;
+    }
+    res.redirect(303, `/diagrams/${diagram.uuid}`);
+  });
+
   router.get('/embed/:uuid', requireViewer, async (req, res) => {
     const viewer = viewerOf(res)!;
     const { diagram, membership } = await findVisibleDiagram(clients, viewer, String(req.params.uuid));
@@ -172,6 +205,36 @@ ${pasteBox(diagram.uuid, csrfToken, pasted)}
       ).text,
     );
   });
+}
+
+/** The form the page script fills and submits when an owner or editor saves positions set by hand. */
+function layoutForm(uuid: string, csrfToken: string, baseVersion: string): Html {
+  return html`<form method="post" action="/diagrams/${uuid}/layout" id="layout-form" hidden>
+${csrfField(csrfToken)}
+<input type="hidden" name="positions" value="">
+<input type="hidden" name="base_version" value="${baseVersion}">
+</form>`;
+}
+
+/** `{"<table>": [left, top], …}` as patch entries; null when it is not that shape (at most 5,000 tables). */
+export function readPositions(text: string): { name: string; left: number; top: number }[] | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length > 5000) return null;
+  const tables: { name: string; left: number; top: number }[] = [];
+  for (const [name, position] of entries) {
+    if (!Array.isArray(position) || position.length !== 2) return null;
+    const [left, top] = position.map((n) => Math.round(Number(n)));
+    if (!Number.isFinite(left) || !Number.isFinite(top)) return null;
+    tables.push({ name, left: Math.max(0, left as number), top: Math.max(0, top as number) });
+  }
+  return tables;
 }
 
 function pasteBox(uuid: string, csrfToken: string, text = ''): Html {

@@ -25,6 +25,7 @@ const SOURCE_TEXT: Record<string, string> = {
   apply: 'applied a proposal',
   import: 'imported DDL',
   paste: 'applied a pasted patch',
+  layout: 'arranged the tables',
 };
 
 export function historyPane(history: {

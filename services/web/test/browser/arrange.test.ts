@@ -1,0 +1,129 @@
+/// <reference lib="dom" />
+// Arrange by hand: an editor drags a table and saves the layout as a new version (source `layout`);
+// saving over a diagram that changed meanwhile is refused; a viewer can zoom and pan but not move.
+import { type TestMember, twoTableShopPatch } from '@dss/system';
+import type { Page } from 'playwright-core';
+import { saveScreenshot } from '../support/browser';
+import { useBrowserSuite } from '../support/browser-suite';
+import { api, createDiagram, createPerson, propose, type WebTestSystem } from '../support/web-system';
+
+describe('arrange by hand (Chromium, whole embedded system)', () => {
+  const suite = useBrowserSuite();
+  let web: WebTestSystem;
+  let editor: TestMember;
+  let viewer: TestMember;
+  let diagramUuid: string;
+
+  beforeAll(async () => {
+    web = suite.web;
+    await web.people.team('arrange');
+    editor = await createPerson(web, 'arrange', 'editor', 'Ari Arranger');
+    viewer = await createPerson(web, 'arrange', 'viewer', 'Viv Viewer');
+    diagramUuid = await createDiagram(web, editor, {
+      ...twoTableShopPatch(),
+      tables: [
+        ...twoTableShopPatch().tables,
+        {
+          name: 'payments',
+          columns: [
+            { name: 'id', type: 'bigint', is_primary_key: true },
+            { name: 'order_id', type: 'bigint' },
+          ],
+        },
+      ],
+      relationships: [
+        {
+          type: 'many-to-one',
+          source_table: 'payments',
+          source_column: 'order_id',
+          target_table: 'orders',
+          target_column: 'id',
+        },
+      ],
+    });
+  });
+
+  const framesByName = async () => {
+    const document = (await api(web, editor.token, 'GET', `/diagrams/${diagramUuid}/schema-full`)).body
+      .data as {
+      tables: { name: string; left: number; top: number }[];
+    };
+    return new Map(document.tables.map((table) => [table.name, { left: table.left, top: table.top }]));
+  };
+
+  /** Drags the table's header by (dx, dy) screen pixels; answers the drawing units per screen pixel. */
+  async function drag(page: Page, table: string, dx: number, dy: number): Promise<number> {
+    const box = await page.evaluate((name) => {
+      const rect = document.querySelector(`g.dss-table[data-table="${name}"] rect.dss-box`) as SVGRectElement;
+      const screen = rect.getBoundingClientRect();
+      return {
+        x: screen.left + 20,
+        y: screen.top + 10,
+        unitsPerPixel: rect.width.baseVal.value / screen.width,
+      };
+    }, table);
+    await page.mouse.move(box.x, box.y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + dx, box.y + dy, { steps: 6 });
+    await page.mouse.up();
+    return box.unitsPerPixel;
+  }
+
+  it('moves a table by drag and saves the positions as a new version', async () => {
+    const name = 'payments';
+    const before = (await framesByName()).get(name)!;
+    const page = await suite.signedInPage(editor, `/diagrams/${diagramUuid}`);
+    await page.waitForSelector('figure.diagram[data-viewport=ready]');
+    await page.click('button[data-zoom-action=arrange]');
+    const unitsPerPixel = await drag(page, name, 120, 60);
+    expect(await page.locator('g.dss-relationship.dss-stale').count()).toBeGreaterThan(0);
+    await saveScreenshot(page, 'arrange-dragged');
+    await Promise.all([
+      page.waitForURL(`${web.webUrl}/diagrams/${diagramUuid}`),
+      page.click('button[data-zoom-action=save-layout]'),
+    ]);
+    const after = (await framesByName()).get(name)!;
+    expect(after.left - before.left).toBeCloseTo(120 * unitsPerPixel, -1);
+    expect(after.top - before.top).toBeCloseTo(60 * unitsPerPixel, -1);
+    const versions = (await api(web, editor.token, 'GET', `/diagrams/${diagramUuid}/versions`))
+      .body as unknown as {
+      data: { source: string }[];
+    };
+    expect(versions.data[0]!.source).toBe('layout');
+    expect(await page.textContent('.history .versions')).toContain('arranged the tables');
+  });
+
+  it('refuses to save over a diagram that changed meanwhile', async () => {
+    const [name] = [...(await framesByName()).keys()];
+    const page = await suite.signedInPage(editor, `/diagrams/${diagramUuid}`);
+    await page.waitForSelector('figure.diagram[data-viewport=ready]');
+    const proposal = await propose(web, editor, diagramUuid, {
+      title: 'Meanwhile',
+      message: 'Another change.',
+      schema: {
+        strategy: 'additive',
+        tables: [{ name: 'meanwhile', columns: [{ name: 'id', type: 'bigint' }] }],
+      },
+    });
+    const other = await suite.signedInPage(editor, `/review/${proposal.uuid}`);
+    await Promise.all([other.waitForLoadState('load'), other.click('button:has-text("Apply changes")')]);
+    const before = (await framesByName()).get(name!)!;
+    await page.click('button[data-zoom-action=arrange]');
+    await drag(page, name!, 80, 0);
+    const [response] = await Promise.all([
+      page.waitForResponse((candidate) => candidate.url().endsWith('/layout')),
+      page.click('button[data-zoom-action=save-layout]'),
+    ]);
+    expect(response.status()).toBe(409);
+    expect(await page.textContent('body')).toContain('has changed');
+    expect((await framesByName()).get(name!)).toEqual(before);
+  });
+
+  it('gives a viewer zoom and pan but no Arrange button', async () => {
+    const page = await suite.signedInPage(viewer, `/diagrams/${diagramUuid}`);
+    await page.waitForSelector('figure.diagram[data-viewport=ready]');
+    expect(await page.locator('button[data-zoom-action=fit]').count()).toBe(1);
+    expect(await page.locator('button[data-zoom-action=arrange]').count()).toBe(0);
+    expect(await page.locator('#layout-form').count()).toBe(0);
+  });
+});
