@@ -94,8 +94,15 @@ export function typeText(column: Column): string {
   else if (params?.precision !== undefined)
     text += params.scale !== undefined ? `(${params.precision}, ${params.scale})` : `(${params.precision})`;
   if (params?.array) text += '[]';
+  if (column.is_unsigned) text += ' unsigned';
   if (!column.is_nullable) text += ' not null';
+  // Every attribute a reviewer decides on, for a new column as for a changed one.
   if (column.is_primary_key) text += ' · primary key';
+  if (column.is_auto_increment) text += ' · auto-increment';
+  if (column.is_unique_key) text += ' · unique';
+  if (column.is_index) text += ' · indexed';
+  if (column.default !== null && column.default !== undefined && column.default !== '')
+    text += ` · default ${column.default}`;
   return text;
 }
 
