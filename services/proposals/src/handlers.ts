@@ -240,6 +240,7 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
         const updated = await repo.transition(client, uuid, {
           kind: 'applied',
           versionUuid: applied.version_uuid,
+          by: userId,
         });
         await announce(client, updated, 'applied');
         return updated;
@@ -250,10 +251,14 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
       if (characters(request.reason) > MAX_DECLINE_REASON_CHARACTERS)
         throw invalidField('reason', `must be at most ${MAX_DECLINE_REASON_CHARACTERS} characters`);
       const reason = request.reason.trim() === '' ? null : request.reason;
-      const { uuid } = await reviewed(request);
+      const { uuid, userId } = await reviewed(request);
       return review(uuid, async (client, row) => {
         if (row.state !== 'pending') return conflict('declined', row.state);
-        const updated = await repo.transition(client, uuid, { kind: 'declined', reason });
+        const updated = await repo.transition(client, uuid, {
+          kind: 'declined',
+          reason,
+          by: userId,
+        });
         await announce(client, updated, 'declined');
         return updated;
       });

@@ -31,6 +31,7 @@ export interface ProposalRow {
   applied_version_uuid: string | null;
   declined_at: Date | null;
   decline_reason: string | null;
+  decided_by_user_id: string | null;
   expires_at: Date;
   created_at: Date;
   updated_at: Date;
@@ -40,7 +41,7 @@ export interface ProposalRow {
 
 const COLUMNS = `uuid, diagram_uuid, team_id, author_user_id, counts, title, message, state, opened_at,
   applied_at, applied_version_uuid, declined_at, decline_reason, expires_at, created_at, updated_at,
-  clock_timestamp() AS read_at`;
+  decided_by_user_id, clock_timestamp() AS read_at`;
 
 export interface NewProposal {
   uuid: string;
@@ -116,8 +117,8 @@ export async function listForDiagram(
 }
 
 export type Transition =
-  | { kind: 'applied'; versionUuid: string }
-  | { kind: 'declined'; reason: string | null }
+  | { kind: 'applied'; versionUuid: string; by: string }
+  | { kind: 'declined'; reason: string | null; by: string }
   | { kind: 'reopened'; lifetimeSeconds: number }
   | { kind: 'expired' }
   | { kind: 'opened' };
@@ -125,17 +126,17 @@ export type Transition =
 /** Writes one transition of a row the caller holds locked; returns the row as it is now. */
 export async function transition(client: PoolClient, uuid: string, change: Transition): Promise<ProposalRow> {
   const set = {
-    applied: `state = 'applied', applied_at = clock_timestamp(), applied_version_uuid = $2::uuid`,
-    declined: `state = 'declined', declined_at = clock_timestamp(), decline_reason = $2::text`,
+    applied: `state = 'applied', applied_at = clock_timestamp(), applied_version_uuid = $2::uuid, decided_by_user_id = $3::uuid`,
+    declined: `state = 'declined', declined_at = clock_timestamp(), decline_reason = $2::text, decided_by_user_id = $3::uuid`,
     reopened: `state = 'pending', expires_at = clock_timestamp() + make_interval(secs => $2::int)`,
     expired: `state = 'expired'`,
     opened: 'opened_at = coalesce(opened_at, clock_timestamp())',
   }[change.kind];
   const parameter =
     change.kind === 'applied'
-      ? [change.versionUuid]
+      ? [change.versionUuid, change.by]
       : change.kind === 'declined'
-        ? [change.reason]
+        ? [change.reason, change.by]
         : change.kind === 'reopened'
           ? [change.lifetimeSeconds]
           : [];

@@ -45,5 +45,6 @@ export function toProposal(row: ProposalRow, appUrl: string) {
     team_id: row.team_id,
     author_user_id: row.author_user_id,
     updated_at: row.updated_at.toISOString(),
+    decided_by_user_id: row.decided_by_user_id ?? '',
   };
 }

@@ -66,7 +66,10 @@ export function reviewRoutes(router: Router, context: WebAppContext): void {
       });
     const { diagram } = await findVisibleDiagram(clients, viewer, proposal.diagram_uuid);
     const before = await fullDocument(clients, viewer, membership, diagram);
-    let appliedBy: string | null = null;
+    // Who decided: the proposal records it; for an applied one the version's author says the same.
+    let decidedBy: string | null = proposal.decided_by_user_id
+      ? ((await userNames(clients, [proposal.decided_by_user_id])).get(proposal.decided_by_user_id) ?? null)
+      : null;
     /** What an applied proposal changed: its version against the one before, as stored. */
     const appliedChange = async (versionUuid: string | undefined): Promise<ProposedChange | null> => {
       if (!versionUuid) return null;
@@ -78,7 +81,7 @@ export function reviewRoutes(router: Router, context: WebAppContext): void {
         })
         .catch(() => null);
       if (stored === null) return null;
-      appliedBy = (await userNames(clients, [stored.author_user_id])).get(stored.author_user_id) ?? null;
+      decidedBy ??= (await userNames(clients, [stored.author_user_id])).get(stored.author_user_id) ?? null;
       const after = JSON.parse(stored.after_json) as DiagramDocument;
       const previous = stored.before_json
         ? (JSON.parse(stored.before_json) as DiagramDocument)
@@ -111,7 +114,7 @@ ${notice ? noticeView(notice) : ''}
           proposal.state === 'pending' ? html` · expires ${timestamp(proposal.expires_at)}` : ''
         }</p>
 </section>
-${stateView(proposal, reviewer, csrfToken, appliedBy)}
+${stateView(proposal, reviewer, csrfToken, decidedBy)}
 ${change ? changeView(change, diagram.name) : ''}
 ${before || change ? '' : html`<p class="notice" id="diagram-not-ready">The diagram has no schema right now (it is importing, or its import failed), so the changes cannot be shown or applied.</p>`}
 ${proposal.state === 'pending' && reviewer && change?.fits ? actions(proposal.uuid, csrfToken) : ''}
@@ -202,13 +205,13 @@ function stateView(
   proposal: ProposalView,
   reviewer: boolean,
   csrfToken: string,
-  appliedBy: string | null,
+  decidedBy: string | null,
 ): Html | '' {
   switch (proposal.state) {
     case 'applied':
-      return html`<p class="notice" id="state-note">Applied${appliedBy ? html` by <span id="decided-by">${appliedBy}</span>` : ''} ${timestamp(proposal.applied_at)} as <a href="/diagrams/${proposal.diagram_uuid}#version-${proposal.applied_version_uuid ?? ''}">version ${(proposal.applied_version_uuid ?? '').slice(0, 8)}</a>.</p>`;
+      return html`<p class="notice" id="state-note">Applied${decidedBy ? html` by <span id="decided-by">${decidedBy}</span>` : ''} ${timestamp(proposal.applied_at)} as <a href="/diagrams/${proposal.diagram_uuid}#version-${proposal.applied_version_uuid ?? ''}">version ${(proposal.applied_version_uuid ?? '').slice(0, 8)}</a>.</p>`;
     case 'declined':
-      return html`<div class="notice" id="state-note"><p>Declined ${timestamp(proposal.declined_at)}.</p>${
+      return html`<div class="notice" id="state-note"><p>Declined${decidedBy ? html` by <span id="decided-by">${decidedBy}</span>` : ''} ${timestamp(proposal.declined_at)}.</p>${
         proposal.decline_reason
           ? html`<p>Reason: <span class="plain-text" id="decline-reason">${proposal.decline_reason}</span></p>`
           : ''

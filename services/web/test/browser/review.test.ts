@@ -144,6 +144,7 @@ describe('review flow in the browser (Chromium, whole embedded system)', () => {
       await Promise.all([page.waitForLoadState('load'), page.click('button:has-text("Decline")')]);
       await page.waitForSelector('#decline-reason');
       expect(await page.textContent('#decline-reason')).toBe('Refunds live in the payments service.');
+      expect(await page.textContent('#decided-by')).toBe('Edith Editor');
       const status = await proposalStatus(proposal.uuid);
       expect(status.state).toBe('declined');
       expect(status.decline_reason).toBe('Refunds live in the payments service.');
