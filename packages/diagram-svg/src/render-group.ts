@@ -51,5 +51,5 @@ export function renderGroup(group: Group, mark: ChangeMark | undefined, bounds: 
       },
       escapeXml(label),
     );
-  return element('g', { class: `dss-group${markClass(mark)}` }, body);
+  return element('g', { class: `dss-group${markClass(mark)}`, 'data-group': name }, body);
 }

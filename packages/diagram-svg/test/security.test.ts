@@ -102,7 +102,7 @@ describe('renderDiagramSvg with hostile text', () => {
         for (const [name, value] of Object.entries(node.attributes)) {
           expect(name).not.toMatch(/^on|^style$|href$|^src$/i);
           // The markup contract names tables in data attributes: escaped, inert data, never markup.
-          if (!['data-table', 'data-source-table', 'data-target-table'].includes(name))
+          if (!['data-table', 'data-source-table', 'data-target-table', 'data-group'].includes(name))
             expect(value).not.toContain(text);
         }
       expect(svg).not.toContain('<script');

@@ -58,7 +58,8 @@ function attach(figure: HTMLElement, svg: SVGSVGElement): Viewport | null {
     // In arrange mode a press on a table starts moving it, not panning.
     .filter((event: Event) => {
       const target = event.target as Element | null;
-      if (state.arranging && event.type !== 'wheel' && target?.closest('g.dss-table')) return false;
+      if (state.arranging && event.type !== 'wheel' && target?.closest('g.dss-table, g.dss-group'))
+        return false;
       return (!(event as MouseEvent).ctrlKey || event.type === 'wheel') && !(event as MouseEvent).button;
     })
     .scaleExtent([0.2, Math.max(8, MAX_ZOOM_OVER_ACTUAL / fittedScale())])
@@ -191,11 +192,19 @@ function addControls(figure: HTMLElement, svg: SVGSVGElement, viewport: Viewport
  * moved table fade until the saved page draws them again.
  */
 function addArranging(bar: HTMLElement, svg: SVGSVGElement, viewport: Viewport, form: HTMLFormElement): void {
-  const moved = new Map<string, { g: SVGGElement; left: number; top: number; dx: number; dy: number }>();
+  interface Moved {
+    kind: 'tables' | 'groups';
+    g: SVGGElement;
+    left: number;
+    top: number;
+    dx: number;
+    dy: number;
+  }
+  const moved = new Map<string, Moved>();
   const toggle = document.createElement('button');
   toggle.type = 'button';
   toggle.textContent = 'Arrange';
-  toggle.title = 'Move tables by dragging them';
+  toggle.title = 'Move tables and groups by dragging them';
   toggle.dataset['zoomAction'] = 'arrange';
   const save = document.createElement('button');
   save.type = 'button';
@@ -210,38 +219,88 @@ function addArranging(bar: HTMLElement, svg: SVGSVGElement, viewport: Viewport, 
     save.hidden = !viewport.arranging && moved.size === 0;
   });
   save.addEventListener('click', () => {
-    const positions: Record<string, [number, number]> = {};
-    for (const [name, entry] of moved) positions[name] = [entry.left + entry.dx, entry.top + entry.dy];
+    const positions: Record<'tables' | 'groups', Record<string, [number, number]>> = {
+      tables: {},
+      groups: {},
+    };
+    for (const [key, entry] of moved) {
+      const name = key.slice(key.indexOf(':') + 1);
+      positions[entry.kind][name] = [entry.left + entry.dx, entry.top + entry.dy];
+    }
     (form.elements.namedItem('positions') as HTMLInputElement).value = JSON.stringify(positions);
     form.submit();
   });
   bar.append(toggle, save);
 
-  let dragging: { name: string; x: number; y: number } | null = null;
+  const boxOf = (g: SVGGElement) => g.querySelector<SVGRectElement>('rect.dss-box, rect.dss-frame');
+  const track = (kind: Moved['kind'], g: SVGGElement, name: string): Moved => {
+    const key = `${kind}:${name}`;
+    let entry = moved.get(key);
+    if (!entry) {
+      const box = boxOf(g);
+      entry = { kind, g, left: box?.x.baseVal.value ?? 0, top: box?.y.baseVal.value ?? 0, dx: 0, dy: 0 };
+      moved.set(key, entry);
+    }
+    return entry;
+  };
+  /** What one drag moves: a table, or a group frame with the tables inside it. */
+  let dragging: { entries: Moved[]; names: Set<string>; x: number; y: number } | null = null;
   svg.addEventListener('pointerdown', (event) => {
     if (!viewport.arranging) return;
-    const table = (event.target as Element).closest<SVGGElement>('g.dss-table[data-table]');
-    if (table === null) return;
-    const name = table.dataset['table'] ?? '';
-    if (!moved.has(name)) {
-      const box = table.querySelector('rect.dss-box') as SVGRectElement;
-      moved.set(name, { g: table, left: box.x.baseVal.value, top: box.y.baseVal.value, dx: 0, dy: 0 });
+    const target = event.target as Element;
+    const table = target.closest<SVGGElement>('g.dss-table[data-table]');
+    const group = table ? null : target.closest<SVGGElement>('g.dss-group[data-group]');
+    if (table === null && group === null) return;
+    const entries: Moved[] = [];
+    const names = new Set<string>();
+    if (table !== null) {
+      const name = table.dataset['table'] ?? '';
+      entries.push(track('tables', table, name));
+      names.add(name);
+    } else if (group !== null) {
+      entries.push(track('groups', group, group.dataset['group'] ?? ''));
+      const frame = boxOf(group)!.getBBox();
+      for (const member of Array.from(svg.querySelectorAll<SVGGElement>('g.dss-table[data-table]'))) {
+        const box = boxOf(member)!.getBBox();
+        const entry = moved.get(`tables:${member.dataset['table']}`);
+        const left = box.x + (entry?.dx ?? 0);
+        const top = box.y + (entry?.dy ?? 0);
+        const groupEntry = moved.get(`groups:${group.dataset['group']}`)!;
+        const fx = frame.x + groupEntry.dx;
+        const fy = frame.y + groupEntry.dy;
+        if (
+          left >= fx &&
+          top >= fy &&
+          left + box.width <= fx + frame.width &&
+          top + box.height <= fy + frame.height
+        ) {
+          const name = member.dataset['table'] ?? '';
+          entries.push(track('tables', member, name));
+          names.add(name);
+        }
+      }
     }
-    dragging = { name, x: event.clientX, y: event.clientY };
+    dragging = { entries, names, x: event.clientX, y: event.clientY };
     svg.setPointerCapture(event.pointerId);
     event.preventDefault();
   });
   svg.addEventListener('pointermove', (event) => {
     if (dragging === null) return;
-    const entry = moved.get(dragging.name)!;
     const scale = viewport.unitsPerPixel();
-    entry.dx += (event.clientX - dragging.x) * scale;
-    entry.dy += (event.clientY - dragging.y) * scale;
+    const dx = (event.clientX - dragging.x) * scale;
+    const dy = (event.clientY - dragging.y) * scale;
     dragging.x = event.clientX;
     dragging.y = event.clientY;
-    entry.g.setAttribute('transform', `translate(${entry.dx.toFixed(1)},${entry.dy.toFixed(1)})`);
+    for (const entry of dragging.entries) {
+      entry.dx += dx;
+      entry.dy += dy;
+      entry.g.setAttribute('transform', `translate(${entry.dx.toFixed(1)},${entry.dy.toFixed(1)})`);
+    }
     for (const line of Array.from(svg.querySelectorAll<SVGGElement>('g.dss-relationship'))) {
-      if (line.dataset['sourceTable'] === dragging.name || line.dataset['targetTable'] === dragging.name)
+      if (
+        dragging.names.has(line.dataset['sourceTable'] ?? '') ||
+        dragging.names.has(line.dataset['targetTable'] ?? '')
+      )
         line.classList.add('dss-stale');
     }
     save.disabled = false;

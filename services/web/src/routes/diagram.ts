@@ -162,15 +162,19 @@ ${pasteBox(diagram.uuid, csrfToken, pasted)}
     const { diagram, membership } = await findVisibleDiagram(clients, viewer, String(req.params.uuid));
     if (!canEdit(membership.role)) throw editorRequired();
     const form = req.body as Record<string, unknown>;
-    const tables = readPositions(typeof form.positions === 'string' ? form.positions : '');
-    if (tables === null || tables.length === 0)
-      throw new PageError(422, 'Nothing to save', 'The layout form carried no table positions.');
+    const positions = readPositions(typeof form.positions === 'string' ? form.positions : '');
+    if (positions === null || positions.tables.length + positions.groups.length === 0)
+      throw new PageError(422, 'Nothing to save', 'The layout form carried no positions.');
     try {
       await clients.diagrams.ApplyPatch({
         diagram_uuid: diagram.uuid,
         team_id: membership.team_id,
         user_id: viewer.user.id,
-        patch_json: JSON.stringify({ strategy: 'merge', tables }),
+        patch_json: JSON.stringify({
+          strategy: 'merge',
+          ...(positions.tables.length > 0 ? { tables: positions.tables } : {}),
+          ...(positions.groups.length > 0 ? { groups: positions.groups } : {}),
+        }),
         source: 'layout',
         source_id: '',
         base_version_uuid: typeof form.base_version === 'string' ? form.base_version : '',
@@ -216,8 +220,13 @@ ${csrfField(csrfToken)}
 </form>`;
 }
 
-/** `{"<table>": [left, top], …}` as patch entries; null when it is not that shape (at most 5,000 tables). */
-export function readPositions(text: string): { name: string; left: number; top: number }[] | null {
+type Position = { name: string; left: number; top: number };
+
+/**
+ * `{"tables": {"<name>": [left, top]}, "groups": {…}}` as patch entries; null when it is not that shape
+ * (at most 5,000 entries).
+ */
+export function readPositions(text: string): { tables: Position[]; groups: Position[] } | null {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -225,16 +234,24 @@ export function readPositions(text: string): { name: string; left: number; top: 
     return null;
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
-  const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.length > 5000) return null;
-  const tables: { name: string; left: number; top: number }[] = [];
-  for (const [name, position] of entries) {
-    if (!Array.isArray(position) || position.length !== 2) return null;
-    const [left, top] = position.map((n) => Math.round(Number(n)));
-    if (!Number.isFinite(left) || !Number.isFinite(top)) return null;
-    tables.push({ name, left: Math.max(0, left as number), top: Math.max(0, top as number) });
-  }
-  return tables;
+  const read = (section: unknown): Position[] | null => {
+    if (section === undefined) return [];
+    if (section === null || typeof section !== 'object' || Array.isArray(section)) return null;
+    const entries = Object.entries(section as Record<string, unknown>);
+    if (entries.length > 5000) return null;
+    const out: Position[] = [];
+    for (const [name, position] of entries) {
+      if (!Array.isArray(position) || position.length !== 2) return null;
+      const [left, top] = position.map((n) => Math.round(Number(n)));
+      if (!Number.isFinite(left) || !Number.isFinite(top)) return null;
+      out.push({ name, left: Math.max(0, left as number), top: Math.max(0, top as number) });
+    }
+    return out;
+  };
+  const { tables, groups } = value as { tables?: unknown; groups?: unknown };
+  const readTables = read(tables);
+  const readGroups = read(groups);
+  return readTables === null || readGroups === null ? null : { tables: readTables, groups: readGroups };
 }
 
 function pasteBox(uuid: string, csrfToken: string, text = ''): Html {

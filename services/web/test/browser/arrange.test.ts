@@ -93,6 +93,65 @@ describe('arrange by hand (Chromium, whole embedded system)', () => {
     expect(await page.textContent('.history .versions')).toContain('arranged the tables');
   });
 
+  it('moves a group with the tables in it', async () => {
+    const grouped = await createDiagram(
+      web,
+      editor,
+      {
+        strategy: 'merge',
+        groups: [{ name: 'Billing' }],
+        tables: [
+          {
+            name: 'invoices',
+            parent_name: 'Billing',
+            columns: [{ name: 'id', type: 'bigint', is_primary_key: true }],
+          },
+          {
+            name: 'refunds',
+            parent_name: 'Billing',
+            columns: [{ name: 'id', type: 'bigint', is_primary_key: true }],
+          },
+        ],
+      },
+      'Grouped',
+    );
+    const read = async () => {
+      const document = (await api(web, editor.token, 'GET', `/diagrams/${grouped}/schema-full`)).body
+        .data as {
+        tables: { name: string; left: number; top: number }[];
+        groups: { name: string; left: number; top: number }[];
+      };
+      return { group: document.groups[0]!, tables: new Map(document.tables.map((t) => [t.name, t])) };
+    };
+    const before = await read();
+    const page = await suite.signedInPage(editor, `/diagrams/${grouped}`);
+    await page.waitForSelector('figure.diagram[data-viewport=ready]');
+    await page.click('button[data-zoom-action=arrange]');
+    // Press on the group's title strip (not on a table) and drag.
+    const start = await page.evaluate(() => {
+      const frame = (
+        document.querySelector('g.dss-group[data-group="Billing"] rect.dss-frame') as SVGRectElement
+      ).getBoundingClientRect();
+      return { x: frame.left + 8, y: frame.top + 8 };
+    });
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.down();
+    await page.mouse.move(start.x + 90, start.y + 40, { steps: 5 });
+    await page.mouse.up();
+    await Promise.all([
+      page.waitForURL(`${web.webUrl}/diagrams/${grouped}`),
+      page.click('button[data-zoom-action=save-layout]'),
+    ]);
+    const after = await read();
+    const moved = { dx: after.group.left - before.group.left, dy: after.group.top - before.group.top };
+    expect(moved.dx).toBeGreaterThan(10);
+    expect(moved.dy).toBeGreaterThan(5);
+    for (const name of ['invoices', 'refunds']) {
+      expect(after.tables.get(name)!.left - before.tables.get(name)!.left).toBeCloseTo(moved.dx, -1);
+      expect(after.tables.get(name)!.top - before.tables.get(name)!.top).toBeCloseTo(moved.dy, -1);
+    }
+  });
+
   it('refuses to save over a diagram that changed meanwhile', async () => {
     const [name] = [...(await framesByName()).keys()];
     const page = await suite.signedInPage(editor, `/diagrams/${diagramUuid}`);
