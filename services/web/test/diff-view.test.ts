@@ -1,5 +1,6 @@
 // The review diff names every attribute a reviewer decides on, for a new column as for a changed one.
 import { apply, emptyDocument, normalize, validate, diff } from '@dss/schema';
+import { readPastedPatch } from '../src/routes/diagram';
 import { diffView } from '../src/views/diff';
 
 function documentOf(patch: object) {
@@ -40,5 +41,19 @@ describe('the review diff', () => {
     const text = diffView(diff(before, after)).toString();
     expect(text).toContain('int unsigned not null · auto-increment · unique');
     expect(text).toContain('varchar(20) · indexed · default new');
+  });
+});
+
+describe('the paste-back box reading a patch', () => {
+  it('refuses NUL characters and unpaired surrogates as the API does', () => {
+    expect(readPastedPatch('{"strategy":"merge","tables":[{"name":"a\\u0000"}]}')).toEqual({
+      ok: false,
+      message: expect.stringMatching(/NUL/),
+    });
+    expect(readPastedPatch('{"strategy":"merge","tables":[{"name":"a\\ud800"}]}')).toEqual({
+      ok: false,
+      message: expect.stringMatching(/surrogate/),
+    });
+    expect(readPastedPatch('{"strategy":"merge","tables":[{"name":"ok 😀"}]}')).toMatchObject({ ok: true });
   });
 });
