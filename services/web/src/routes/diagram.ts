@@ -288,7 +288,7 @@ export function readPastedPatch(text: string): { ok: true; patch: object } | { o
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     return { ok: false, message: 'a patch is a JSON object (with strategy and tables, …)' };
   // The API's rule for text the database cannot store: refuse it, naming the problem.
-  if (/\u0000|\\u0000/i.test(text))
+  if (text.includes('\u0000') || /\\u0000/i.test(text))
     return { ok: false, message: 'it contains a NUL character (U+0000), which cannot be stored' };
   if (UNPAIRED_SURROGATE.test(JSON.stringify(value)) || /\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f])/i.test(text))
     return {
