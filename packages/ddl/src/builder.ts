@@ -12,6 +12,15 @@ import {
   parseDataType,
   type ResolvedDataType,
 } from '@dss/schema';
+import { closestType, typeLabel } from './closest-type';
+import { type DdlWarning, type DdlWarningCode, MAX_WARNINGS, shortStatement } from './result';
+
+/** Where a warning points: a line and column of the script and the statement's text (already shortened). */
+export interface Where {
+  line: number;
+  column: number;
+  statement: string;
+}
 
 export interface DdlColumn {
   name: string;
@@ -41,6 +50,8 @@ export interface DdlForeignKey {
   refColumns: string[];
   onDelete: string | null;
   onUpdate: string | null;
+  /** The statement that declared it (for warnings raised when the document is built). */
+  where?: Where;
 }
 
 export interface DdlTable {
@@ -50,19 +61,67 @@ export interface DdlTable {
   indexes: DdlIndex[];
 }
 
-/** Type used when a written type is not in the driver's catalog (extension and user-defined types). */
-const FALLBACK_TYPE: Record<Driver, string> = { mysql: 'text', pgsql: 'text', sqlsrv: 'nvarchar' };
+/** Statement kinds that never shape a table, whatever follows (kept quiet when the parser rejects them). */
+const NOT_SCHEMA_WORDS = [
+  'set|use|lock|unlock|start|begin|commit|rollback|savepoint|release|insert|replace|update|delete|truncate|drop',
+  'grant|revoke|deny|flush|analyze|optimize|check|checksum|repair|select|with|values|call|do|exec|execute',
+  'print|declare|load|copy|vacuum|reindex|cluster|refresh|notify|listen|security|reset|discard|prepare',
+  'deallocate|explain|show|handler|kill|purge|install|uninstall|raiserror|throw',
+].join('|');
+const NOT_SCHEMA_CREATED = [
+  'view|trigger|procedure|proc|function|event|database|schema|user|role|login|sequence|extension|aggregate',
+  'operator|rule|policy|publication|subscription|server|foreign\\s+data|text\\s+search|cast|collation|conversion',
+  'language|tablespace|materialized|statistics|transform|access\\s+method|synonym|assembly|certificate|symmetric',
+  'asymmetric|master|credential|fulltext|xml\\s+schema|partition',
+].join('|');
+const NOT_SCHEMA_ALTERED = [
+  'database|schema|sequence|function|procedure|view|user|role|login|default|extension|event|aggregate|operator',
+  'publication|subscription|server|text|materialized|trigger|policy|authorization',
+].join('|');
+const NOT_SCHEMA = new RegExp(
+  `^\\s*(?:${NOT_SCHEMA_WORDS}|` +
+    `create\\s+(?:or\\s+(?:replace|alter)\\s+)?(?:definer\\s*=\\s*\\S+\\s+)?` +
+    `(?:(?:algorithm|sql\\s+security)\\s*=?\\s*\\w+\\s+)*(?:${NOT_SCHEMA_CREATED})|` +
+    `alter\\s+(?:${NOT_SCHEMA_ALTERED}))\\b`,
+  'i',
+);
+
+const NOWHERE: Where = { line: 1, column: 1, statement: '' };
 
 export class SchemaBuilder {
   readonly tables = new Map<string, DdlTable>();
   readonly foreignKeys: DdlForeignKey[] = [];
-  readonly warnings: string[] = [];
+  /** The first MAX_WARNINGS warnings; `warningsTotal` counts them all. */
+  readonly warnings: DdlWarning[] = [];
+  warningsTotal = 0;
   skipped = 0;
+  /** The first statement that could not be read at all: the error when no table is readable. */
+  firstFailure: { line: number; column: number; message: string } | null = null;
+  /** The statement being read; warnings without a place of their own point at it. */
+  here: Where = NOWHERE;
 
   constructor(readonly driver: Driver) {}
 
-  warn(message: string): void {
-    if (this.warnings.length < 200) this.warnings.push(message);
+  /** Sets the statement being read: its position in the script and its source text. */
+  at(line: number, column: number, statement: string): void {
+    this.here = { line, column, statement: shortStatement(statement) };
+  }
+
+  warn(code: DdlWarningCode, message: string, where: Partial<Where> = {}): void {
+    this.warningsTotal++;
+    if (this.warnings.length < MAX_WARNINGS) this.warnings.push({ ...this.here, ...where, code, message });
+  }
+
+  /**
+   * A statement that could not be read: skipped with a warning, and remembered if it is the first. A
+   * statement of a kind that never shapes a table (`SET NAMES`, `LOCK TABLES`, a trigger or procedure the
+   * parser lacks syntax for) is only counted: the import would ignore it even if it parsed.
+   */
+  unreadable(line: number, column: number, message: string, text: string): void {
+    this.skipped++;
+    if (NOT_SCHEMA.test(text)) return;
+    this.firstFailure ??= { line, column, message: `line ${line}, column ${column}: ${message}` };
+    this.warn('statement_skipped', `statement skipped: ${message}`, { line, column });
   }
 
   /** Resolves a written type; unknown types fall back to a text type with a warning. */
@@ -74,17 +133,18 @@ export class SchemaBuilder {
   ): { type: ResolvedDataType; unsigned: boolean } {
     const resolution = parseDataType(this.driver, written, enumValues ? { enum_values: enumValues } : {});
     if (resolution.ok) return { type: resolution.type, unsigned: resolution.modifiers.unsigned === true };
-    const fallback = FALLBACK_TYPE[this.driver];
+    const closest = closestType(this.driver, written);
     this.warn(
-      `${table}.${column}: type "${written}" is not in the ${this.driver} catalog (${resolution.message}); imported as ${fallback}`,
+      'type_substituted',
+      `${table}.${column}: type "${written}" is not in the ${this.driver} data-type catalog; imported as ${typeLabel(closest)}`,
     );
-    return { type: { name: fallback, params: null }, unsigned: false };
+    return { type: closest, unsigned: false };
   }
 
   addTable(name: string): DdlTable {
     const existing = this.tables.get(name);
     if (existing) {
-      this.warn(`table ${name} is defined twice; the later definition is kept`);
+      this.warn('table_redefined', `table ${name} is defined twice; the later definition is kept`);
     }
     const table: DdlTable = { name, comment: null, columns: [], indexes: [] };
     this.tables.set(name, table);
@@ -102,12 +162,13 @@ export class SchemaBuilder {
   addIndex(tableName: string, index: DdlIndex): void {
     const table = this.tables.get(tableName);
     if (!table) {
-      this.warn(`index ${index.name} is on unknown table ${tableName}; skipped`);
+      this.warn('index_skipped', `index ${index.name} is on unknown table ${tableName}; skipped`);
       return;
     }
     const missing = index.columns.filter((name) => !table.columns.some((c) => c.name === name));
     if (index.columns.length === 0 || missing.length > 0) {
       this.warn(
+        'index_skipped',
         `index ${index.name} on ${tableName} names no plain columns or unknown ones (${missing.join(', ')}); skipped`,
       );
       return;
@@ -131,7 +192,7 @@ export class SchemaBuilder {
   }
 
   addForeignKey(foreignKey: DdlForeignKey): void {
-    this.foreignKeys.push(foreignKey);
+    this.foreignKeys.push({ ...foreignKey, where: foreignKey.where ?? this.here });
   }
 
   /** The document: every collected table and the foreign keys whose ends exist. */
@@ -168,7 +229,11 @@ export class SchemaBuilder {
           target_column: relationship.source_column,
         });
         if (seen.has(key) || seen.has(reverse)) {
-          this.warn(`foreign key ${describe(fk)} links the same columns as another one; kept once`);
+          this.warn(
+            'foreign_key_duplicate',
+            `foreign key ${describe(fk)} links the same columns as another one; kept once`,
+            fk.where,
+          );
           continue;
         }
         seen.add(key);
@@ -215,7 +280,9 @@ export class SchemaBuilder {
     const target = this.tables.get(fk.refTable);
     if (!source || !target) {
       this.warn(
+        'foreign_key_skipped',
         `foreign key ${describe(fk)}: table ${source ? fk.refTable : fk.table} is not defined; skipped`,
+        fk.where,
       );
       return [];
     }
@@ -226,7 +293,11 @@ export class SchemaBuilder {
       !fk.columns.every((name) => source.columns.some((c) => c.name === name)) ||
       !targetColumns.every((name) => target.columns.some((c) => c.name === name))
     ) {
-      this.warn(`foreign key ${describe(fk)}: a column is not defined; skipped`);
+      this.warn(
+        'foreign_key_skipped',
+        `foreign key ${describe(fk)}: a column is not defined; skipped`,
+        fk.where,
+      );
       return [];
     }
     const type = isUniqueAlone(source, fk.columns) ? 'one-to-one' : 'many-to-one';

@@ -4,10 +4,11 @@
 import type { SchemaBuilder } from './builder';
 import { type MysqlStatementParser, readMysql } from './mysql';
 import { readPgsql } from './pgsql';
-import { type ConvertResult, type DdlDriver, DdlSyntaxError } from './result';
+import type { ConvertResult, DdlDriver } from './result';
 import { readSqlsrv, type SqlsrvUnitParser } from './sqlsrv';
 
-export type { ConvertResult, DdlDriver, DdlErrorCode } from './result';
+export type { ConvertResult, DdlDriver, DdlErrorCode, DdlWarning, DdlWarningCode } from './result';
+export { MAX_WARNINGS } from './result';
 export { LineMap, splitStatements } from './split';
 export { type MysqlStatementParser, parseMysqlStatements, type StatementParse } from './mysql';
 export { parseSqlsrvUnits, type SqlsrvUnitParser, type UnitParse } from './sqlsrv';
@@ -37,9 +38,11 @@ const READERS: Record<DdlDriver, (sql: string, options: ConvertOptions) => Promi
 };
 
 /**
- * Converts a DDL script into a diagram document (laid out by the schema package). Statements that do not
- * shape a schema are skipped and counted; a schema-shaping statement that does not parse fails the whole
- * conversion with `ddl_syntax_error` naming its line and column.
+ * Converts a DDL script into a diagram document (laid out by the schema package). Tolerant by statement:
+ * a statement the parser cannot read is skipped (after clause-level repairs for CREATE/ALTER TABLE,
+ * src/recover.ts) and listed in `warnings`; the rest imports. It fails only when no table is readable:
+ * `ddl_syntax_error` (with the first unreadable statement's line and column) when something could not be
+ * read, else `ddl_no_tables`.
  */
 export async function convertDdl(
   driver: DdlDriver,
@@ -50,26 +53,34 @@ export async function convertDdl(
   try {
     builder = await READERS[driver](sql.replace(/^\uFEFF/, ''), options);
   } catch (error) {
-    if (error instanceof DdlSyntaxError)
-      return {
-        ok: false,
-        code: 'ddl_syntax_error',
-        message: error.message,
-        line: error.line,
-        column: error.column,
-      };
     return {
       ok: false,
       code: 'ddl_internal_error',
       message: `DDL conversion failed: ${(error as Error).message}`,
     };
   }
-  if (builder.tables.size === 0)
+  if (builder.tables.size === 0) {
+    const failure = builder.firstFailure;
+    if (failure)
+      return {
+        ok: false,
+        code: 'ddl_syntax_error',
+        message: `${failure.message} (no table could be read)`,
+        line: failure.line,
+        column: failure.column,
+      };
     return {
       ok: false,
       code: 'ddl_no_tables',
       message: 'The DDL defines no tables (no CREATE TABLE statement was found)',
     };
+  }
   const document = builder.toDocument();
-  return { ok: true, document, skipped: builder.skipped, warnings: builder.warnings };
+  return {
+    ok: true,
+    document,
+    skipped: builder.skipped,
+    warnings: builder.warnings,
+    warnings_total: builder.warningsTotal,
+  };
 }

@@ -5,7 +5,7 @@
 import { Parser } from 'node-sql-parser/build/mysql';
 import { type Ast, arr, obj, raw, str } from './ast';
 import { type DdlColumn, type DdlTable, SchemaBuilder } from './builder';
-import { DdlSyntaxError } from './result';
+import { type Attempt, parseWithRepairs } from './recover';
 import { LineMap, splitStatements } from './split';
 
 const SHAPING =
@@ -142,21 +142,39 @@ class MysqlReader {
     const statements = splitStatements('mysql', sql).map((piece) => {
       const cleaned = preClean(piece.text);
       const lead = cleaned.length - cleaned.trimStart().length;
-      return { offset: piece.offset + lead, text: cleaned.slice(lead) };
+      return { offset: piece.offset + lead, text: cleaned.slice(lead), source: piece.text.slice(lead) };
     });
     const parsed = await parse(statements.map((statement) => statement.text));
-    statements.forEach(({ offset, text }, index) => {
+    const parseHere = (candidate: string): Attempt<unknown> => {
+      const [answer] = parseMysqlStatements([candidate]);
+      return answer?.ok
+        ? { ok: true, tree: answer.tree }
+        : { ok: false, offset: answer?.offset ?? null, message: answer?.message ?? 'syntax error' };
+    };
+    statements.forEach(({ offset, text, source }, index) => {
+      const here = lines.at(offset);
+      this.builder.at(here.line, here.column, source);
       const result = parsed[index] as StatementParse;
-      if (!result.ok) {
-        const at = lines.at(offset + (result.offset ?? 0));
-        const message = `line ${at.line}, column ${at.column}: ${result.message}`;
-        this.builder.skipped++;
-        if (KEYS_TOGGLE.test(text)) return;
-        if (SHAPING.test(text)) throw new DdlSyntaxError(message, at.line, at.column);
-        this.builder.warn(`${message} (statement skipped)`);
-        return;
+      let tree: unknown;
+      if (result.ok) tree = result.tree;
+      else {
+        if (KEYS_TOGGLE.test(text)) {
+          this.builder.skipped++;
+          return;
+        }
+        const first: Attempt<unknown> = { ok: false, offset: result.offset, message: result.message };
+        const recovered = SHAPING.test(text)
+          ? parseWithRepairs(text, parseHere, false, first)
+          : ({ ok: false, offset: result.offset, message: result.message } as const);
+        if (!recovered.ok) {
+          const at = lines.at(offset + (recovered.offset ?? 0));
+          this.builder.unreadable(at.line, at.column, recovered.message, source);
+          return;
+        }
+        for (const repair of recovered.repairs)
+          this.builder.warn(repair.code, repair.message, lines.at(offset + repair.offset));
+        tree = recovered.tree;
       }
-      const tree = result.tree;
       for (const statement of Array.isArray(tree) ? tree : [tree])
         if (!this.statement(statement)) this.builder.skipped++;
     });
@@ -180,7 +198,10 @@ class MysqlReader {
 
   private createTable(node: Ast): void {
     if (obj(node, 'query_expr') || raw(node, 'like')) {
-      this.builder.warn(`CREATE TABLE ${tableName(arr(node, 'table')[0])} … AS/LIKE: columns not read`);
+      this.builder.warn(
+        'not_imported',
+        `CREATE TABLE ${tableName(arr(node, 'table')[0])} … AS/LIKE: columns not read`,
+      );
     }
     const table = this.builder.addTable(tableName(arr(node, 'table')[0]));
     const constraints: Ast[] = [];
@@ -289,7 +310,10 @@ class MysqlReader {
       if (reference) this.foreignKey(table, str(definition, 'constraint') ?? null, columns, reference);
     } else if (resource === 'index') {
       if (/fulltext|spatial/.test(keyword)) {
-        this.builder.warn(`${keyword} ${indexName ?? ''} on ${table}: not a diagram index; skipped`);
+        this.builder.warn(
+          'index_skipped',
+          `${keyword} ${indexName ?? ''} on ${table}: not a diagram index; skipped`,
+        );
         return;
       }
       this.builder.addIndex(table, { name: indexName ?? columns[0] ?? 'index', type: 'index', columns });
@@ -323,7 +347,7 @@ class MysqlReader {
     const kind = (str(node, 'index_type') ?? '').toLowerCase();
     const name = str(node, 'index') ?? '';
     if (kind === 'fulltext' || kind === 'spatial') {
-      this.builder.warn(`${kind} index ${name} on ${table}: not a diagram index; skipped`);
+      this.builder.warn('index_skipped', `${kind} index ${name} on ${table}: not a diagram index; skipped`);
       return;
     }
     const columns = arr(node, 'index_columns')

@@ -3,12 +3,13 @@
 import { loadModule, parseSync } from 'libpg-query';
 import { type Ast, arr, num, obj, str, tagged } from './ast';
 import { type DdlColumn, type DdlTable, SchemaBuilder } from './builder';
-import { DdlSyntaxError, expressionAt } from './result';
+import { type Attempt, parseWithRepairs, type Recovered } from './recover';
+import { expressionAt } from './result';
 import { LineMap, type Piece, splitStatements } from './split';
 
 const DEFAULT_SCHEMA = 'public';
 const STOP_WORDS = /^(not|null|constraint|primary|unique|references|check|generated|collate|default)$/i;
-/** Statements whose failure to parse makes the import fail; others are skipped with a warning. */
+/** Statements that shape a table: when one does not parse, clause-level repairs are tried before skipping it. */
 const SHAPING =
   /^\s*(create\s+(?:(?:global|local)\s+)?(?:(?:temp|temporary|unlogged)\s+)?table|alter\s+table|create\s+(?:unique\s+)?index|comment\s+on)\b/i;
 
@@ -47,6 +48,13 @@ interface Statement {
 
 function charOffset(statement: Statement, byteOffset: number): number {
   return statement.bytes ? statement.bytes.subarray(0, byteOffset).toString('utf8').length : byteOffset;
+}
+
+/** A parser position (a byte offset) as a character offset in `text`. */
+function charAt(text: string, byteOffset: number): number {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII test
+  if (!/[^\u0000-\u007f]/.test(text)) return byteOffset;
+  return Buffer.from(text, 'utf8').subarray(0, byteOffset).toString('utf8').length;
 }
 
 function names(list: Ast[]): string[] {
@@ -90,28 +98,46 @@ class PgReader {
     for (const piece of splitStatements('pgsql', sql)) {
       const text = piece.text;
       const start = piece.offset + (text.length - text.trimStart().length);
+      const here = lines.at(start);
+      this.builder.at(here.line, here.column, text);
       if (text.trimStart().startsWith('\\')) {
         this.builder.skipped++;
-        this.builder.warn(`line ${lines.at(start).line}: psql meta-command skipped`);
+        this.builder.warn('meta_command_skipped', `psql meta-command skipped: ${text.trim().split(/\s/)[0]}`);
         continue;
+      }
+      const parse = (candidate: string): Attempt<unknown> => {
+        try {
+          return { ok: true, tree: parseSync(candidate) };
+        } catch (error) {
+          const position = (error as { sqlDetails?: { cursorPosition?: number } }).sqlDetails?.cursorPosition;
+          return {
+            ok: false,
+            offset: position === undefined ? null : charAt(candidate, position),
+            message: (error as Error).message,
+          };
+        }
+      };
+      const first = parse(text);
+      const recovered: Recovered<unknown> = first.ok
+        ? { ok: true, tree: first.tree, repairs: [] }
+        : SHAPING.test(text)
+          ? parseWithRepairs(text, parse, false, first)
+          : { ok: false, offset: first.offset, message: first.message };
+      if (!recovered.ok) {
+        const at = lines.at(piece.offset + (recovered.offset ?? 0));
+        this.builder.unreadable(at.line, at.column, recovered.message, text);
+        continue;
+      }
+      let statementText = text;
+      for (const repair of recovered.repairs) {
+        const at = lines.at(piece.offset + repair.offset);
+        this.builder.warn(repair.code, repair.message, at);
+        statementText = repair.text;
       }
       // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII test
-      const bytes = /[^\u0000-\u007f]/.test(text) ? Buffer.from(text, 'utf8') : null;
-      this.statement = { piece, bytes };
-      let tree: unknown;
-      try {
-        tree = parseSync(text);
-      } catch (error) {
-        const details = (error as { sqlDetails?: { cursorPosition?: number } }).sqlDetails;
-        const position = details?.cursorPosition;
-        const at = lines.at(piece.offset + (position ?? 0));
-        const message = `line ${at.line}, column ${at.column}: ${(error as Error).message}`;
-        if (SHAPING.test(text)) throw new DdlSyntaxError(message, at.line, at.column);
-        this.builder.skipped++;
-        this.builder.warn(`${message} (statement skipped)`);
-        continue;
-      }
-      for (const raw of arr(tree, 'stmts')) {
+      const bytes = /[^\u0000-\u007f]/.test(statementText) ? Buffer.from(statementText, 'utf8') : null;
+      this.statement = { piece: { text: statementText, offset: piece.offset }, bytes };
+      for (const raw of arr(recovered.tree, 'stmts')) {
         const node = tagged(obj(raw, 'stmt'));
         if (!node || !this.statementNode(node[0], node[1])) this.builder.skipped++;
       }
@@ -225,7 +251,10 @@ class PgReader {
           this.foreignKey(table.name, constraint, [name]);
           break;
         case 'CONSTR_GENERATED':
-          this.builder.warn(`${table.name}.${name}: generated column; its expression is not kept`);
+          this.builder.warn(
+            'expression_dropped',
+            `${table.name}.${name}: generated column; its expression is not kept`,
+          );
           break;
         default:
           break;
@@ -260,10 +289,16 @@ class PgReader {
       return { ...base, written: base.written + array };
     }
     const base = parts[parts.length - 1] ?? '';
-    const mods = arr(typeName, 'typmods').map((mod) => num(obj(obj(mod, 'A_Const'), 'ival'), 'ival') ?? 0);
+    // Modifiers are numbers, or names for extension types (`geometry(Point, 4326)`).
+    const mods = arr(typeName, 'typmods').map((mod): number | string => {
+      const ref = obj(mod, 'ColumnRef');
+      if (ref) return names(arr(ref, 'fields')).join('.');
+      // A_Const's ival of 0 is printed as an empty object.
+      return num(obj(obj(mod, 'A_Const'), 'ival'), 'ival') ?? 0;
+    });
     let written = parts.length > 1 ? `${parts[parts.length - 2]}.${base}` : base;
     if (base === 'interval' && mods.length > 0) {
-      const fields = INTERVAL_FIELDS[mods[0] ?? 0];
+      const fields = INTERVAL_FIELDS[Number(mods[0] ?? 0)];
       if (fields) written += ` ${fields}`;
       if (mods.length > 1) written += `(${mods[1]})`;
     } else if (mods.length > 0) written += `(${mods.join(',')})`;
@@ -376,7 +411,10 @@ class PgReader {
     for (const param of arr(node, 'indexParams')) {
       const column = str(obj(param, 'IndexElem'), 'name');
       if (column === undefined) {
-        this.builder.warn(`index ${str(node, 'idxname') ?? ''} on ${table} has an expression; skipped`);
+        this.builder.warn(
+          'index_skipped',
+          `index ${str(node, 'idxname') ?? ''} on ${table} has an expression; skipped`,
+        );
         return;
       }
       columns.push(column);

@@ -17,7 +17,8 @@ import type * as Dbml from '@dbml/core';
 import { parseTwoStage } from './antlr-prediction';
 import { type Ast, arr, obj, raw, str } from './ast';
 import { type DdlColumn, SchemaBuilder } from './builder';
-import { DdlSyntaxError } from './result';
+import { MAX_REPAIRS, repairStatement } from './recover';
+import { shortStatement } from './result';
 import { LineMap, splitStatements } from './split';
 
 const DEFAULT_SCHEMA = 'dbo';
@@ -147,10 +148,17 @@ function statementsOf(batch: string, atKeywords: boolean): { text: string; offse
  * by table keeps ANTLR's lookahead within one table (the whole script at once costs several times more,
  * growing faster than the script) and names the failing statement's own line and column.
  */
-interface SchemaUnit {
+interface Segment {
+  /** The statement's pre-cleaned text (the same length as in the script). */
   text: string;
-  /** Where each statement starts in `text`, and in the script. */
-  segments: { start: number; offset: number }[];
+  /** As written, comments blanked (for warnings). */
+  source: string;
+  /** Where it starts in the script. */
+  offset: number;
+}
+
+interface SchemaUnit {
+  segments: Segment[];
 }
 
 const NAME_PART = String.raw`(?:\[(?:[^\]]|\]\])*\]|"(?:[^"]|"")*"|[\w@#$]+)`;
@@ -197,19 +205,22 @@ export function parseSqlsrvUnits(texts: string[]): UnitParse[] {
   });
 }
 
-/** A unit's syntax error, reported at its place in the script. */
-function syntaxError(
-  unit: SchemaUnit,
-  failure: { line: number; column: number; message: string },
-  lines: LineMap,
-) {
-  const unitLines = unit.text.split('\n');
-  let at = failure.column;
-  for (let i = 0; i < failure.line - 1 && i < unitLines.length; i++)
-    at += (unitLines[i] as string).length + 1;
-  const segment = [...unit.segments].reverse().find((s) => s.start <= at) ?? unit.segments[0]!;
-  const { line, column } = lines.at(segment.offset + at - segment.start);
-  return new DdlSyntaxError(`line ${line}, column ${column}: ${failure.message}`, line, column);
+/** The character offset in `text` of a 1-based line and 0-based column. */
+function offsetOf(text: string, line: number, column: number): number {
+  let at = column;
+  let row = 1;
+  for (let i = 0; i < text.length && row < line; i++) {
+    if (text[i] === '\n') {
+      row++;
+      at = i + 1 + column;
+    }
+  }
+  return Math.min(at, text.length);
+}
+
+/** The unit's text: its statements joined by `;` and a newline. */
+function unitText(segments: Segment[]): string {
+  return segments.map((segment) => segment.text).join(';\n');
 }
 
 function qualified(schema: string | null | undefined, name: string): string {
@@ -236,12 +247,10 @@ class SqlsrvReader {
           const key = targetTable(cleaned);
           let unit = units.get(key);
           if (!unit) {
-            unit = { text: '', segments: [] };
+            unit = { segments: [] };
             units.set(key, unit);
           }
-          if (unit.text !== '') unit.text += ';\n';
-          unit.segments.push({ start: unit.text.length, offset: piece.offset + statement.offset });
-          unit.text += cleaned;
+          unit.segments.push({ text: cleaned, source: text, offset: piece.offset + statement.offset });
           continue;
         }
         for (const call of statementsOf(text, true))
@@ -251,15 +260,77 @@ class SqlsrvReader {
     if (units.size === 0) return this.builder;
     const lines = new LineMap(sql);
     const list = [...units.values()];
-    const results = await parseUnits(list.map((unit) => unit.text));
-    const parsed = results.map((result, index) => {
-      if (!result.ok) throw syntaxError(list[index] as SchemaUnit, result, lines);
-      return result.json;
+    const results = await parseUnits(list.map((unit) => unitText(unit.segments)));
+    const parsed: { json: unknown; unit: SchemaUnit }[] = [];
+    results.forEach((result, index) => {
+      const unit = list[index] as SchemaUnit;
+      const json = result.ok ? result.json : this.recover(unit, result, lines);
+      if (json !== null) parsed.push({ json, unit });
     });
-    for (const json of parsed) for (const table of arr(json, 'tables')) this.table(table);
-    for (const json of parsed) for (const ref of arr(json, 'refs')) this.ref(ref);
+    // Warnings about a table point at the first statement of its unit.
+    const locate = (unit: SchemaUnit) => {
+      const first = unit.segments[0] as Segment;
+      const place = lines.at(first.offset + (first.text.length - first.text.trimStart().length));
+      this.builder.at(place.line, place.column, first.source);
+    };
+    for (const { json, unit } of parsed) {
+      locate(unit);
+      for (const table of arr(json, 'tables')) this.table(table);
+    }
+    for (const { json, unit } of parsed) {
+      locate(unit);
+      for (const ref of arr(json, 'refs')) this.ref(ref);
+    }
     for (const text of comments) this.comment(text);
     return this.builder;
+  }
+
+  /**
+   * A table's unit that does not parse: the statement the parser stopped in is repaired (recover.ts) or,
+   * when nothing narrower can go, left out; then the unit is parsed again. Bounded: each round blanks or
+   * removes something. Null when no statement of the unit is left.
+   */
+  private recover(
+    unit: SchemaUnit,
+    failure: { line: number; column: number; message: string },
+    lines: LineMap,
+  ): unknown {
+    const segments = unit.segments.map((segment) => ({ ...segment }));
+    let current: { line: number; column: number; message: string } = failure;
+    for (let round = 0; round < MAX_REPAIRS + unit.segments.length; round++) {
+      const text = unitText(segments);
+      const at = offsetOf(text, current.line, current.column);
+      let start = 0;
+      let index = 0;
+      while (index < segments.length - 1 && start + (segments[index] as Segment).text.length + 2 <= at) {
+        start += (segments[index] as Segment).text.length + 2;
+        index++;
+      }
+      const segment = segments[index] as Segment;
+      const within = Math.min(Math.max(at - start, 0), segment.text.length);
+      const place = lines.at(segment.offset + within);
+      const source = segment.source;
+      const repair = repairStatement(segment.text, within, true);
+      if (repair && repair.text !== segment.text) {
+        this.builder.warn(repair.code, repair.message, {
+          ...lines.at(segment.offset + repair.offset),
+          statement: shortStatement(source),
+        });
+        segment.text = repair.text;
+      } else {
+        this.builder.at(place.line, place.column, source);
+        this.builder.unreadable(place.line, place.column, current.message, source);
+        segments.splice(index, 1);
+        if (segments.length === 0) return null;
+      }
+      const [again] = parseSqlsrvUnits([unitText(segments)]);
+      if (!again || again.ok) return again?.json ?? null;
+      current = again;
+    }
+    const last = segments[0] as Segment;
+    const place = lines.at(last.offset);
+    this.builder.unreadable(place.line, place.column, current.message, last.source);
+    return null;
   }
 
   /** Reads the procedure calls the parser does not: alias types and MS_Description comments. */
@@ -297,7 +368,10 @@ class SqlsrvReader {
       }
       let resolved: { type: DdlColumn['type']; unsigned: boolean };
       if (/^as\b/i.test(written)) {
-        this.builder.warn(`${name}.${columnName}: computed column (${written}); imported as sql_variant`);
+        this.builder.warn(
+          'expression_dropped',
+          `${name}.${columnName}: computed column (${written}); imported as sql_variant`,
+        );
         resolved = { type: { name: 'sql_variant', params: null }, unsigned: false };
       } else {
         const alias = this.aliasTypes.get(written.replace(/^\[|\]$/g, '').toLowerCase());
@@ -341,7 +415,10 @@ class SqlsrvReader {
       const columns: string[] = [];
       for (const column of arr(index, 'columns')) {
         if (str(column, 'type') !== 'column') {
-          this.builder.warn(`index ${str(index, 'name') ?? ''} on ${name} has an expression; skipped`);
+          this.builder.warn(
+            'index_skipped',
+            `index ${str(index, 'name') ?? ''} on ${name} has an expression; skipped`,
+          );
           columns.length = 0;
           break;
         }

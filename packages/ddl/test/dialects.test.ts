@@ -62,7 +62,16 @@ describe('relationships', () => {
     const result = await convertDdl('pgsql', 'CREATE TABLE a (id int REFERENCES missing (id));');
     if (!result.ok) throw new Error(result.message);
     expect(result.document.relationships).toEqual([]);
-    expect(result.warnings).toEqual(['foreign key (a.id → missing): table missing is not defined; skipped']);
+    expect(result.warnings).toEqual([
+      {
+        line: 1,
+        column: 1,
+        code: 'foreign_key_skipped',
+        message: 'foreign key (a.id → missing): table missing is not defined; skipped',
+        statement: 'CREATE TABLE a (id int REFERENCES missing (id))',
+      },
+    ]);
+    expect(result.warnings_total).toBe(1);
   });
 });
 

@@ -23,13 +23,25 @@ describe('runConversion (worker thread)', () => {
     expect(documentOf(outcome.result).relationships).toHaveLength(1);
   });
 
-  it('should answer the syntax error with line and column', async () => {
-    const outcome = await runConversion('pgsql', 'CREATE TABLE a (id int);\nCREATE TABLE b (id int,,);', {
+  it('should answer the syntax error with line and column when no table is readable', async () => {
+    const outcome = await runConversion('pgsql', 'CREATE TABLE a (id int;\nCREATE TABLE (id int,,);', {
       timeoutMs: 20_000,
     });
     if (outcome.kind !== 'converted' || outcome.result.ok) throw new Error('expected a failure');
     expect(outcome.result.code).toBe('ddl_syntax_error');
-    expect(outcome.result.message).toMatch(/line 2, column \d+/);
+    expect(outcome.result.message).toMatch(/line 1, column \d+/);
+  });
+
+  it('should answer the warnings of a statement it skipped, with the readable tables', async () => {
+    const outcome = await runConversion('pgsql', 'CREATE TABLE a (id int);\nCREATE TABLE (id int,,);', {
+      timeoutMs: 20_000,
+    });
+    if (outcome.kind !== 'converted' || !outcome.result.ok) throw new Error('expected a document');
+    expect(JSON.parse(outcome.result.document_json).tables).toHaveLength(1);
+    expect(outcome.result.warnings).toEqual([
+      expect.objectContaining({ line: 2, code: 'statement_skipped' }),
+    ]);
+    expect(outcome.result.warnings_total).toBe(1);
   });
 
   it('should terminate a conversion that exceeds the time limit', async () => {

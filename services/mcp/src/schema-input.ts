@@ -73,6 +73,12 @@ export async function patchFromDdl(ddl: string, driver: Driver, pool: Conversion
   return {
     ok: true,
     patch: documentToPatch(document, { positions: true }),
-    warnings: converted.warnings,
+    // One line each: where, and what was skipped or changed (the first 100, then how many more).
+    warnings: [
+      ...converted.warnings.map((w) => `line ${w.line}, column ${w.column}: ${w.message}`),
+      ...(converted.warnings_total > converted.warnings.length
+        ? [`… and ${converted.warnings_total - converted.warnings.length} more`]
+        : []),
+    ],
   };
 }
