@@ -1,0 +1,191 @@
+// The CREATE script of a diagram in its driver: schemas, PostgreSQL enum types and sequences, tables in
+// dependency order with their keys, plain indexes, foreign keys (inline when the referenced table already
+// exists, else added after every table) and comments. Loading it into an empty database of the driver
+// builds the diagram's schema; importing it gives the diagram back.
+import type { Column, DiagramDocument, DocumentTable } from '@dss/schema';
+import { dependencyOrder, type ForeignKey, foreignKeys, type Key, tableKeys } from './constraints';
+import { DIALECTS, type Dialect, pgEnumType, splitTableName } from './dialect';
+
+export interface SqlScript {
+  /** The statements joined into one script, each ended by `;` (and `GO` batches for SQL Server). */
+  sql: string;
+  /** The statements, without their terminators. */
+  statements: string[];
+}
+
+/** Types stored as large objects: MySQL indexes them only with a prefix length. */
+const MYSQL_PREFIX_TYPES = new Set([
+  'tinytext',
+  'text',
+  'mediumtext',
+  'longtext',
+  'tinyblob',
+  'blob',
+  'mediumblob',
+  'longblob',
+]);
+const MYSQL_PREFIX_LENGTH = 255;
+
+export function createScript(document: DiagramDocument): SqlScript {
+  const dialect = DIALECTS[document.driver];
+  const keys = foreignKeys(document);
+  const statements: string[] = [...preamble(document, dialect)];
+  const created = new Set<string>();
+  const deferred: ForeignKey[] = [];
+  for (const table of dependencyOrder(document.tables, keys)) {
+    created.add(table.name);
+    const own = keys.filter((key) => key.table === table.name);
+    const inline = own.filter((key) => created.has(key.refTable));
+    deferred.push(...own.filter((key) => !created.has(key.refTable)));
+    statements.push(...createTable(dialect, table, inline));
+  }
+  for (const key of deferred)
+    statements.push(`ALTER TABLE ${dialect.table(key.table)} ADD ${foreignKeyClause(dialect, key)}`);
+  return scriptOf(document.driver, statements);
+}
+
+export function scriptOf(driver: DiagramDocument['driver'], statements: string[]): SqlScript {
+  const terminator = driver === 'sqlsrv' ? ';\nGO\n\n' : ';\n\n';
+  return {
+    statements,
+    sql: statements.length === 0 ? '' : statements.join(terminator) + terminator.trimEnd() + '\n',
+  };
+}
+
+/** Schemas, enum types and sequences the tables need (PostgreSQL), schemas (SQL Server). */
+function preamble(document: DiagramDocument, dialect: Dialect): string[] {
+  const statements: string[] = [];
+  const schemas = new Set(
+    document.tables.map((table) => splitTableName(table.name)[0]).filter((schema) => schema !== null),
+  );
+  if (document.driver === 'pgsql') {
+    for (const schema of [...schemas].sort())
+      if (schema !== 'public') statements.push(`CREATE SCHEMA IF NOT EXISTS ${dialect.ident(schema)}`);
+    const sequences = new Set<string>();
+    const enumTypes = new Set<string>();
+    for (const table of document.tables)
+      for (const column of table.columns) {
+        const sequence = /\bnextval\s*\(\s*'((?:[^']|'')+)'/i.exec(column.default ?? '')?.[1];
+        if (sequence !== undefined) sequences.add(sequence.replaceAll("''", "'"));
+        const enumType = column.driver_data_type_name === 'enum' ? pgEnumType(table.name, column) : null;
+        if (enumType !== null && !enumTypes.has(enumType)) {
+          enumTypes.add(enumType);
+          const values = (column.driver_data_type_params?.values ?? []).map(dialect.string).join(', ');
+          statements.push(`CREATE TYPE ${enumType} AS ENUM (${values})`);
+        }
+      }
+    // The sequence name is written as the default writes it (already SQL: `public.a_id_seq`, `"A"`).
+    for (const sequence of [...sequences].sort())
+      statements.push(`CREATE SEQUENCE IF NOT EXISTS ${sequence}`);
+  }
+  if (document.driver === 'sqlsrv')
+    for (const schema of [...schemas].sort())
+      if (schema !== 'dbo')
+        statements.push(
+          `IF SCHEMA_ID(${dialect.string(schema)}) IS NULL EXEC(${dialect.string(`CREATE SCHEMA ${dialect.ident(schema)}`)})`,
+        );
+  return statements;
+}
+
+function createTable(dialect: Dialect, table: DocumentTable, inlineKeys: ForeignKey[]): string[] {
+  const lines = table.columns.map((column) => dialect.column(table.name, column));
+  const after: string[] = [];
+  for (const key of tableKeys(table)) {
+    // PostgreSQL writes unique keys as unique indexes too: a UNIQUE constraint identical to the primary key
+    // in the same CREATE TABLE would be dropped silently.
+    const separate =
+      (key.type === 'index' && dialect.driver !== 'mysql') ||
+      (key.type === 'unique' && dialect.driver === 'pgsql');
+    if (separate) {
+      after.push(createIndex(dialect, table, key));
+      continue;
+    }
+    lines.push(keyClause(dialect, table, key));
+  }
+  for (const key of inlineKeys) lines.push(foreignKeyClause(dialect, key));
+  let statement = `CREATE TABLE ${dialect.table(table.name)} (\n  ${lines.join(',\n  ')}\n)`;
+  if (dialect.driver === 'mysql' && table.comment !== null)
+    statement += ` COMMENT=${dialect.string(table.comment)}`;
+  return [statement, ...after, ...comments(dialect, table)];
+}
+
+/** A key inside CREATE TABLE (or ALTER TABLE … ADD): primary and unique keys, MySQL plain indexes. */
+export function keyClause(dialect: Dialect, table: Pick<DocumentTable, 'columns'>, key: Key): string {
+  const columns = keyColumns(dialect, table, key);
+  if (dialect.driver === 'mysql') {
+    if (key.type === 'primary') return `PRIMARY KEY (${columns})`;
+    return `${key.type === 'unique' ? 'UNIQUE KEY' : 'KEY'} ${dialect.ident(key.name)} (${columns})`;
+  }
+  const kind = key.type === 'primary' ? 'PRIMARY KEY' : 'UNIQUE';
+  return `CONSTRAINT ${dialect.ident(key.name)} ${kind} (${columns})`;
+}
+
+/** CREATE INDEX for a plain index (PostgreSQL and SQL Server; MySQL declares it in the table). */
+export function createIndex(
+  dialect: Dialect,
+  table: Pick<DocumentTable, 'name' | 'columns'>,
+  key: Key,
+): string {
+  const unique = key.type === 'unique' ? 'UNIQUE ' : '';
+  return `CREATE ${unique}INDEX ${dialect.ident(key.name)} ON ${dialect.table(table.name)} (${keyColumns(dialect, table, key)})`;
+}
+
+function keyColumns(dialect: Dialect, table: Pick<DocumentTable, 'columns'>, key: Key): string {
+  return key.columns
+    .map((name) => {
+      const column = table.columns.find((c) => c.name === name);
+      const prefix =
+        dialect.driver === 'mysql' && column && MYSQL_PREFIX_TYPES.has(column.driver_data_type_name)
+          ? `(${MYSQL_PREFIX_LENGTH})`
+          : '';
+      return dialect.ident(name) + prefix;
+    })
+    .join(', ');
+}
+
+export function foreignKeyClause(dialect: Dialect, key: ForeignKey): string {
+  const name = key.name === null ? '' : `CONSTRAINT ${dialect.ident(key.name)} `;
+  let clause = `${name}FOREIGN KEY (${key.columns.map(dialect.ident).join(', ')}) REFERENCES ${dialect.table(
+    key.refTable,
+  )} (${key.refColumns.map(dialect.ident).join(', ')})`;
+  if (key.onDelete !== null) clause += ` ON DELETE ${key.onDelete.toUpperCase()}`;
+  if (key.onUpdate !== null) clause += ` ON UPDATE ${key.onUpdate.toUpperCase()}`;
+  return clause;
+}
+
+/** Table and column comments: COMMENT ON (PostgreSQL), MS_Description (SQL Server); MySQL has them inline. */
+export function comments(
+  dialect: Dialect,
+  table: Pick<DocumentTable, 'name' | 'comment' | 'columns'>,
+): string[] {
+  const statements: string[] = [];
+  if (table.comment !== null)
+    statements.push(commentStatement(dialect, table.name, null, table.comment) ?? '');
+  for (const column of table.columns)
+    if (column.comment !== null)
+      statements.push(commentStatement(dialect, table.name, column, column.comment) ?? '');
+  return statements.filter((statement) => statement !== '');
+}
+
+/** The statement that sets (or, with null, removes) a comment; null where MySQL keeps it inline. */
+export function commentStatement(
+  dialect: Dialect,
+  table: string,
+  column: Column | null,
+  comment: string | null,
+): string | null {
+  if (dialect.driver === 'mysql') return null;
+  if (dialect.driver === 'pgsql') {
+    const target =
+      column === null
+        ? `TABLE ${dialect.table(table)}`
+        : `COLUMN ${dialect.table(table)}.${dialect.ident(column.name)}`;
+    return `COMMENT ON ${target} IS ${comment === null ? 'NULL' : dialect.string(comment)}`;
+  }
+  const [schema, bare] = splitTableName(table);
+  const level = `N'SCHEMA', ${dialect.string(schema ?? 'dbo')}, N'TABLE', ${dialect.string(bare)}${
+    column === null ? '' : `, N'COLUMN', ${dialect.string(column.name)}`
+  }`;
+  if (comment === null) return `EXEC sp_dropextendedproperty N'MS_Description', ${level}`;
+  return `EXEC sp_addextendedproperty N'MS_Description', ${dialect.string(comment)}, ${level}`;
+}

@@ -1,0 +1,5 @@
+// Schema as code: a diagram written out as SQL (CREATE script, migration between two versions), DBML and
+// Mermaid. Pure functions of diagram documents; no I/O.
+export { type ForeignKey, foreignKeys, tableKeys } from './constraints';
+export { createScript, type SqlScript } from './create-script';
+export { DIALECTS, type Dialect, enumTypeName, splitTableName } from './dialect';

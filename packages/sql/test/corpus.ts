@@ -1,0 +1,51 @@
+// The public corpus beside the clone (`<repository root>/../shared/corpus`), as CI has it; never skipped.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { convertDdl } from '@dss/ddl';
+import type { DiagramDocument, Driver } from '@dss/schema';
+
+export const CORPUS = path.resolve(__dirname, '../../../../shared/corpus');
+
+export interface CorpusFile {
+  file: string;
+  driver: Driver;
+}
+
+export function corpusFiles(): CorpusFile[] {
+  if (!fs.existsSync(path.join(CORPUS, 'manifest.json')))
+    throw new Error(
+      `the public DDL corpus is missing: expected ${CORPUS}/manifest.json beside the repository`,
+    );
+  return (JSON.parse(fs.readFileSync(path.join(CORPUS, 'manifest.json'), 'utf8')) as { files: CorpusFile[] })
+    .files;
+}
+
+export async function importFile(driver: Driver, sql: string): Promise<DiagramDocument> {
+  const result = await convertDdl(driver, sql);
+  if (!result.ok) throw new Error(`${result.code}: ${result.message} (line ${result.line})`);
+  return result.document;
+}
+
+export async function importCorpus(entry: CorpusFile): Promise<DiagramDocument> {
+  return importFile(entry.driver, fs.readFileSync(path.join(CORPUS, entry.file), 'utf8'));
+}
+
+/** A document reduced to what a script carries (no uuids or canvas), indexes in name order. */
+export function schemaOf(document: DiagramDocument) {
+  return {
+    driver: document.driver,
+    tables: [...document.tables]
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .map((table) => ({
+        name: table.name,
+        comment: table.comment,
+        columns: table.columns.map(({ uuid: _uuid, ...column }) => column),
+        indexes: table.indexes
+          .map(({ uuid: _uuid, ...index }) => index)
+          .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+      })),
+    relationships: document.relationships
+      .map(({ uuid: _uuid, ...relationship }) => JSON.stringify(relationship))
+      .sort(),
+  };
+}
