@@ -22,6 +22,8 @@ const ITEM_FIELDS = [
   'updated_at',
   'status',
   'error',
+  // An addition to the spec's table: a DDL import's warnings.
+  'warnings',
 ];
 const COLUMN_FIELDS = [
   'uuid',

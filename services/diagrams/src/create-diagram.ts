@@ -170,11 +170,16 @@ function createCounts(diagram: repo.DiagramRow, counts: unknown) {
   return documentCounts(emptyDocument(diagram.driver as Driver));
 }
 
+/** Warnings kept per diagram (the importer sends at most this many; the total counts them all). */
+const MAX_IMPORT_WARNINGS = 100;
+
 export interface CompleteImportInput {
   diagram_uuid: string;
   job_id: string;
   document_json?: string | null;
   error?: { code: string; message: string } | null;
+  /** With a document: what the conversion skipped or changed (the total and at most 100 items). */
+  warnings?: repo.ImportWarningsRecord | null;
 }
 
 /**
@@ -216,6 +221,7 @@ export async function completeImport(context: CreateContext, input: CompleteImpo
         current_version_uuid: versionUuid,
         error_code: null,
         error_message: null,
+        import_warnings: importWarnings(input.warnings),
       });
       await repo.saveContents(client, current.uuid, document, buildRepresentations(document));
       await repo.insertVersion(client, {
@@ -233,6 +239,7 @@ export async function completeImport(context: CreateContext, input: CompleteImpo
         current_version_uuid: null,
         error_code: failure!.code,
         error_message: failure!.message,
+        import_warnings: null,
       });
     }
     await repo.closeReplayWindow(client, current.uuid, {
@@ -257,6 +264,18 @@ export async function completeImport(context: CreateContext, input: CompleteImpo
     });
     return toDiagram(diagram, context.appUrl);
   });
+}
+
+/** The warnings to store: at most 100 items of the expected shape (texts bounded), and the total. */
+function importWarnings(warnings: repo.ImportWarningsRecord | null | undefined): repo.ImportWarningsRecord {
+  const items = (warnings?.items ?? []).slice(0, MAX_IMPORT_WARNINGS).map((item) => ({
+    line: Math.max(0, Math.trunc(Number(item.line) || 0)),
+    column: Math.max(0, Math.trunc(Number(item.column) || 0)),
+    code: String(item.code ?? '').slice(0, 64),
+    message: String(item.message ?? '').slice(0, 1000),
+    statement: String(item.statement ?? '').slice(0, 400),
+  }));
+  return { total: Math.max(items.length, Math.trunc(Number(warnings?.total) || 0)), items };
 }
 
 function importedDocument(documentJson: string): DiagramDocument {

@@ -29,6 +29,14 @@ export interface DiagramRow {
   created_at: Date;
   updated_at: Date;
   current_version_uuid: string | null;
+  /** What the DDL import skipped or changed; null for other diagrams. */
+  import_warnings: ImportWarningsRecord | null;
+}
+
+/** A DDL import's warnings as stored: the total and the first 100 (`packages/ddl`'s DdlWarning). */
+export interface ImportWarningsRecord {
+  total: number;
+  items: { line: number; column: number; code: string; message: string; statement: string }[];
 }
 
 export interface VersionRow {
@@ -42,7 +50,7 @@ export interface VersionRow {
 
 const DIAGRAM_COLUMNS = `d.uuid, d.team_id, d.team_slug, d.team_name, d.name, d.slug, d.description, d.driver,
   d.status, d.error_code, d.error_message, d.table_count, d.created_by, d.created_at, d.updated_at,
-  d.current_version_uuid`;
+  d.current_version_uuid, d.import_warnings`;
 
 /** A timestamptz as UTC text with all six fractional digits, the form cursors carry. */
 const MICROSECOND_TEXT = (expression: string) =>
@@ -346,13 +354,15 @@ export async function finishImport(
     current_version_uuid: string | null;
     error_code: string | null;
     error_message: string | null;
+    import_warnings: ImportWarningsRecord | null;
   },
 ): Promise<DiagramRow> {
   const { rows } = await client.query<DiagramRow>(
     `WITH updated AS (
        UPDATE diagrams.diagrams
           SET updated_at = GREATEST(clock_timestamp(), updated_at + interval '1 microsecond'),
-              status = $2, table_count = $3, current_version_uuid = $4, error_code = $5, error_message = $6
+              status = $2, table_count = $3, current_version_uuid = $4, error_code = $5, error_message = $6,
+              import_warnings = $7::jsonb
         WHERE uuid = $1
        RETURNING *
      ), recorded AS (
@@ -367,6 +377,7 @@ export async function finishImport(
       fields.current_version_uuid,
       fields.error_code,
       fields.error_message,
+      fields.import_warnings === null ? null : JSON.stringify(fields.import_warnings),
     ],
   );
   return rows[0]!;

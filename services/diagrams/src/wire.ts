@@ -25,6 +25,7 @@ export function toDiagram(row: DiagramRow, appUrl: string, team?: TeamNames) {
       : {}),
     driver: row.driver,
     team_id: row.team_id,
+    warnings: row.import_warnings ?? { total: 0, items: [] },
   };
 }
 

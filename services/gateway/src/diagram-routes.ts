@@ -30,6 +30,17 @@ export function diagramItem(diagram: DiagramMessage) {
     updated_at: diagram.updated_at,
     status: diagram.status,
     error: diagram.error ? { code: diagram.error.code, message: diagram.error.message } : null,
+    // An addition to the spec's table: what a DDL import skipped or changed (the total and the first 100).
+    warnings: {
+      total: diagram.warnings?.total ?? 0,
+      items: (diagram.warnings?.items ?? []).map((item) => ({
+        line: item.line,
+        column: item.column,
+        code: item.code,
+        message: item.message,
+        statement: item.statement,
+      })),
+    },
   };
 }
 

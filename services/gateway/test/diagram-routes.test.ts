@@ -16,6 +16,8 @@ const ITEM_KEYS = [
   'updated_at',
   'status',
   'error',
+  // An addition to the spec's table: a DDL import's warnings ({total: 0, items: []} otherwise).
+  'warnings',
 ].sort();
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const APP_URL = 'https://app.example.test';
@@ -292,6 +294,7 @@ describe('Diagram routes (real gateway, real services)', () => {
         updated_at: expect.stringMatching(ISO_WITH_OFFSET),
         status: 'ready',
         error: null,
+        warnings: { total: 0, items: [] },
       });
     });
 

@@ -2,7 +2,7 @@
 // job's DDL in a pool of long-lived worker threads (@dss/ddl's ConversionPool) and reports the outcome to
 // diagrams.CompleteImport, and a gRPC server with health and ParseDdl (a direct parse in the same pool,
 // for tooling and tests). It holds nothing durable.
-import { ConversionPool, type DdlDriver } from '@dss/ddl';
+import { type Conversion, ConversionPool, type DdlDriver } from '@dss/ddl';
 import {
   type BusMessage,
   type BusSubscription,
@@ -76,7 +76,12 @@ export async function startImporterService({ config, logger, metrics, bus }: Imp
   const complete = async (
     job: ImportJob,
     outcome: string,
-    report: { document_json: string } | { error: { code: string; message: string } },
+    report:
+      | {
+          document_json: string;
+          warnings: { total: number; items: Extract<Conversion, { ok: true }>['warnings'] };
+        }
+      | { error: { code: string; message: string } },
   ) => {
     try {
       await diagrams.CompleteImport({ diagram_uuid: job.diagram_uuid, job_id: job.job_id, ...report });
@@ -115,7 +120,11 @@ export async function startImporterService({ config, logger, metrics, bus }: Imp
     const result = outcome.result;
     if (result.ok) {
       durations.observe({ outcome: 'ready' }, seconds());
-      await complete(job, 'ready', { document_json: result.document_json });
+      // What the conversion skipped or changed travels with the document and is stored on the diagram.
+      await complete(job, 'ready', {
+        document_json: result.document_json,
+        warnings: { total: result.warnings_total, items: result.warnings },
+      });
     } else {
       durations.observe({ outcome: 'failed' }, seconds());
       await complete(job, 'failed', { error: { code: result.code, message: result.message } });

@@ -42,6 +42,7 @@ function api(system: TestSystem, token: string) {
   return {
     create: (name: string, ddl: string, driver = 'pgsql') => call('POST', '/diagrams', { name, driver, ddl }),
     get: (uuid: string) => call('GET', `/diagrams/${uuid}`),
+    list: () => call('GET', '/diagrams?limit=100'),
     schema: (uuid: string) => call('GET', `/diagrams/${uuid}/schema`),
   };
 }
@@ -72,6 +73,63 @@ describe('DDL create through the importer (embedded system, in-process bus)', ()
     expect(again.status).toBe(200);
     expect(again.body.replayed).toBe(true);
     expect(again.body.data.uuid).toBe(created.body.data.uuid);
+  });
+
+  it('should import what it can read and list the rest as the diagram’s warnings (create, GET and list)', async () => {
+    const ddl = [
+      'SET client_encoding = 1;',
+      'CREATE TABLE places (id int PRIMARY KEY, name text NOPE NOT NULL, spot geometry(Point, 4326));',
+      'CREATE TABLE (broken;',
+      'CREATE TABLE visits (id int PRIMARY KEY, place_id int REFERENCES places (id));',
+    ].join('\n');
+    const created = await client.create('Tolerant', ddl);
+    expect(created.status).toBe(201);
+    expect(created.body.data.status).toBe('ready');
+    expect(created.body.data.table_count).toBe(2);
+    const expected = {
+      total: 3,
+      items: [
+        {
+          line: 2,
+          column: 52,
+          code: 'clause_dropped',
+          message: 'table places: column name: "NOPE" could not be read; dropped',
+          statement:
+            'CREATE TABLE places (id int PRIMARY KEY, name text NOPE NOT NULL, spot geometry(Point, 4326))',
+        },
+        {
+          line: 2,
+          column: 1,
+          code: 'type_substituted',
+          message:
+            'places.spot: type "geometry(point,4326)" is not in the pgsql data-type catalog; imported as point',
+          statement:
+            'CREATE TABLE places (id int PRIMARY KEY, name text NOPE NOT NULL, spot geometry(Point, 4326))',
+        },
+        {
+          line: 3,
+          column: 14,
+          code: 'statement_skipped',
+          message: 'statement skipped: syntax error at or near "("',
+          statement: 'CREATE TABLE (broken',
+        },
+      ],
+    };
+    expect(created.body.data.warnings).toEqual(expected);
+    const read = await client.get(created.body.data.uuid);
+    expect(read.body.data.warnings).toEqual(expected);
+    const list = await client.list();
+    expect(list.body.data.find((d: Json) => d.uuid === created.body.data.uuid).warnings).toEqual(expected);
+    // The name column is kept, NOT NULL after the dropped attribute included.
+    const schema = await client.schema(created.body.data.uuid);
+    const places = schema.body.data.tables.find((table: Json) => table.name === 'places');
+    expect(places.columns.map((c: Json) => [c.name, c.driver_data_type_name, c.is_nullable])).toEqual([
+      ['id', 'integer', false],
+      ['name', 'text', false],
+      ['spot', 'point', true],
+    ]);
+    const plain = await client.create('Clean', SHOP_DDL);
+    expect(plain.body.data.warnings).toEqual({ total: 0, items: [] });
   });
 
   it('should expose the job metrics: started, in flight, queued, finished by outcome and the duration histogram', async () => {

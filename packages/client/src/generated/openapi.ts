@@ -427,7 +427,28 @@ export interface components {
             updated_at: components["schemas"]["Timestamp"];
             status: components["schemas"]["DiagramStatus"];
             error: components["schemas"]["DiagramError"];
+            warnings: components["schemas"]["ImportWarnings"];
         } & components["schemas"]["DiagramStatusRules"];
+        /** @description An addition to the spec's Diagram table. What the SQL DDL import skipped or changed: a statement the parser could not read is skipped (inside a CREATE or ALTER TABLE, only the unreadable clause is dropped) and the rest is imported; a type outside the driver's data-type catalog takes the closest one. `total` counts every warning, `items` holds the first 100 in the order they were found. Always `{total: 0, items: []}` for a diagram not created from DDL, while importing and after a failed import. */
+        ImportWarnings: {
+            total: number;
+            items: components["schemas"]["ImportWarning"][];
+        };
+        ImportWarning: {
+            /** @description 1-based line in the DDL of the problem (or of its statement). */
+            line: number;
+            /** @description 1-based column in that line. */
+            column: number;
+            /**
+             * @description What happened. Could not be read: `statement_skipped` (the whole statement), `clause_dropped` (one clause, such as an unknown column attribute), `element_dropped` (one column or constraint definition), `table_options_dropped`, `meta_command_skipped` (a psql command). Read but not kept as written: `type_substituted` (the message names the original type), `expression_dropped` (generated or computed column), `index_skipped`, `foreign_key_skipped`, `foreign_key_duplicate`, `table_redefined`, `not_imported`. Further codes may be added.
+             * @example clause_dropped
+             */
+            code: string;
+            /** @example table users: column name: "NOPE" could not be read; dropped */
+            message: string;
+            /** @description The statement's text, whitespace collapsed, shortened to about 200 characters. */
+            statement: string;
+        };
         DiagramResponse: {
             data: components["schemas"]["Diagram"];
         };
