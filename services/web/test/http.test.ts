@@ -162,6 +162,38 @@ describe('web app over HTTP (whole embedded system)', () => {
       expect(text).not.toMatch(/at .*\.(ts|js):\d+/);
     });
 
+    it('lists a DDL import’s warnings on the diagram page, with the SQL’s text escaped', async () => {
+      const ddl =
+        'CREATE TABLE t (id int PRIMARY KEY, "<img src=x onerror=alert(1)>" text NOPE);\n' +
+        "CREATE TABLE (broken '<script>alert(2)</script>';";
+      const created = await api(web, editor.token, 'POST', '/diagrams', {
+        name: 'Warned',
+        driver: 'pgsql',
+        ddl,
+      });
+      const uuid = created.body.data!.uuid as string;
+      await waitUntil(
+        async () => (await api(web, editor.token, 'GET', `/diagrams/${uuid}`)).body.data?.status === 'ready',
+      );
+      const client = new WebClient(web.webUrl);
+      await client.signIn(editor.email);
+      const { response, text } = await client.request(`/diagrams/${uuid}`);
+      expect(response.status).toBe(200);
+      const section = /<details class="import-warnings"[\s\S]*?<\/details>/.exec(text)?.[0] ?? '';
+      expect(section).toContain('skipped or changed 2 things');
+      expect(section).toContain('line 1, column 73');
+      expect(section).toContain('<code>clause_dropped</code>');
+      expect(section).toContain('line 2, column 14');
+      expect(section).toContain('<code>statement_skipped</code>');
+      // The user's SQL is shown as text, never as markup.
+      expect(section).toContain('&lt;img src=x onerror=alert(1)&gt;');
+      expect(section).toContain('&lt;script&gt;alert(2)&lt;/script&gt;');
+      expect(section).not.toMatch(/<img|<script/);
+      // A diagram without warnings shows no such section.
+      const plain = await client.request(`/diagrams/${diagramUuid}`);
+      expect(plain.text).not.toContain('import-warnings');
+    });
+
     it('lets only this origin frame the embed view', async () => {
       const client = new WebClient(web.webUrl);
       await client.signIn(editor.email);

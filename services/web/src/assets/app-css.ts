@@ -55,6 +55,11 @@ figure.diagram svg:active { cursor: grabbing; }
 .dss-zoom-controls button { min-width: 32px; height: 30px; padding: 0 8px; border: 1px solid var(--line); border-radius: 6px; background: #fff; font: inherit; cursor: pointer; }
 .dss-zoom-controls button:hover { background: #f1f5f9; }
 .dss-table-search { height: 30px; width: 180px; padding: 0 8px; border: 1px solid var(--line); border-radius: 6px; font: inherit; }
+.import-warnings { background: var(--paper); border: 1px solid var(--line); border-left: 4px solid var(--accent); padding: 0.6rem 1rem; border-radius: 6px; margin: 1rem 0; }
+.import-warnings summary { cursor: pointer; }
+.import-warnings li { margin: 0.4rem 0; }
+.import-warnings .where { color: var(--muted, #666); }
+.import-warnings pre.statement { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px; margin: 0.2rem 0 0; }
 .paste-box { margin: 1rem 0; }
 .paste-box textarea { width: 100%; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
 .dss-found .dss-box { stroke: #2563eb; stroke-width: 3; }

@@ -10,7 +10,7 @@ import { type Html, html, trustedHtml } from '../html';
 import { PageError } from '../page-errors';
 import { type ProposedChange, proposedChange } from '../proposed-document';
 import { diffView } from '../views/diff';
-import { findVisibleDiagram, fullDocument, userNames } from '../lookups';
+import { type Diagram, findVisibleDiagram, fullDocument, userNames } from '../lookups';
 import { EMBED_CONTENT_SECURITY_POLICY } from '../security-headers';
 import { requireViewer, viewerOf } from '../session';
 import { canEdit, principalFor } from '../viewer';
@@ -47,6 +47,7 @@ export function diagramRoutes(router: Router, context: WebAppContext): void {
 <p class="crumbs"><a href="/">${membership.team_name}</a> /</p>
 <h1>${diagram.name}</h1>
 <p class="meta"><span class="badge">${diagram.driver}</span> ${statusText(diagram)} · <a href="/embed/${diagram.uuid}">embed view</a></p>
+${importWarnings(diagram.warnings)}
 ${drawing(diagram, document)}
 ${canEdit(membership.role) && document ? layoutForm(diagram.uuid, csrfToken, versions.versions[0]?.uuid ?? '') : ''}
 ${canEdit(membership.role) && document ? pasteBox(diagram.uuid, csrfToken) : ''}
@@ -310,6 +311,30 @@ export function statusText(diagram: { status: string; table_count?: number | nul
   if (diagram.status === 'failed') return 'import failed';
   const count = diagram.table_count ?? 0;
   return `${count} ${count === 1 ? 'table' : 'tables'}`;
+}
+
+type Warnings = Diagram['warnings'];
+
+/**
+ * What the DDL import skipped or changed, folded under a summary line: where (line, column), what
+ * (code and message) and the statement's shortened text. Every text is escaped by `html` (statements are
+ * the user's SQL and may hold markup).
+ */
+export function importWarnings(warnings: Warnings | null | undefined): Html | string {
+  const total = warnings?.total ?? 0;
+  if (!warnings || total === 0) return '';
+  const items = warnings.items ?? [];
+  const more = total - items.length;
+  return html`<details class="import-warnings" id="import-warnings">
+<summary>The SQL import skipped or changed ${total} ${total === 1 ? 'thing' : 'things'}</summary>
+<ol>${items.map(
+    (item) =>
+      html`<li><span class="where">line ${String(item.line)}, column ${String(item.column)}</span> <code>${item.code}</code> ${item.message}${
+        item.statement ? html`<pre class="statement">${item.statement}</pre>` : ''
+      }</li>`,
+  )}</ol>
+${more > 0 ? html`<p>… and ${String(more)} more not listed.</p>` : ''}
+</details>`;
 }
 
 function drawing(
