@@ -57,7 +57,14 @@ export interface Key {
 
 /** Every key of a table: its index records, then keys for the flags no index record covers. */
 export function tableKeys(table: Pick<DocumentTable, 'name' | 'columns' | 'indexes'>): Key[] {
-  const keys: Key[] = table.indexes.map((index) => ({ ...index, columns: [...index.columns] }));
+  // The primary key is what the columns say when any says it: the primary index's columns that are still
+  // marked, then marked columns the index does not list (a patch marks a column without editing the index).
+  const marked = table.columns.filter((column) => column.is_primary_key).map((column) => column.name);
+  const keys: Key[] = table.indexes.map((index) => {
+    if (index.type !== 'primary' || marked.length === 0) return { ...index, columns: [...index.columns] };
+    const kept = index.columns.filter((name) => marked.includes(name));
+    return { ...index, columns: [...kept, ...marked.filter((name) => !kept.includes(name))] };
+  });
   const bare = splitTableName(table.name)[1];
   const alone = (type: Index['type'], column: Column) =>
     keys.some((key) => key.type === type && key.columns.length === 1 && key.columns[0] === column.name);

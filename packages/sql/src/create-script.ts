@@ -28,20 +28,33 @@ const MYSQL_PREFIX_LENGTH = 255;
 
 export function createScript(document: DiagramDocument): SqlScript {
   const dialect = DIALECTS[document.driver];
-  const keys = foreignKeys(document);
+  const plan = declarationPlan(document);
   const statements: string[] = [...preamble(document, dialect)];
+  for (const { table, inline } of plan.tables) statements.push(...createTable(dialect, table, inline));
+  for (const key of plan.deferred)
+    statements.push(`ALTER TABLE ${dialect.table(key.table)} ADD ${foreignKeyClause(dialect, key)}`);
+  return scriptOf(document.driver, statements);
+}
+
+/**
+ * Where the script declares each foreign key: inside its table's CREATE TABLE when the referenced table
+ * exists by then, else in an ALTER TABLE after every table (the order MySQL numbers unnamed keys in).
+ */
+export function declarationPlan(document: DiagramDocument): {
+  tables: { table: DocumentTable; inline: ForeignKey[] }[];
+  deferred: ForeignKey[];
+} {
+  const keys = foreignKeys(document);
   const created = new Set<string>();
+  const tables: { table: DocumentTable; inline: ForeignKey[] }[] = [];
   const deferred: ForeignKey[] = [];
   for (const table of dependencyOrder(document.tables, keys)) {
     created.add(table.name);
     const own = keys.filter((key) => key.table === table.name);
-    const inline = own.filter((key) => created.has(key.refTable));
+    tables.push({ table, inline: own.filter((key) => created.has(key.refTable)) });
     deferred.push(...own.filter((key) => !created.has(key.refTable)));
-    statements.push(...createTable(dialect, table, inline));
   }
-  for (const key of deferred)
-    statements.push(`ALTER TABLE ${dialect.table(key.table)} ADD ${foreignKeyClause(dialect, key)}`);
-  return scriptOf(document.driver, statements);
+  return { tables, deferred };
 }
 
 export function scriptOf(driver: DiagramDocument['driver'], statements: string[]): SqlScript {

@@ -3,3 +3,10 @@
 export { type ForeignKey, foreignKeys, tableKeys } from './constraints';
 export { createScript, type SqlScript } from './create-script';
 export { DIALECTS, type Dialect, enumTypeName, splitTableName } from './dialect';
+export {
+  MIGRATION_WARNING_CODES,
+  type Migration,
+  type MigrationWarning,
+  type MigrationWarningCode,
+  migrationScript,
+} from './migration';

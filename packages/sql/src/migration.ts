@@ -1,0 +1,725 @@
+// The migration between two versions of a diagram: the statements that turn a database built from the
+// first version's CREATE script into the second version's schema, in an order every server accepts:
+//
+//   drop foreign keys that go or change → (MySQL) take AUTO_INCREMENT off columns that lose it → drop keys
+//   that go or change → rename tables, columns and keys → create new tables → add and alter columns → drop
+//   columns and tables → create keys → (MySQL) give AUTO_INCREMENT → add foreign keys → comments →
+//   (PostgreSQL) drop enum types nothing uses any more.
+//
+// Records are matched by uuid, so a rename is a rename (data kept), never a drop and an add. Foreign keys
+// that touch a column whose type changes, or a key that is re-created, are dropped and added back (MySQL
+// refuses to change a column a foreign key uses). Statements that may lose data or fail on existing rows
+// carry warnings naming the statement.
+import {
+  type Column,
+  type DiagramDocument,
+  type DocumentTable,
+  type Driver,
+  lookupDataType,
+} from '@dss/schema';
+import { type ForeignKey, foreignKeys, type Key, tableKeys } from './constraints';
+import {
+  comments,
+  commentStatement,
+  createIndex,
+  declarationPlan,
+  foreignKeyClause,
+  keyClause,
+  scriptOf,
+  type SqlScript,
+} from './create-script';
+import {
+  DIALECTS,
+  type Dialect,
+  defaultConstraintName,
+  pgEnumType,
+  pgNumberedByDefault,
+  splitTableName,
+} from './dialect';
+
+export const MIGRATION_WARNING_CODES = [
+  'drops_table',
+  'drops_column',
+  'narrows_type',
+  'changes_type',
+  'adds_not_null',
+  'adds_not_null_without_default',
+  'changes_primary_key',
+  'adds_unique_key',
+  'cannot_alter_identity',
+] as const;
+export type MigrationWarningCode = (typeof MIGRATION_WARNING_CODES)[number];
+
+export interface MigrationWarning {
+  code: MigrationWarningCode;
+  message: string;
+  /** Index of the statement the warning is about, in `statements`. */
+  statement: number;
+}
+
+export interface Migration extends SqlScript {
+  warnings: MigrationWarning[];
+}
+
+interface TablePair {
+  before: DocumentTable;
+  after: DocumentTable;
+}
+
+interface ColumnPair {
+  table: TablePair;
+  before: Column;
+  after: Column;
+}
+
+const typeKey = (column: Column) =>
+  `${column.driver_data_type_name}|${JSON.stringify(column.driver_data_type_params ?? {})}|${column.is_unsigned}`;
+const keyShape = (key: Key) => `${key.type}|${key.columns.join(',')}`;
+
+export function migrationScript(before: DiagramDocument, after: DiagramDocument): Migration {
+  return new MigrationWriter(before, after).write();
+}
+
+class MigrationWriter {
+  private readonly dialect: Dialect;
+  private readonly statements: string[] = [];
+  private readonly warnings: MigrationWarning[] = [];
+  private readonly tablePairs: TablePair[] = [];
+  private readonly addedTables: DocumentTable[];
+  private readonly removedTables: DocumentTable[];
+  private readonly columnPairs: ColumnPair[] = [];
+  private readonly typeChanged = new Set<string>();
+
+  constructor(
+    private readonly before: DiagramDocument,
+    private readonly after: DiagramDocument,
+  ) {
+    this.dialect = DIALECTS[after.driver];
+    const beforeTables = new Map(before.tables.map((table) => [table.uuid, table]));
+    const afterUuids = new Set(after.tables.map((table) => table.uuid));
+    this.addedTables = after.tables.filter((table) => !beforeTables.has(table.uuid));
+    this.removedTables = before.tables.filter((table) => !afterUuids.has(table.uuid));
+    for (const table of after.tables) {
+      const old = beforeTables.get(table.uuid);
+      if (old === undefined) continue;
+      const pair = { before: old, after: table };
+      this.tablePairs.push(pair);
+      const oldColumns = new Map(old.columns.map((column) => [column.uuid, column]));
+      for (const column of table.columns) {
+        const oldColumn = oldColumns.get(column.uuid);
+        if (oldColumn === undefined) continue;
+        this.columnPairs.push({ table: pair, before: oldColumn, after: column });
+        if (typeKey(oldColumn) !== typeKey(column)) this.typeChanged.add(column.uuid);
+      }
+    }
+  }
+
+  write(): Migration {
+    const keys = this.keyChanges();
+    const fks = this.foreignKeyChanges(keys.recreatedColumns);
+    for (const key of fks.drop) {
+      this.emit(this.dropForeignKey(key));
+      // MySQL made an index of the key's name when no index began with its columns; it outlives the key.
+      const table = this.before.tables.find((entry) => entry.name === key.table);
+      const readded = fks.add.some((next) => next.name === key.name && next.table === key.table);
+      if (
+        this.dialect.driver === 'mysql' &&
+        table !== undefined &&
+        !readded &&
+        !hasLeadingIndex(table, key.columns)
+      )
+        this.emit(
+          `ALTER TABLE ${this.dialect.table(key.table)} DROP INDEX ${this.dialect.ident(key.name ?? '')}`,
+        );
+    }
+    if (this.dialect.driver === 'mysql')
+      for (const pair of this.columnPairs)
+        if (pair.before.is_auto_increment && !pair.after.is_auto_increment)
+          this.emit(
+            `ALTER TABLE ${this.dialect.table(pair.table.before.name)} MODIFY COLUMN ${this.dialect.column(
+              pair.table.before.name,
+              { ...pair.before, is_auto_increment: false },
+            )}`,
+          );
+    // MySQL: a primary key that is replaced is dropped and added in one statement (an AUTO_INCREMENT
+    // column must stay a key at every moment).
+    const replacedPrimary = (table: DocumentTable) =>
+      this.dialect.driver === 'mysql' &&
+      keys.add.some((entry) => entry.table.uuid === table.uuid && entry.key.type === 'primary');
+    for (const { table, key } of keys.drop)
+      if (!(key.type === 'primary' && replacedPrimary(table))) this.emit(this.dropKey(table, key));
+    this.renames(keys.renamed);
+    this.createEnumTypes();
+    for (const table of this.addedTables) this.createTable(table);
+    this.columns();
+    this.drops();
+    for (const { table, key } of keys.add) {
+      const combined =
+        key.type === 'primary' &&
+        replacedPrimary(table) &&
+        keys.drop.some((entry) => entry.table.uuid === table.uuid && entry.key.type === 'primary');
+      const statement = this.addKey(table, key);
+      const at = this.emit(combined ? statement.replace(' ADD ', ' DROP PRIMARY KEY, ADD ') : statement);
+      if (key.type === 'primary')
+        this.warn('changes_primary_key', `${table.name}: primary key (${key.columns.join(', ')})`, at);
+      else if (key.type === 'unique')
+        this.warn(
+          'adds_unique_key',
+          `${table.name}: unique key ${key.name} fails if rows repeat a value`,
+          at,
+        );
+    }
+    if (this.dialect.driver === 'mysql')
+      for (const pair of this.columnPairs)
+        if (pair.after.is_auto_increment && !pair.before.is_auto_increment)
+          this.emit(
+            `ALTER TABLE ${this.dialect.table(pair.table.after.name)} MODIFY COLUMN ${this.dialect.column(pair.table.after.name, pair.after)}`,
+          );
+    for (const key of fks.add)
+      this.emit(`ALTER TABLE ${this.dialect.table(key.table)} ADD ${foreignKeyClause(this.dialect, key)}`);
+    this.comments();
+    this.dropEnumTypes();
+    return { ...scriptOf(this.after.driver, this.statements), warnings: this.warnings };
+  }
+
+  private emit(statement: string): number {
+    this.statements.push(statement);
+    return this.statements.length - 1;
+  }
+
+  private warn(code: MigrationWarningCode, message: string, statement: number): void {
+    this.warnings.push({ code, message, statement });
+  }
+
+  // --- keys ----------------------------------------------------------------------------------------------
+
+  /** Keys to drop (gone, or different columns), to add, and to rename only; columns whose keys are re-made. */
+  private keyChanges() {
+    const drop: { table: DocumentTable; key: Key }[] = [];
+    const add: { table: DocumentTable; key: Key }[] = [];
+    const renamed: { table: DocumentTable; before: Key; after: Key }[] = [];
+    const recreatedColumns = new Set<string>();
+    const columnUuid = (table: DocumentTable, name: string) =>
+      table.columns.find((c) => c.name === name)?.uuid ?? name;
+    for (const pair of this.tablePairs) {
+      const oldKeys = tableKeys(pair.before);
+      const newKeys = tableKeys(pair.after);
+      const droppedColumns = new Set(
+        pair.before.columns
+          .filter((c) => !pair.after.columns.some((n) => n.uuid === c.uuid))
+          .map((c) => c.name),
+      );
+      // Flag keys are matched by what they are (kind and column uuid), index records by uuid.
+      const identity = (table: DocumentTable, key: Key) =>
+        key.uuid.startsWith('flag:')
+          ? `${key.uuid.split(':')[1]}:${key.columns.map((n) => columnUuid(table, n)).join(',')}`
+          : key.uuid;
+      const newByIdentity = new Map(newKeys.map((key) => [identity(pair.after, key), key]));
+      const oldIdentities = new Set(oldKeys.map((key) => identity(pair.before, key)));
+      for (const key of oldKeys) {
+        const next = newByIdentity.get(identity(pair.before, key));
+        const sameColumns =
+          next !== undefined &&
+          keyShape({ ...key, columns: key.columns.map((n) => columnUuid(pair.before, n)) }) ===
+            keyShape({ ...next, columns: next.columns.map((n) => columnUuid(pair.after, n)) });
+        if (next !== undefined && sameColumns) {
+          if (next.name !== key.name && key.type !== 'primary')
+            renamed.push({ table: pair.after, before: key, after: next });
+          continue;
+        }
+        // A key on a column that is dropped goes with the column, except where the server keeps the rest.
+        if (key.columns.every((name) => droppedColumns.has(name)) && next === undefined) continue;
+        drop.push({ table: pair.before, key });
+        for (const name of key.columns) recreatedColumns.add(columnUuid(pair.before, name));
+        if (next !== undefined) add.push({ table: pair.after, key: next });
+      }
+      for (const key of newKeys)
+        if (!oldIdentities.has(identity(pair.after, key))) add.push({ table: pair.after, key });
+    }
+    return { drop, add, renamed, recreatedColumns };
+  }
+
+  private dropKey(table: DocumentTable, key: Key): string {
+    const { dialect } = this;
+    const name = dialect.table(table.name);
+    if (dialect.driver === 'mysql')
+      return key.type === 'primary'
+        ? `ALTER TABLE ${name} DROP PRIMARY KEY`
+        : `ALTER TABLE ${name} DROP INDEX ${dialect.ident(key.name)}`;
+    if (dialect.driver === 'pgsql') {
+      if (key.type === 'primary') return `ALTER TABLE ${name} DROP CONSTRAINT ${dialect.ident(key.name)}`;
+      return `DROP INDEX ${this.indexName(table.name, key.name)}`;
+    }
+    if (key.type === 'index') return `DROP INDEX ${dialect.ident(key.name)} ON ${name}`;
+    return `ALTER TABLE ${name} DROP CONSTRAINT ${dialect.ident(key.name)}`;
+  }
+
+  private addKey(table: DocumentTable, key: Key): string {
+    const { dialect } = this;
+    const separate =
+      (key.type === 'index' && dialect.driver !== 'mysql') ||
+      (key.type === 'unique' && dialect.driver === 'pgsql');
+    if (separate) return createIndex(dialect, table, key);
+    return `ALTER TABLE ${dialect.table(table.name)} ADD ${keyClause(dialect, table, key)}`;
+  }
+
+  /** A PostgreSQL index lives in its table's schema. */
+  private indexName(table: string, index: string): string {
+    const schema = splitTableName(table)[0];
+    return schema === null
+      ? this.dialect.ident(index)
+      : `${this.dialect.ident(schema)}.${this.dialect.ident(index)}`;
+  }
+
+  // --- foreign keys --------------------------------------------------------------------------------------
+
+  /** Foreign keys to drop and to add: gone, new, changed, or touching a column re-typed or re-keyed. */
+  private foreignKeyChanges(recreatedColumns: Set<string>) {
+    const oldKeys = withImplicitNames(this.before, foreignKeys(this.before));
+    const newKeys = withImplicitNames(this.after, foreignKeys(this.after));
+    const tableUuid = (document: DiagramDocument, name: string) =>
+      document.tables.find((t) => t.name === name);
+    const resolve = (document: DiagramDocument, key: ForeignKey) => {
+      const source = tableUuid(document, key.table);
+      const target = tableUuid(document, key.refTable);
+      const uuids = (table: DocumentTable | undefined, names: string[]) =>
+        names.map((name) => table?.columns.find((c) => c.name === name)?.uuid ?? `?${name}`);
+      return {
+        columns: uuids(source, key.columns),
+        refColumns: uuids(target, key.refColumns),
+        shape: JSON.stringify([
+          source?.uuid,
+          uuids(source, key.columns),
+          target?.uuid,
+          uuids(target, key.refColumns),
+          key.name,
+          key.onDelete,
+          key.onUpdate,
+        ]),
+      };
+    };
+    const newByKey = new Map(newKeys.map((key) => [key.key, key]));
+    const drop: ForeignKey[] = [];
+    const add: ForeignKey[] = [];
+    const kept = new Set<string>();
+    for (const key of oldKeys) {
+      const next = newByKey.get(key.key);
+      const old = resolve(this.before, key);
+      const touched = [...old.columns, ...old.refColumns].some(
+        (uuid) => this.typeChanged.has(uuid) || recreatedColumns.has(uuid),
+      );
+      if (next !== undefined && !touched && resolve(this.after, next).shape === old.shape) {
+        kept.add(key.key);
+        continue;
+      }
+      drop.push(key);
+      if (next !== undefined) add.push(next);
+      kept.add(key.key);
+    }
+    for (const key of newKeys) if (!kept.has(key.key) && !add.includes(key)) add.push(key);
+    return { drop, add };
+  }
+
+  private dropForeignKey(key: ForeignKey): string {
+    const { dialect } = this;
+    const name = dialect.ident(key.name ?? '');
+    if (dialect.driver === 'mysql') return `ALTER TABLE ${dialect.table(key.table)} DROP FOREIGN KEY ${name}`;
+    return `ALTER TABLE ${dialect.table(key.table)} DROP CONSTRAINT ${name}`;
+  }
+
+  // --- renames -------------------------------------------------------------------------------------------
+
+  private renames(keys: { table: DocumentTable; before: Key; after: Key }[]): void {
+    const { dialect } = this;
+    for (const { before, after } of this.tablePairs) {
+      if (before.name === after.name) continue;
+      const [oldSchema, oldBare] = splitTableName(before.name);
+      const [newSchema, newBare] = splitTableName(after.name);
+      if (dialect.driver === 'mysql')
+        this.emit(`RENAME TABLE ${dialect.table(before.name)} TO ${dialect.table(after.name)}`);
+      else if (dialect.driver === 'pgsql') {
+        let current = before.name;
+        if (oldBare !== newBare) {
+          this.emit(`ALTER TABLE ${dialect.table(before.name)} RENAME TO ${dialect.ident(newBare)}`);
+          current = oldSchema === null ? newBare : `${oldSchema}.${newBare}`;
+        }
+        if (oldSchema !== newSchema)
+          this.emit(
+            `ALTER TABLE ${dialect.table(current)} SET SCHEMA ${dialect.ident(newSchema ?? 'public')}`,
+          );
+      } else {
+        if (oldBare !== newBare)
+          this.emit(
+            `EXEC sp_rename ${dialect.string(`${oldSchema ?? 'dbo'}.${oldBare}`)}, ${dialect.string(newBare)}`,
+          );
+        if (oldSchema !== newSchema)
+          this.emit(
+            `ALTER SCHEMA ${dialect.ident(newSchema ?? 'dbo')} TRANSFER ${dialect.table(`${oldSchema ?? 'dbo'}.${newBare}`)}`,
+          );
+      }
+    }
+    for (const { table, before, after } of this.columnPairs) {
+      if (before.name === after.name) continue;
+      if (dialect.driver === 'sqlsrv') {
+        const [schema, bare] = splitTableName(table.after.name);
+        this.emit(
+          `EXEC sp_rename ${dialect.string(`${schema ?? 'dbo'}.${bare}.${before.name}`)}, ${dialect.string(after.name)}, N'COLUMN'`,
+        );
+      } else
+        this.emit(
+          `ALTER TABLE ${dialect.table(table.after.name)} RENAME COLUMN ${dialect.ident(before.name)} TO ${dialect.ident(after.name)}`,
+        );
+    }
+    for (const { table, before, after } of keys) {
+      if (dialect.driver === 'mysql')
+        this.emit(
+          `ALTER TABLE ${dialect.table(table.name)} RENAME INDEX ${dialect.ident(before.name)} TO ${dialect.ident(after.name)}`,
+        );
+      else if (dialect.driver === 'pgsql')
+        this.emit(
+          `ALTER INDEX ${this.indexName(table.name, before.name)} RENAME TO ${dialect.ident(after.name)}`,
+        );
+      else {
+        const [schema, bare] = splitTableName(table.name);
+        this.emit(
+          `EXEC sp_rename ${dialect.string(`${schema ?? 'dbo'}.${bare}.${before.name}`)}, ${dialect.string(after.name)}, N'INDEX'`,
+        );
+      }
+    }
+  }
+
+  // --- tables and columns --------------------------------------------------------------------------------
+
+  private createTable(table: DocumentTable): void {
+    const script = scriptOfTable(this.dialect, table);
+    for (const statement of script) this.emit(statement);
+  }
+
+  private columns(): void {
+    const { dialect } = this;
+    for (const pair of this.tablePairs) {
+      const oldUuids = new Set(pair.before.columns.map((c) => c.uuid));
+      for (const column of pair.after.columns) {
+        if (oldUuids.has(column.uuid)) continue;
+        const definition =
+          dialect.driver === 'mysql'
+            ? dialect.column(pair.after.name, { ...column, is_auto_increment: false })
+            : dialect.column(pair.after.name, column);
+        const at = this.emit(
+          `ALTER TABLE ${dialect.table(pair.after.name)} ADD ${dialect.driver === 'sqlsrv' ? '' : 'COLUMN '}${definition}`,
+        );
+        if (
+          !column.is_nullable &&
+          column.default === null &&
+          !column.is_auto_increment &&
+          !pgNumberedByDefault(column)
+        )
+          this.warn(
+            'adds_not_null_without_default',
+            `${pair.after.name}.${column.name}: a NOT NULL column without a default fails on a table with rows`,
+            at,
+          );
+      }
+    }
+    for (const pair of this.columnPairs) this.alterColumn(pair);
+  }
+
+  private alterColumn({ table, before, after }: ColumnPair): void {
+    const { dialect } = this;
+    const name = dialect.table(table.after.name);
+    const label = `${table.after.name}.${after.name}`;
+    const typeChange = this.typeChanged.has(after.uuid);
+    const nullChange = before.is_nullable !== after.is_nullable;
+    const defaultChange = before.default !== after.default;
+    const warnType = (at: number) => {
+      const narrowing = narrows(before, after);
+      if (narrowing !== null) this.warn('narrows_type', `${label}: ${narrowing}`, at);
+      else if (!sameFamily(before, after, dialect.driver))
+        this.warn(
+          'changes_type',
+          `${label}: ${dialect.type(table.before.name, before)} → ${dialect.type(table.after.name, after)} converts every value`,
+          at,
+        );
+    };
+    if (dialect.driver === 'mysql') {
+      const commentChange = before.comment !== after.comment;
+      if (!typeChange && !nullChange && !defaultChange && !commentChange) return;
+      const at = this.emit(
+        `ALTER TABLE ${name} MODIFY COLUMN ${dialect.column(table.after.name, { ...after, is_auto_increment: after.is_auto_increment && before.is_auto_increment })}`,
+      );
+      if (typeChange) warnType(at);
+      if (nullChange && !after.is_nullable)
+        this.warn('adds_not_null', `${label}: fails if a row holds NULL`, at);
+      return;
+    }
+    const column = dialect.ident(after.name);
+    if (dialect.driver === 'pgsql') {
+      const enumType = after.driver_data_type_name === 'enum';
+      if (typeChange) {
+        if (before.default !== null) this.emit(`ALTER TABLE ${name} ALTER COLUMN ${column} DROP DEFAULT`);
+        const type = dialect.type(table.after.name, {
+          ...after,
+          driver_data_type_name: baseOfSerial(after.driver_data_type_name),
+        });
+        const via =
+          enumType || before.driver_data_type_name === 'enum'
+            ? `${column}::text::${type}`
+            : `${column}::${type}`;
+        warnType(this.emit(`ALTER TABLE ${name} ALTER COLUMN ${column} TYPE ${type} USING ${via}`));
+        if (after.default !== null && !SERIALS.has(after.driver_data_type_name))
+          this.emit(`ALTER TABLE ${name} ALTER COLUMN ${column} SET DEFAULT ${after.default}`);
+      } else if (defaultChange)
+        this.emit(
+          after.default === null
+            ? `ALTER TABLE ${name} ALTER COLUMN ${column} DROP DEFAULT`
+            : `ALTER TABLE ${name} ALTER COLUMN ${column} SET DEFAULT ${after.default}`,
+        );
+      if (nullChange) {
+        const at = this.emit(
+          `ALTER TABLE ${name} ALTER COLUMN ${column} ${after.is_nullable ? 'DROP' : 'SET'} NOT NULL`,
+        );
+        if (!after.is_nullable) this.warn('adds_not_null', `${label}: fails if a row holds NULL`, at);
+      }
+      const identityBefore = before.is_auto_increment && !pgNumberedByDefault(before);
+      const identityAfter = after.is_auto_increment && !pgNumberedByDefault(after);
+      if (identityAfter && !identityBefore)
+        this.emit(`ALTER TABLE ${name} ALTER COLUMN ${column} ADD GENERATED BY DEFAULT AS IDENTITY`);
+      if (identityBefore && !identityAfter)
+        this.emit(`ALTER TABLE ${name} ALTER COLUMN ${column} DROP IDENTITY IF EXISTS`);
+      return;
+    }
+    // SQL Server: the default is a named constraint; the type and nullability one ALTER COLUMN.
+    const constraint = dialect.ident(defaultConstraintName(table.before.name, before.name));
+    if ((defaultChange || typeChange) && before.default !== null)
+      this.emit(`ALTER TABLE ${name} DROP CONSTRAINT ${constraint}`);
+    if (typeChange || nullChange) {
+      const at = this.emit(
+        `ALTER TABLE ${name} ALTER COLUMN ${column} ${dialect.type(table.after.name, after)} ${after.is_nullable ? 'NULL' : 'NOT NULL'}`,
+      );
+      if (typeChange) warnType(at);
+      if (nullChange && !after.is_nullable)
+        this.warn('adds_not_null', `${label}: fails if a row holds NULL`, at);
+    }
+    if ((defaultChange || typeChange) && after.default !== null)
+      this.emit(
+        `ALTER TABLE ${name} ADD CONSTRAINT ${dialect.ident(defaultConstraintName(table.after.name, after.name))} DEFAULT ${after.default} FOR ${column}`,
+      );
+    if (before.is_auto_increment !== after.is_auto_increment)
+      this.warn(
+        'cannot_alter_identity',
+        `${label}: SQL Server cannot add or remove IDENTITY on an existing column; rebuild the table to change it`,
+        Math.max(0, this.statements.length - 1),
+      );
+  }
+
+  private drops(): void {
+    const { dialect } = this;
+    for (const pair of this.tablePairs) {
+      const newUuids = new Set(pair.after.columns.map((c) => c.uuid));
+      for (const column of pair.before.columns) {
+        if (newUuids.has(column.uuid)) continue;
+        if (dialect.driver === 'sqlsrv' && column.default !== null)
+          this.emit(
+            `ALTER TABLE ${dialect.table(pair.after.name)} DROP CONSTRAINT ${dialect.ident(defaultConstraintName(pair.before.name, column.name))}`,
+          );
+        const at = this.emit(
+          `ALTER TABLE ${dialect.table(pair.after.name)} DROP COLUMN ${dialect.ident(column.name)}`,
+        );
+        this.warn(
+          'drops_column',
+          `${pair.after.name}.${column.name}: the column and its data are deleted`,
+          at,
+        );
+      }
+    }
+    for (const table of this.removedTables) {
+      const at = this.emit(`DROP TABLE ${dialect.table(table.name)}`);
+      this.warn('drops_table', `${table.name}: the table and its data are deleted`, at);
+    }
+  }
+
+  private comments(): void {
+    const { dialect } = this;
+    for (const { before, after } of this.tablePairs) {
+      if (before.comment !== after.comment) {
+        if (dialect.driver === 'mysql')
+          this.emit(
+            `ALTER TABLE ${dialect.table(after.name)} COMMENT = ${dialect.string(after.comment ?? '')}`,
+          );
+        else if (dialect.driver === 'pgsql')
+          this.emit(commentStatement(dialect, after.name, null, after.comment) as string);
+        else this.sqlsrvComment(after.name, null, before.comment, after.comment);
+      }
+    }
+    if (dialect.driver === 'mysql') return;
+    for (const { table, before, after } of this.columnPairs)
+      if (before.comment !== after.comment) {
+        if (dialect.driver === 'pgsql')
+          this.emit(commentStatement(dialect, table.after.name, after, after.comment) as string);
+        else this.sqlsrvComment(table.after.name, after, before.comment, after.comment);
+      }
+  }
+
+  /** SQL Server: a changed comment is dropped and added (sp_addextendedproperty refuses to overwrite). */
+  private sqlsrvComment(
+    table: string,
+    column: Column | null,
+    before: string | null,
+    after: string | null,
+  ): void {
+    if (before !== null) this.emit(commentStatement(this.dialect, table, column, null) as string);
+    if (after !== null) this.emit(commentStatement(this.dialect, table, column, after) as string);
+  }
+
+  // --- PostgreSQL enum types -----------------------------------------------------------------------------
+
+  private enumTypes(document: DiagramDocument): Map<string, string[]> {
+    const types = new Map<string, string[]>();
+    if (document.driver !== 'pgsql') return types;
+    for (const table of document.tables)
+      for (const column of table.columns)
+        if (column.driver_data_type_name === 'enum')
+          types.set(pgEnumType(table.name, column), column.driver_data_type_params?.values ?? []);
+    return types;
+  }
+
+  /** Enum types the new version needs: new names are created; a name whose values change is replaced. */
+  private createEnumTypes(): void {
+    const old = this.enumTypes(this.before);
+    for (const [name, values] of this.enumTypes(this.after)) {
+      const previous = old.get(name);
+      if (previous !== undefined && JSON.stringify(previous) === JSON.stringify(values)) continue;
+      if (previous !== undefined) this.emit(`ALTER TYPE ${name} RENAME TO ${retiredName(name)}`);
+      this.emit(`CREATE TYPE ${name} AS ENUM (${values.map(this.dialect.string).join(', ')})`);
+      // Every column of the type must move to the new one, changed or not.
+      for (const pair of this.columnPairs)
+        if (
+          pair.after.driver_data_type_name === 'enum' &&
+          pgEnumType(pair.table.after.name, pair.after) === name
+        )
+          this.typeChanged.add(pair.after.uuid);
+    }
+  }
+
+  private dropEnumTypes(): void {
+    const next = this.enumTypes(this.after);
+    for (const [name, values] of this.enumTypes(this.before)) {
+      const current = next.get(name);
+      if (current === undefined) this.emit(`DROP TYPE IF EXISTS ${name}`);
+      else if (JSON.stringify(current) !== JSON.stringify(values))
+        this.emit(`DROP TYPE IF EXISTS ${retiredName(name)}`);
+    }
+  }
+}
+
+/** True when one of the table's keys begins with these columns, in this order. */
+function hasLeadingIndex(table: DocumentTable, columns: string[]): boolean {
+  return tableKeys(table).some((key) => columns.every((name, at) => key.columns[at] === name));
+}
+
+/** Integer types from narrowest to widest, per driver (serial types count as their base type). */
+const INTEGER_WIDTH: Record<string, number> = {
+  tinyint: 1,
+  smallint: 2,
+  smallserial: 2,
+  mediumint: 3,
+  int: 4,
+  integer: 4,
+  serial: 4,
+  bigint: 8,
+  bigserial: 8,
+};
+
+/** Why a type change can lose data (shorter, less precise, fewer enum values, narrower integer); else null. */
+function narrows(before: Column, after: Column): string | null {
+  const a = before.driver_data_type_params ?? {};
+  const b = after.driver_data_type_params ?? {};
+  if (before.driver_data_type_name === after.driver_data_type_name) {
+    if (
+      typeof a.length === 'number' &&
+      (b.length === undefined || (typeof b.length === 'number' && b.length < a.length))
+    )
+      return `length ${a.length} → ${b.length ?? 'default'}: longer values are cut or refused`;
+    if (a.precision !== undefined && b.precision !== undefined && b.precision < a.precision)
+      return `precision ${a.precision} → ${b.precision}`;
+    if (a.scale !== undefined && b.scale !== undefined && b.scale < a.scale)
+      return `scale ${a.scale} → ${b.scale}`;
+    const lost = (a.values ?? []).filter((value) => !(b.values ?? []).includes(value));
+    if (lost.length > 0) return `values no longer allowed: ${lost.join(', ')}`;
+    if (!before.is_unsigned && after.is_unsigned) return 'unsigned: negative values are refused';
+    return null;
+  }
+  const from = INTEGER_WIDTH[before.driver_data_type_name];
+  const to = INTEGER_WIDTH[after.driver_data_type_name];
+  if (from !== undefined && to !== undefined && to < from)
+    return `${before.driver_data_type_name} → ${after.driver_data_type_name}: large values are refused`;
+  return null;
+}
+
+/** True when both types are of one family of the driver's catalog (string to string, integer to integer). */
+function sameFamily(before: Column, after: Column, driver: Driver): boolean {
+  const a = lookupDataType(driver, before.driver_data_type_name)?.family;
+  const b = lookupDataType(driver, after.driver_data_type_name)?.family;
+  return a !== undefined && a === b;
+}
+
+const SERIALS = new Set(['serial', 'bigserial', 'smallserial']);
+
+function baseOfSerial(name: string): string {
+  return name === 'serial'
+    ? 'integer'
+    : name === 'bigserial'
+      ? 'bigint'
+      : name === 'smallserial'
+        ? 'smallint'
+        : name;
+}
+
+/** The name an enum type is given while its replacement is made: the last part suffixed `__old`. */
+function retiredName(name: string): string {
+  if (name.endsWith('"')) return `${name.slice(0, -1)}__old"`;
+  return `${name}__old`;
+}
+
+/** A table's CREATE statements without foreign keys (they are added with the others). */
+function scriptOfTable(dialect: Dialect, table: DocumentTable): string[] {
+  const lines = table.columns.map((column) => dialect.column(table.name, column));
+  const after: string[] = [];
+  for (const key of tableKeys(table)) {
+    const separate =
+      (key.type === 'index' && dialect.driver !== 'mysql') ||
+      (key.type === 'unique' && dialect.driver === 'pgsql');
+    if (separate) after.push(createIndex(dialect, table, key));
+    else lines.push(keyClause(dialect, table, key));
+  }
+  let statement = `CREATE TABLE ${dialect.table(table.name)} (\n  ${lines.join(',\n  ')}\n)`;
+  if (dialect.driver === 'mysql' && table.comment !== null)
+    statement += ` COMMENT=${dialect.string(table.comment)}`;
+  return [statement, ...after, ...comments(dialect, table)];
+}
+
+/**
+ * Foreign keys with the names the server gave the unnamed ones when the CREATE script made them:
+ * PostgreSQL `<table>_<columns>_fkey`, MySQL `<table>_ibfk_<n>` in the order the script declares them.
+ */
+export function withImplicitNames(document: DiagramDocument, keys: ForeignKey[]): ForeignKey[] {
+  const counters = new Map<string, number>();
+  const ordered = document.driver === 'mysql' ? mysqlDeclarationOrder(document) : keys;
+  const names = new Map<string, string>();
+  for (const key of ordered) {
+    if (key.name !== null) continue;
+    const bare = splitTableName(key.table)[1];
+    if (document.driver === 'mysql') {
+      const n = (counters.get(key.table) ?? 0) + 1;
+      counters.set(key.table, n);
+      names.set(key.key, `${bare}_ibfk_${n}`);
+    } else names.set(key.key, `${bare}_${key.columns.join('_')}_fkey`.slice(0, 63));
+  }
+  return keys.map((key) => (names.has(key.key) ? { ...key, name: names.get(key.key) as string } : key));
+}
+
+/** The order the CREATE script declares a table's foreign keys: inline ones, then those added after. */
+function mysqlDeclarationOrder(document: DiagramDocument): ForeignKey[] {
+  const plan = declarationPlan(document);
+  return [...plan.tables.flatMap((entry) => entry.inline), ...plan.deferred];
+}
