@@ -245,6 +245,11 @@ class MysqlReader {
       unsigned: resolved.unsigned,
       comment: null,
     };
+    if (obj(definition, 'generated'))
+      this.builder.warn(
+        'expression_dropped',
+        `${table.name}.${name}: generated column; its expression is not kept`,
+      );
     const comment = obj(obj(definition, 'comment'), 'value');
     if (comment) column.comment = unquote(String(raw(comment, 'value') ?? ''));
     const existing = table.columns.findIndex((c) => c.name === name);

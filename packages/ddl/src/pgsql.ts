@@ -92,9 +92,11 @@ class PgReader {
   private readonly enums = new Map<string, string[]>();
   private readonly domains = new Map<string, Ast>();
   private statement!: Statement;
+  private lines!: LineMap;
 
   read(sql: string): SchemaBuilder {
     const lines = new LineMap(sql);
+    this.lines = lines;
     for (const piece of splitStatements('pgsql', sql)) {
       const text = piece.text;
       const start = piece.offset + (text.length - text.trimStart().length);
@@ -201,6 +203,14 @@ class PgReader {
     const name = str(def, 'colname') ?? '';
     const typeName = obj(def, 'typeName');
     const { written, enumValues, serial } = this.writtenType(typeName);
+    // Warnings about this column point at it, not at its statement.
+    const saved = this.builder.here;
+    const location = num(def, 'location');
+    if (location !== undefined)
+      this.builder.here = {
+        ...saved,
+        ...this.lines.at(this.statement.piece.offset + charOffset(this.statement, location)),
+      };
     const { type, unsigned } = this.builder.resolveType(table.name, name, written, enumValues);
     const column: DdlColumn = {
       name,
@@ -260,6 +270,7 @@ class PgReader {
           break;
       }
     }
+    this.builder.here = saved;
   }
 
   /** The default expression as written in the source (`'x'::character varying`, `now()`). */

@@ -36,10 +36,33 @@ const ROUTINE = /^\s*(?:create|alter|create\s+or\s+alter)\s+(?:proc|procedure|fu
 const NOT_SHAPING =
   /^\s*alter\s+table\s+(?:\[[^\]]*\]|"[^"]*"|[\w@#$]+)(?:\s*\.\s*(?:\[[^\]]*\]|"[^"]*"|[\w@#$]+))*\s+(?:with\s+(?:no)?check\s+)?(?:no)?check\s+constraint\b|\b(?:enable|disable)\s+trigger\b/i;
 const LITERALS = /('(?:[^']|'')*'|\[(?:[^\]]|\]\])*\]|"(?:[^"]|"")*")/;
+const LITERALS_GLOBAL = new RegExp(LITERALS.source, 'g');
 const CLEANUPS: [RegExp, (match: string, ...groups: string[]) => string][] = [
   [/\bwith\s+(?:no)?check\s+add\b/gi, (m) => `${' '.repeat(m.length - 3)}ADD`],
   [/\bnot\s+for\s+replication\b/gi, blank],
 ];
+/**
+ * Clauses blanked wherever they are, names and strings inside them included (matched on a copy whose
+ * quoted runs are masked). Temporal tables: the period columns stay ordinary columns; the period and the
+ * versioning are not in the model (the history table, when scripted, is a table of its own).
+ */
+const CLAUSES: RegExp[] = [
+  /\bgenerated\s+always\s+as\s+row\s+(?:start|end)(?:\s+hidden)?\b/gi,
+  /,\s*period\s+for\s+system_time\s*\([^()]*\)/gi,
+  /\bwith\s*\(\s*system_versioning\s*=\s*(?:on|off)\s*(?:\([^()]*\))?\s*\)/gi,
+];
+
+function blankClauses(text: string): string {
+  const masked = text.replace(
+    LITERALS_GLOBAL,
+    (run) => run[0] + 'x'.repeat(run.length - 2) + run[run.length - 1],
+  );
+  let out = text;
+  for (const pattern of CLAUSES)
+    for (const match of masked.matchAll(pattern))
+      out = out.slice(0, match.index) + blank(match[0]) + out.slice(match.index + match[0].length);
+  return out;
+}
 const ACTIONS = new Set(['cascade', 'set null', 'set default', 'restrict']);
 
 function blank(match: string): string {
@@ -47,7 +70,8 @@ function blank(match: string): string {
 }
 
 /** Pre-cleaning with quoted names and strings set aside; every replacement keeps the length. */
-function preClean(text: string): string {
+function preClean(source: string): string {
+  const text = blankClauses(source);
   const parts = text.split(LITERALS);
   for (let i = 0; i < parts.length; i++) {
     let part = parts[i] as string;
@@ -67,6 +91,109 @@ function preClean(text: string): string {
       /(\[?xml\]?)(\s*\(\s*(?:(?:content|document)\s+)?(?:\[[^\]]*\]|\w+)(?:\s*\.\s*(?:\[[^\]]*\]|\w+))*\s*\))/gi,
       (_, type: string, rest: string) => type + blank(rest),
     );
+}
+
+/** The offset after the string literal starting at `i` (a `'`), doubled quotes stepped over. */
+function literalEnd(text: string, i: number): number {
+  let j = i + 1;
+  while (j < text.length) {
+    if (text[j] === "'") {
+      if (text[j + 1] === "'") j += 2;
+      else return j + 1;
+    } else j++;
+  }
+  return text.length;
+}
+
+/** The offset after the parenthesis that closes the one at `open` (strings and brackets stepped over). */
+function closeOf(text: string, open: number): number {
+  let depth = 0;
+  let i = open;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === "'") {
+      i = literalEnd(text, i);
+      continue;
+    }
+    if (c === '[') {
+      const close = text.indexOf(']', i);
+      i = close < 0 ? text.length : close + 1;
+      continue;
+    }
+    if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i + 1;
+    i++;
+  }
+  return text.length;
+}
+
+const IF_EXISTS = /\bif\s+(?:not\s+)?exists\s*\(/gi;
+const IF_OBJECT_ID = /\bif\s+(?:object_id|type_id|schema_id)\s*\(/gi;
+const DYNAMIC_SQL =
+  /\bexec(?:ute)?\s*(?:(?:\[?dbo\]?\s*\.\s*)?\[?sp_executesql\]?\s+(?:@statement\s*=\s*)?|\(\s*)N?'/gi;
+
+/**
+ * Opens the wrappers SSMS ("check for object existence"), SQL Compare and SSDT put around DDL, keeping
+ * line breaks (and, but for quotes un-doubled inside dynamic SQL, the length) so positions stay close:
+ * `IF [NOT] EXISTS (…)` and `IF OBJECT_ID(…) IS [NOT] NULL` conditions are blanked, with the `BEGIN` and
+ * matching `END` they guard; `EXEC [dbo.]sp_executesql [@statement =] N'…'` and `EXEC (N'…')` become the
+ * statement they carry.
+ */
+export function unwrapBatch(batch: string): string {
+  let text = batch;
+  for (const pattern of [IF_EXISTS, IF_OBJECT_ID]) {
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+      let end = closeOf(text, match.index + match[0].length - 1);
+      if (pattern === IF_OBJECT_ID) {
+        const tail = /^\s*is\s+(?:not\s+)?null\b/i.exec(text.slice(end));
+        if (!tail) continue;
+        end += tail[0].length;
+      }
+      text = text.slice(0, match.index) + blank(text.slice(match.index, end)) + text.slice(end);
+      const begin = /^\s*begin\b(?!\s+(?:try|catch|tran|transaction|distributed)\b)/i.exec(text.slice(end));
+      if (begin) {
+        const close = matchingEnd(text, end + begin[0].length);
+        text = text.slice(0, end) + blank(begin[0]) + text.slice(end + begin[0].length);
+        if (close >= 0) text = text.slice(0, close) + '   ' + text.slice(close + 3);
+      }
+      pattern.lastIndex = end;
+    }
+  }
+  DYNAMIC_SQL.lastIndex = 0;
+  for (let match = DYNAMIC_SQL.exec(text); match; match = DYNAMIC_SQL.exec(text)) {
+    const quote = match.index + match[0].length - 1;
+    const end = literalEnd(text, quote);
+    const inner = text.slice(quote + 1, end - 1).replace(/''/g, "'");
+    let stop = end;
+    // `EXEC (N'…')`: the closing parenthesis goes too.
+    if (/\(\s*N?'$/.test(match[0])) stop = /^\s*\)/.exec(text.slice(end)) ? text.indexOf(')', end) + 1 : end;
+    const replaced = blank(match[0].slice(0, -1)) + ' ' + inner + ' '.repeat(stop - quote - 1 - inner.length);
+    text = text.slice(0, match.index) + replaced + text.slice(stop);
+    DYNAMIC_SQL.lastIndex = match.index + replaced.length;
+  }
+  return text;
+}
+
+/** The offset of the `END` closing a `BEGIN` whose body starts at `from`, or -1 (CASE … END counted). */
+function matchingEnd(text: string, from: number): number {
+  let depth = 1;
+  const word = /'(?:[^']|'')*'|\[[^\]]*\]|\b(begin|case|end)\b/gi;
+  word.lastIndex = from;
+  for (let match = word.exec(text); match; match = word.exec(text)) {
+    const keyword = match[1]?.toLowerCase();
+    if (!keyword) continue;
+    if (keyword === 'end') {
+      // `GENERATED ALWAYS AS ROW END` is a column's clause, not a block's end.
+      if (/\brow\s+$/i.test(text.slice(Math.max(0, match.index - 8), match.index))) continue;
+      if (--depth === 0) return match.index;
+    } else if (
+      keyword === 'case' ||
+      !/^\s+(?:try|catch|tran|transaction|distributed)\b/i.test(text.slice(word.lastIndex))
+    )
+      depth++;
+  }
+  return -1;
 }
 
 /** A quoted T-SQL string literal or a bare word as written → its text. */
@@ -234,7 +361,9 @@ class SqlsrvReader {
   async read(sql: string, parseUnits: SqlsrvUnitParser): Promise<SchemaBuilder> {
     const units = new Map<string, SchemaUnit>();
     const comments: string[] = [];
-    for (const piece of splitStatements('sqlsrv', sql)) {
+    for (const split of splitStatements('sqlsrv', sql)) {
+      // SSMS / SQL Compare wrappers: `IF NOT EXISTS (…) [BEGIN … END]` and `EXEC sp_executesql N'…'`.
+      const piece = { ...split, text: unwrapBatch(split.text) };
       // Procedures, functions, triggers and views are skipped whole (their bodies may hold CREATE TABLE).
       if (ROUTINE.test(piece.text)) {
         this.builder.skipped++;

@@ -65,7 +65,7 @@ describe('relationships', () => {
     expect(result.warnings).toEqual([
       {
         line: 1,
-        column: 1,
+        column: 17,
         code: 'foreign_key_skipped',
         message: 'foreign key (a.id → missing): table missing is not defined; skipped',
         statement: 'CREATE TABLE a (id int REFERENCES missing (id))',

@@ -151,7 +151,7 @@ describe('errors', () => {
     const result = ok(await convertDdl('pgsql', `CREATE TABLE t (${columns});`));
     expect(result.warnings).toHaveLength(100);
     expect(result.warnings_total).toBe(130);
-    expect(result.warnings[0]).toMatchObject({ code: 'type_substituted', line: 1, column: 1 });
+    expect(result.warnings[0]).toMatchObject({ code: 'type_substituted', line: 1, column: 17 });
     expect(result.warnings[0]?.statement.length).toBeLessThanOrEqual(200);
   });
 
