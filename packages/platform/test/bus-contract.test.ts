@@ -161,6 +161,29 @@ describe.each(['memory', 'nats'] as const)('EventBus (%s)', (kind) => {
       expect(deliveries[1].at).toBeLessThan(2_900);
     });
 
+    it('keeps a message with its slow handler while in-progress acks (heartbeatMs) say it is still working', async () => {
+      // On NATS the server's ack_wait becomes 3 x heartbeatMs (600 ms): without the in-progress acks this
+      // 1.5 s handler would see its message redelivered to the consumer's free second slot.
+      const deliveries: number[] = [];
+      let finished = false;
+      await bus.consume(
+        'importers',
+        'importer.jobs',
+        async (message) => {
+          deliveries.push(message.deliveryCount);
+          await sleep(1_500);
+          finished = true;
+        },
+        { ackWaitMs: 10_000, heartbeatMs: 200, concurrency: 2 },
+      );
+
+      await bus.publish('importer.jobs', { job: 1 });
+
+      await waitUntil('the slow handler finishes', () => finished, 5_000);
+      await sleep(800);
+      expect(deliveries).toEqual([1]);
+    });
+
     it('calls onDeadLetter once after maxDeliver failed deliveries and then stops delivering', async () => {
       const deliveries: number[] = [];
       const deadLetters: BusMessage[] = [];

@@ -20,6 +20,11 @@ export const IMPORTER_QUEUE = 'importers';
 export const IMPORTER_JOBS_SUBJECT = 'importer.jobs';
 /** Deliveries before a job that keeps crashing its worker is given up as `ddl_import_crashed`. */
 export const JOB_MAX_DELIVER = 3;
+/**
+ * In-progress acknowledgements every 5 s while a job converts: a live worker keeps its job for as long as
+ * DSS_IMPORT_ACK_WAIT_MS, a dead one's (killed pod, lost node) is redelivered after 15 s instead.
+ */
+export const JOB_HEARTBEAT_MS = 5_000;
 
 const DRIVERS = new Set(['mysql', 'pgsql', 'sqlsrv']);
 /** Seconds; conversions take from a few milliseconds to the 30 s default time limit. */
@@ -133,6 +138,7 @@ export async function startImporterService({ config, logger, metrics, bus }: Imp
 
   const consumer: BusSubscription = await bus.consume(IMPORTER_QUEUE, IMPORTER_JOBS_SUBJECT, handleJob, {
     ackWaitMs: config.jobAckWaitMs,
+    heartbeatMs: JOB_HEARTBEAT_MS,
     maxDeliver: JOB_MAX_DELIVER,
     concurrency: config.workers,
     onDeadLetter: async (message) => {

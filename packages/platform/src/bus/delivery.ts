@@ -10,6 +10,7 @@ export const DRAIN_TIMEOUT_MS = 30_000;
 
 export interface ResolvedConsumeOptions {
   ackWaitMs: number;
+  heartbeatMs?: number;
   maxDeliver: number;
   concurrency: number;
   onDeadLetter?: (message: BusMessage) => Promise<void>;
@@ -20,12 +21,20 @@ export function resolveConsumeOptions(options: ConsumeOptions = {}): ResolvedCon
     ackWaitMs: options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS,
     maxDeliver: options.maxDeliver ?? DEFAULT_MAX_DELIVER,
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+    heartbeatMs: options.heartbeatMs,
     onDeadLetter: options.onDeadLetter,
   };
   for (const [name, value] of Object.entries(resolved))
     if (typeof value === 'number' && !(Number.isInteger(value) && value >= 1))
       throw new Error(`consume option ${name} must be a positive integer, got ${value}`);
   return resolved;
+}
+
+/** The server's ack_wait: the handler's deadline, or with heartbeats, three missed in-progress acks. */
+export function serverAckWaitMs(options: ResolvedConsumeOptions): number {
+  return options.heartbeatMs === undefined
+    ? options.ackWaitMs
+    : Math.min(options.ackWaitMs, options.heartbeatMs * 3);
 }
 
 /**

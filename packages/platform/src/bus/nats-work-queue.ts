@@ -9,7 +9,14 @@ import {
   type JsMsg,
   nanos,
 } from 'nats';
-import { deadLetter, InFlight, type ResolvedConsumeOptions, retryDelayMs, runWithDeadline } from './delivery';
+import {
+  deadLetter,
+  InFlight,
+  type ResolvedConsumeOptions,
+  retryDelayMs,
+  runWithDeadline,
+  serverAckWaitMs,
+} from './delivery';
 import type { StreamSpec } from './streams';
 import type { BusLogger, BusMessage } from './types';
 
@@ -136,7 +143,20 @@ export class NatsWorkQueueConsumer {
         ),
     );
     this.inFlight.track(settled);
+    // In-progress acknowledgements while the handler runs: the server keeps the message for a live worker
+    // and redelivers it soon after a dead one stops sending them (serverAckWaitMs).
+    const heartbeat =
+      this.options.heartbeatMs === undefined
+        ? undefined
+        : setInterval(() => {
+            try {
+              msg.working();
+            } catch {
+              // the connection is down; the server redelivers after its ack_wait, as for a dead worker
+            }
+          }, this.options.heartbeatMs);
     const finished = outcome.then(async (result) => {
+      clearInterval(heartbeat);
       // A timed-out handler gives up its slot: the server redelivers the message to whoever is free.
       this.releaseSlot();
       if (result === 'acked') return msg.ack();
@@ -160,7 +180,7 @@ async function ensureDurable(
     durable_name: target.durable,
     filter_subject: target.wireFilter,
     ack_policy: AckPolicy.Explicit,
-    ack_wait: nanos(options.ackWaitMs),
+    ack_wait: nanos(serverAckWaitMs(options)),
     max_deliver: options.maxDeliver,
     // Jobs left in a work-queue stream are for this queue; on an event stream a new queue starts now.
     deliver_policy: target.retention === 'workqueue' ? DeliverPolicy.All : DeliverPolicy.New,

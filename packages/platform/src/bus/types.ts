@@ -16,7 +16,14 @@ export interface BusSubscription {
 }
 
 export interface ConsumeOptions {
+  /** How long a handler may run before its message is given up and redelivered. */
   ackWaitMs?: number;
+  /**
+   * In-progress acknowledgements: while a handler runs, the consumer tells the server every heartbeatMs that
+   * it is still working, and the server redelivers a message whose consumer stopped telling (a dead worker)
+   * after 3 x heartbeatMs instead of ackWaitMs. A slow handler keeps its message up to ackWaitMs.
+   */
+  heartbeatMs?: number;
   maxDeliver?: number;
   concurrency?: number;
   /** called once when a message has been delivered maxDeliver times without ack; then it is terminated */

@@ -1,0 +1,250 @@
+// Faults across containers, as a cluster sees them: an importer killed while it converts (its jobs come back
+// to the restarted worker through JetStream, none lost), the diagrams service restarted under a steady read
+// load (the gateway answers 503 `unavailable` with Retry-After while it is down, within its gRPC deadline),
+// and the gateway stopped with SIGTERM under load (requests it accepted complete). Runs only from
+// scripts/e2e-containers.sh (E2E_CONTAINERS_STACK); the gateway goes last, and each fault leaves the
+// container running again.
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import {
+  type ContainerStack,
+  containerStack,
+  describeContainers,
+  docker,
+  waitUntilReady,
+} from '../../support/containers';
+import { runId } from '../../support/diagrams';
+import { teamMemberToken } from '../../support/stack';
+
+/** The gateway's gRPC deadline (packages/platform DEFAULT_DEADLINE_MS): no answer may take longer. */
+const GRPC_DEADLINE_MS = 10_000;
+
+interface Answer {
+  status: number;
+  body: string;
+  retryAfter?: string;
+  ms: number;
+  startedAt: number;
+}
+
+/**
+ * One request on a connection of its own (no keep-alive reuse: a request either reaches a server or is
+ * refused, never races a closing idle socket), from a client address of its own behind the trusted proxy
+ * hop, so the gateway's per-IP limit counts load requests apart.
+ */
+function request(
+  stack: ContainerStack,
+  method: string,
+  path: string,
+  token: string,
+  json?: unknown,
+): Promise<Answer> {
+  const url = new URL(`${stack.baseUrl}${path}`);
+  const startedAt = Date.now();
+  const body = json === undefined ? undefined : JSON.stringify(json);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      {
+        method,
+        agent: false,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'x-forwarded-for': `10.${randomBytes(3).join('.')}`,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: text,
+            retryAfter: res.headers['retry-after'] as string | undefined,
+            ms: Date.now() - startedAt,
+            startedAt,
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describeContainers('Faults across containers', () => {
+  let stack: ContainerStack;
+  beforeAll(() => {
+    stack = containerStack();
+  });
+
+  const token = (name: string) =>
+    teamMemberToken(stack, {
+      team: `faults-${name}-${runId()}`,
+      email: `faults-${name}-${runId()}@containers.test`,
+      role: 'editor',
+      write: true,
+    });
+
+  it('should finish all 50 DDL imports when the importer is killed and restarted among them', async () => {
+    const writer = await token('importer');
+    const importer = stack.components.importer!;
+    const ddl = (n: number) =>
+      `CREATE TABLE customers_${n} (id bigint PRIMARY KEY, email varchar(255) UNIQUE);
+CREATE TABLE orders_${n} (id bigint PRIMARY KEY, customer_id bigint NOT NULL REFERENCES customers_${n} (id));`;
+    const uuids: string[] = [];
+    const create = async (n: number) => {
+      const answer = await request(stack, 'POST', '/diagrams', writer, {
+        name: `Import ${n}`,
+        driver: 'pgsql',
+        ddl: ddl(n),
+      });
+      expect({ n, status: [201, 202].includes(answer.status) ? 'created' : answer.body }).toEqual({
+        n,
+        status: 'created',
+      });
+      uuids.push((JSON.parse(answer.body) as { data: { uuid: string } }).data.uuid);
+    };
+    // Ten at a time; the importer is killed (SIGKILL: a dead worker, no drain) once the first ten are in.
+    const batches: Promise<void>[] = [];
+    for (let batch = 0; batch < 5; batch++) {
+      batches.push(
+        Promise.all(Array.from({ length: 10 }, (_, i) => create(batch * 10 + i))).then(() => undefined),
+      );
+      if (batch === 0) {
+        await sleep(300);
+        await docker(stack, 'kill', '--signal', 'KILL', importer.container);
+      }
+      if (batch === 2) await docker(stack, 'start', importer.container);
+    }
+    await Promise.all(batches);
+    await waitUntilReady(importer);
+    expect(uuids).toHaveLength(50);
+
+    // Every one ends ready; the killed worker's jobs come back after three missed in-progress acks (15 s),
+    // not after the importer's 60 s ack wait.
+    const deadline = Date.now() + 45_000;
+    const statuses = new Map<string, string>();
+    for (;;) {
+      for (const uuid of uuids) {
+        if (statuses.get(uuid) === 'ready') continue;
+        const answer = await request(stack, 'GET', `/diagrams/${uuid}`, writer);
+        if (answer.status === 200)
+          statuses.set(uuid, (JSON.parse(answer.body) as { data: { status: string } }).data.status);
+      }
+      const settled = [...statuses.values()].filter((status) => status !== 'importing').length;
+      if (settled === uuids.length || Date.now() > deadline) break;
+      await sleep(500);
+    }
+    const counts: Record<string, number> = {};
+    for (const uuid of uuids) {
+      const status = statuses.get(uuid) ?? 'unknown';
+      counts[status] = (counts[status] ?? 0) + 1;
+    }
+    expect(counts).toEqual({ ready: 50 });
+  }, 120_000);
+
+  it('should answer 503 unavailable with Retry-After within the deadline while diagrams restarts, then 200 again', async () => {
+    const reader = await token('diagrams');
+    const created = await request(stack, 'POST', '/diagrams', reader, {
+      name: 'Read under load',
+      driver: 'pgsql',
+      schema: { strategy: 'merge', tables: [{ name: 'items', columns: [{ name: 'id', type: 'bigint' }] }] },
+    });
+    expect(created.status).toBe(201);
+    const uuid = (JSON.parse(created.body) as { data: { uuid: string } }).data.uuid;
+    const diagrams = stack.components.diagrams!;
+
+    const answers: Answer[] = [];
+    const failures: string[] = [];
+    let loading = true;
+    const loaders = Array.from({ length: 3 }, async () => {
+      while (loading) {
+        try {
+          answers.push(await request(stack, 'GET', `/diagrams/${uuid}/schema`, reader));
+        } catch (error) {
+          failures.push(String(error));
+        }
+        await sleep(50);
+      }
+    });
+    await sleep(1_000);
+    const stoppedAt = Date.now();
+    await docker(stack, 'stop', '--time', '10', diagrams.container);
+    await sleep(2_000);
+    await docker(stack, 'start', diagrams.container);
+    await waitUntilReady(diagrams);
+    const readyAt = Date.now();
+    await sleep(2_000);
+    loading = false;
+    await Promise.all(loaders);
+
+    expect(failures).toEqual([]);
+    const unavailable = answers.filter((answer) => answer.status === 503);
+    expect(unavailable.length).toBeGreaterThan(0);
+    for (const answer of unavailable) {
+      expect(JSON.parse(answer.body)).toMatchObject({ error: { code: 'unavailable' } });
+      expect(Number(answer.retryAfter)).toBeGreaterThan(0);
+    }
+    // Only 200 and 503, never a hang past the gRPC deadline; failures only while diagrams was down.
+    expect([...new Set(answers.map((answer) => answer.status))].sort()).toEqual([200, 503]);
+    expect(Math.max(...answers.map((answer) => answer.ms))).toBeLessThan(GRPC_DEADLINE_MS + 1_000);
+    for (const answer of unavailable) {
+      expect(answer.startedAt).toBeGreaterThanOrEqual(stoppedAt - GRPC_DEADLINE_MS);
+      expect(answer.startedAt).toBeLessThanOrEqual(readyAt);
+    }
+    const after = answers.filter((answer) => answer.startedAt > readyAt + 500);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.every((answer) => answer.status === 200)).toBe(true);
+  }, 120_000);
+
+  it('should complete the requests it accepted when the gateway gets SIGTERM under load, and exit 0', async () => {
+    const reader = await token('gateway');
+    const created = await request(stack, 'POST', '/diagrams', reader, {
+      name: 'Drain',
+      driver: 'pgsql',
+      schema: { strategy: 'merge', tables: [{ name: 'items', columns: [{ name: 'id', type: 'bigint' }] }] },
+    });
+    expect(created.status).toBe(201);
+    const uuid = (JSON.parse(created.body) as { data: { uuid: string } }).data.uuid;
+    const gateway = stack.components.gateway!;
+
+    const answers: Answer[] = [];
+    const refused: string[] = [];
+    const broken: string[] = [];
+    let loading = true;
+    const loaders = Array.from({ length: 4 }, async () => {
+      while (loading) {
+        try {
+          answers.push(await request(stack, 'GET', `/diagrams/${uuid}/schema`, reader));
+        } catch (error) {
+          // Refused: the gateway no longer listens, so the request never reached it. Anything else (a reset
+          // or a closed socket mid-answer) is a request it dropped.
+          const code = (error as NodeJS.ErrnoException).code;
+          (code === 'ECONNREFUSED' ? refused : broken).push(`${code}: ${(error as Error).message}`);
+          if (code === 'ECONNREFUSED') await sleep(100);
+        }
+      }
+    });
+    await sleep(1_000);
+    await docker(stack, 'kill', '--signal', 'TERM', gateway.container);
+    const exitCode = (await docker(stack, 'wait', gateway.container)).trim();
+    loading = false;
+    await Promise.all(loaders);
+
+    expect(exitCode).toBe('0');
+    expect(broken).toEqual([]);
+    expect(answers.length).toBeGreaterThan(0);
+    expect(answers.filter((answer) => answer.status !== 200).map((answer) => answer.status)).toEqual([]);
+
+    await docker(stack, 'start', gateway.container);
+    await waitUntilReady(gateway);
+  }, 120_000);
+});
