@@ -40,6 +40,8 @@ const LITERALS_GLOBAL = new RegExp(LITERALS.source, 'g');
 const CLEANUPS: [RegExp, (match: string, ...groups: string[]) => string][] = [
   [/\bwith\s+(?:no)?check\s+add\b/gi, (m) => `${' '.repeat(m.length - 3)}ADD`],
   [/\bnot\s+for\s+replication\b/gi, blank],
+  // @dbml/core reads a lower-case `not null` as nullable (its visitor compares the keyword's text).
+  [/\bnot\s+null\b/gi, (m) => m.toUpperCase()],
 ];
 /**
  * Clauses blanked wherever they are, names and strings inside them included (matched on a copy whose
@@ -307,7 +309,7 @@ function targetTable(statement: string): string {
 /** One unit's parser output, or where its syntax error is within the unit's text. Plain data (crosses threads). */
 export type UnitParse =
   | { ok: true; json: unknown }
-  | { ok: false; line: number; column: number; message: string };
+  | { ok: false; line: number; column: number; message: string; located: boolean };
 
 /**
  * Parses table units' texts (SLL first, LL on a syntax error). Pure and stateless, so a caller may hand
@@ -327,6 +329,8 @@ export function parseSqlsrvUnits(texts: string[]): UnitParse[] {
         line: Number(raw(location, 'line') ?? 1),
         column: Number(raw(location, 'column') ?? 0),
         message: message.split('\n')[0]?.slice(0, 200) ?? '',
+        // The parser itself can fail without a position (an exception inside @dbml/core's visitor).
+        located: location !== undefined,
       };
     }
   });
@@ -421,25 +425,35 @@ class SqlsrvReader {
    */
   private recover(
     unit: SchemaUnit,
-    failure: { line: number; column: number; message: string },
+    failure: { line: number; column: number; message: string; located?: boolean },
     lines: LineMap,
   ): unknown {
     const segments = unit.segments.map((segment) => ({ ...segment }));
-    let current: { line: number; column: number; message: string } = failure;
+    let current: { line: number; column: number; message: string; located?: boolean } = failure;
     for (let round = 0; round < MAX_REPAIRS + unit.segments.length; round++) {
       const text = unitText(segments);
-      const at = offsetOf(text, current.line, current.column);
-      let start = 0;
       let index = 0;
-      while (index < segments.length - 1 && start + (segments[index] as Segment).text.length + 2 <= at) {
-        start += (segments[index] as Segment).text.length + 2;
-        index++;
+      let within = 0;
+      if (current.located === false) {
+        // No position: the statement is the first whose prefix of the unit fails.
+        index = segments.findIndex(
+          (_, end) => parseSqlsrvUnits([unitText(segments.slice(0, end + 1))])[0]?.ok === false,
+        );
+        if (index < 0) index = segments.length - 1;
+      } else {
+        const at = offsetOf(text, current.line, current.column);
+        let start = 0;
+        while (index < segments.length - 1 && start + (segments[index] as Segment).text.length + 2 <= at) {
+          start += (segments[index] as Segment).text.length + 2;
+          index++;
+        }
+        within = Math.min(Math.max(at - start, 0), (segments[index] as Segment).text.length);
       }
       const segment = segments[index] as Segment;
-      const within = Math.min(Math.max(at - start, 0), segment.text.length);
-      const place = lines.at(segment.offset + within);
+      const lead = segment.text.length - segment.text.trimStart().length;
+      const place = lines.at(segment.offset + (current.located === false ? lead : within));
       const source = segment.source;
-      const repair = repairStatement(segment.text, within, true);
+      const repair = current.located === false ? null : repairStatement(segment.text, within, true);
       if (repair && repair.text !== segment.text) {
         this.builder.warn(repair.code, repair.message, {
           ...lines.at(segment.offset + repair.offset),
