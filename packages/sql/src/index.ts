@@ -10,3 +10,5 @@ export {
   type MigrationWarningCode,
   migrationScript,
 } from './migration';
+export { dbmlScript } from './dbml';
+export { mermaidScript } from './mermaid';

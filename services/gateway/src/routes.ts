@@ -5,6 +5,7 @@ import { DRIVERS } from '@dss/schema';
 import type { RouteSpec } from './app';
 import type { GatewayConfig } from './config';
 import { diagramRoutes } from './diagram-routes';
+import { exportRoutes } from './export-routes';
 import { proposalRoutes } from './proposal-routes';
 import { versionRoutes } from './version-routes';
 import { optionalQueryEnum } from './query';
@@ -42,6 +43,7 @@ export function v1Routes(clients: RouteClients, options: { importWaitMs?: number
     ...diagramRoutes(clients.diagrams, options),
     ...versionRoutes(clients.diagrams, clients.accounts ?? null),
     ...proposalRoutes(clients.proposals),
+    ...exportRoutes(clients.diagrams, clients.proposals),
     {
       method: 'get',
       path: '/data-types',

@@ -2,8 +2,10 @@
 // cursor-paged like the diagram list, and one version's schema exactly as /schema serves the current one.
 import { ServiceError, type ServiceClient } from '@dss/platform';
 import { type DiagramDocument, diff, emptyDocument, renderDiffMarkdown } from '@dss/schema';
+import { migrationScript } from '@dss/sql';
 import type { RouteSpec } from './app';
 import { queryLimit, uuidOf, wirePrincipal } from './diagram-routes';
+import { sendMigration } from './export-routes';
 import { invalidQuery, optionalQueryEnum, optionalQueryString } from './query';
 import { sendRepresentation } from './representation';
 
@@ -93,7 +95,7 @@ export function versionRoutes(
       operation: 'schema',
       write: false,
       handler: async (req, res, principal) => {
-        const format = optionalQueryEnum(req, 'format', ['json', 'markdown'] as const) ?? 'json';
+        const format = optionalQueryEnum(req, 'format', ['json', 'markdown', 'sql'] as const) ?? 'json';
         const wire = wirePrincipal(principal);
         const uuid = uuidOf(req);
         const { versions } = await diagrams.ListVersions({ principal: wire, uuid });
@@ -119,6 +121,10 @@ export function versionRoutes(
           return JSON.parse(stored.body) as DiagramDocument;
         };
         const [before, after] = await Promise.all([documentOf(from), documentOf(to)]);
+        if (format === 'sql') {
+          sendMigration(req, res, migrationScript(before, after), 'sql');
+          return;
+        }
         const changes = diff(before, after);
         if (format === 'markdown') {
           res

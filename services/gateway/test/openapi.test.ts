@@ -85,6 +85,8 @@ const ADDITIONS: [string, string][] = [
   ['GET', '/diagrams/{uuid}/versions'],
   ['GET', '/diagrams/{uuid}/versions/{number}/schema'],
   ['GET', '/diagrams/{uuid}/diff'],
+  ['GET', '/diagrams/{uuid}/export'],
+  ['GET', '/proposals/{uuid}/migration'],
 ];
 
 /** Fields added within /v1 beyond the spec's tables: [schema, field]. */

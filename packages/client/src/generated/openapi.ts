@@ -216,6 +216,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/diagrams/{uuid}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
+                uuid: components["parameters"]["DiagramUuid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Export a diagram as SQL, DBML, Mermaid, SVG or PNG
+         * @description The diagram (or one of its versions) written out: `sql` is a CREATE script in the diagram's driver (schemas, enum types, tables in dependency order with primary keys, unique and plain indexes, defaults, auto-increment or identity, foreign keys and comments) that loads into an empty database; `dbml` and `mermaid` (`erDiagram`) are text; `svg` and `png` are the drawn diagram as the web app draws it (PNG at twice the drawing's size, at most about 16 million pixels). The answer carries an ETag of its bytes and a file name in `Content-Disposition`. Rate limit: the schema limit.
+         */
+        get: operations["exportDiagram"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/proposals/{uuid}/migration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal's `uuid`, from the propose response. Unknown and invisible proposals answer the same 404. */
+                uuid: components["parameters"]["ProposalUuid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The migration SQL of a proposal
+         * @description The SQL that turns a database at the proposal's base version into the proposed schema, in the diagram's driver: renames as renames, `ALTER TABLE … ADD/DROP/ALTER COLUMN`, index and foreign-key changes in an order the server accepts. The base is the diagram as it is now for a pending (or declined, or expired) proposal, and the version before the one it wrote for an applied proposal. The database is assumed to be built from the base version's export (`GET /diagrams/{uuid}/export?format=sql`), which fixes the names of unnamed keys. `format=json` answers `{data: {sql, statements, warnings}}`; warnings name statements that may lose data or fail on existing rows. Rate limit: the schema limit.
+         */
+        get: operations["getProposalMigration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/data-types": {
         parameters: {
             query?: never;
@@ -451,6 +497,22 @@ export interface components {
         };
         DiagramResponse: {
             data: components["schemas"]["Diagram"];
+        };
+        MigrationResponse: {
+            data: {
+                /** @description The statements joined into one script. */
+                sql: string;
+                /** @description The statements in order, without terminators. */
+                statements: string[];
+                warnings: components["schemas"]["MigrationWarning"][];
+            };
+        };
+        MigrationWarning: {
+            /** @enum {string} */
+            code: "drops_table" | "drops_column" | "narrows_type" | "changes_type" | "adds_not_null" | "adds_not_null_without_default" | "changes_primary_key" | "adds_unique_key" | "cannot_alter_identity";
+            message: string;
+            /** @description Index in `statements` of the statement the warning is about. */
+            statement: number;
         };
         DiffResponse: {
             data: {
@@ -1063,6 +1125,15 @@ export interface components {
                 "application/json": components["schemas"]["DiagramNotReadyError"];
             };
         };
+        /** @description `conflict`: the pending proposal no longer fits the diagram as it is now (`errors` lists why), so there is no migration to write; or `diagram_not_ready` while the diagram is importing. */
+        ProposalConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description `payload_too_large`: `ddl` is over 200KB (204,800 bytes) or `schema` is over 500KB (512,000 bytes). */
         PayloadTooLarge: {
             headers: {
@@ -1543,8 +1614,8 @@ export interface operations {
                 from?: number;
                 /** @description The newer version's number (default the current version). */
                 to?: number;
-                /** @description `json` (default) or `markdown`. */
-                format?: "json" | "markdown";
+                /** @description `json` (default), `markdown`, or `sql`: the migration that turns a database built from version `from` into version `to`, in the diagram's driver (as `GET /proposals/{uuid}/migration` writes it), its warnings as leading `-- warning` comments. */
+                format?: "json" | "markdown" | "sql";
             };
             header?: never;
             path: {
@@ -1565,12 +1636,100 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["DiffResponse"];
                     "text/markdown": string;
+                    "application/sql": string;
                 };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenRead"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["DiagramNotReady"];
+            422: components["responses"]["InvalidQuery"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    exportDiagram: {
+        parameters: {
+            query?: {
+                /** @description `sql` (default), `dbml`, `mermaid`, `svg` or `png`. */
+                format?: "sql" | "dbml" | "mermaid" | "svg" | "png";
+                /** @description The version to export (1 is the oldest; default the current one). */
+                version?: number;
+            };
+            header?: {
+                /** @description An `ETag` from an earlier response; 304 with no body while the representation is unchanged. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
+                uuid: components["parameters"]["DiagramUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The exported diagram. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    /** @description `inline; filename="<diagram name>.<sql|dbml|mmd|svg|png>"` */
+                    "Content-Disposition"?: string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/sql": string;
+                    "text/plain": string;
+                    "image/svg+xml": string;
+                    "image/png": string;
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["DiagramNotReady"];
+            422: components["responses"]["InvalidQuery"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    getProposalMigration: {
+        parameters: {
+            query?: {
+                /** @description `sql` (default; warnings as leading `-- warning` comments) or `json`. */
+                format?: "sql" | "json";
+            };
+            header?: {
+                /** @description An `ETag` from an earlier response; 304 with no body while the representation is unchanged. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The proposal's `uuid`, from the propose response. Unknown and invisible proposals answer the same 404. */
+                uuid: components["parameters"]["ProposalUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The migration. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/sql": string;
+                    "application/json": components["schemas"]["MigrationResponse"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["ProposalConflict"];
             422: components["responses"]["InvalidQuery"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];

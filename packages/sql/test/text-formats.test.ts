@@ -1,0 +1,117 @@
+/// <reference lib="dom" />
+// DBML and Mermaid exports read by the tools they are for: every corpus diagram's DBML is parsed by
+// @dbml/core and must hold the diagram's tables, columns (not null, increment), keys and references; every
+// Mermaid text is rendered by Mermaid in Chromium and must draw one entity per table and one line per key.
+import * as path from 'node:path';
+import { Parser } from '@dbml/core';
+import { type Browser, chromium } from 'playwright-core';
+import { dbmlScript, foreignKeys, mermaidScript, tableKeys } from '../src';
+import { corpusFiles, importCorpus, importFile } from './corpus';
+
+const files = corpusFiles();
+
+describe('export as DBML', () => {
+  it.each(files)(
+    '$file: @dbml/core reads every table, column, key and reference',
+    async (entry) => {
+      const document = await importCorpus(entry);
+      const database = Parser.parse(dbmlScript(document), 'dbmlv2');
+      const tables = database.schemas.flatMap((schema) =>
+        schema.tables.map((table) => ({ schema: schema.name, table })),
+      );
+      const nameOf = (schema: string, table: string) => (schema === 'public' ? table : `${schema}.${table}`);
+      expect(tables.map(({ schema, table }) => nameOf(schema, table.name)).sort()).toEqual(
+        document.tables.map((table) => table.name).sort(),
+      );
+      for (const { schema, table } of tables) {
+        const expected = document.tables.find((t) => t.name === nameOf(schema, table.name));
+        if (!expected) throw new Error(`unexpected table ${table.name}`);
+        expect(
+          table.fields.map((field) => ({
+            name: field.name,
+            notNull: Boolean(field.not_null) || Boolean(field.pk),
+            increment: Boolean(field.increment),
+          })),
+        ).toEqual(
+          expected.columns.map((column) => ({
+            name: column.name,
+            notNull: !column.is_nullable,
+            increment: column.is_auto_increment,
+          })),
+        );
+        const keys = tableKeys(expected);
+        expect(table.indexes.length + table.fields.filter((field) => field.pk).length).toBe(keys.length);
+      }
+      const refs = database.schemas.flatMap((schema) => schema.refs);
+      expect(refs.length).toBe(foreignKeys(document).length);
+    },
+    60_000,
+  );
+
+  it('keeps quotes, backslashes, line breaks and schema names intact', async () => {
+    const document = await importFile(
+      'pgsql',
+      `CREATE SCHEMA s; CREATE TABLE s."odd ""name""" (id int PRIMARY KEY, v text DEFAULT 'it''s \\ here');
+       COMMENT ON TABLE s."odd ""name""" IS E'two\\nlines with ''quotes'' and \\\\';`,
+    );
+    const database = Parser.parse(dbmlScript(document), 'dbmlv2');
+    const table = database.schemas.find((schema) => schema.name === 's')?.tables[0];
+    expect(table?.name).toBe('odd "name"');
+    expect(table?.note).toBe("two\nlines with 'quotes' and \\");
+    expect(table?.fields[1]?.dbdefault).toEqual({ type: 'string', value: "it's \\ here" });
+  });
+});
+
+describe('export as Mermaid', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: process.env.DSS_TEST_CHROMIUM || '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--no-first-run',
+      ],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it.each(files)(
+    '$file: Mermaid draws an entity per table and a line per foreign key',
+    async (entry) => {
+      const document = await importCorpus(entry);
+      const page = await browser.newPage();
+      try {
+        await page.setContent('<!doctype html><html><body><div id="out"></div></body></html>');
+        await page.addScriptTag({
+          path: path.join(require.resolve('mermaid/package.json'), '../dist/mermaid.min.js'),
+        });
+        const drawn = await page.evaluate(async (text) => {
+          const mermaid = (
+            window as unknown as {
+              mermaid: {
+                initialize(o: object): void;
+                render(id: string, text: string): Promise<{ svg: string }>;
+              };
+            }
+          ).mermaid;
+          mermaid.initialize({ startOnLoad: false, maxTextSize: 10_000_000, maxEdges: 100_000 });
+          const { svg } = await mermaid.render('er', text);
+          const root = new DOMParser().parseFromString(svg, 'image/svg+xml');
+          return {
+            entities: root.querySelectorAll('g.node, g[id^="entity-"]').length,
+            lines: root.querySelectorAll('path.relationshipLine, path.er.relationshipLine').length,
+          };
+        }, mermaidScript(document));
+        expect(drawn).toEqual({ entities: document.tables.length, lines: foreignKeys(document).length });
+      } finally {
+        await page.close();
+      }
+    },
+    60_000,
+  );
+});
