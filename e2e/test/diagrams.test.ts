@@ -180,6 +180,7 @@ describe('Diagram journeys over HTTP', () => {
         updated_at: expect.stringMatching(ISO_WITH_OFFSET),
         status: 'ready',
         error: null,
+        warnings: { total: 0, items: [] },
       });
       const listed = ((await get(reader, '/diagrams?limit=100')).body as Json).data.find(
         (item: Json) => item.uuid === shop.uuid,

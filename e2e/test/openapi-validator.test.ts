@@ -18,6 +18,7 @@ function diagram(overrides: Record<string, unknown> = {}): Record<string, unknow
     updated_at: '2026-11-20T10:15:00+00:00',
     status: 'ready',
     error: null,
+    warnings: { total: 0, items: [] },
     ...overrides,
   };
 }

@@ -99,7 +99,7 @@ describe('DDL create through the importer (embedded system, in-process bus)', ()
         },
         {
           line: 2,
-          column: 1,
+          column: 67,
           code: 'type_substituted',
           message:
             'places.spot: type "geometry(point,4326)" is not in the pgsql data-type catalog; imported as point',

@@ -59,6 +59,12 @@ figure.diagram svg:active { cursor: grabbing; }
 .import-warnings summary { cursor: pointer; }
 .import-warnings li { margin: 0.4rem 0; }
 .import-warnings .where { color: var(--muted, #666); }
+.changes-grid { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0 2rem; }
+@media (min-width: 1100px) { .changes-grid { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); } }
+.migration-sql { background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.8rem; overflow: auto; max-height: 32rem; white-space: pre; font-size: 12px; }
+.migration-warnings { padding-left: 1.2rem; }
+.migration-warnings li { margin: 0.2rem 0; }
+.migration-tools { display: flex; justify-content: flex-end; margin: 0.4rem 0; }
 .import-warnings pre.statement { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px; margin: 0.2rem 0 0; }
 .paste-box { margin: 1rem 0; }
 .paste-box textarea { width: 100%; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }

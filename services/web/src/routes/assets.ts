@@ -10,6 +10,20 @@ const FAVICON =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="2" y="4" width="12" height="14" rx="2" fill="#2563eb"/>' +
   '<rect x="18" y="14" width="12" height="14" rx="2" fill="#0f172a"/><path d="M14 11h4v10h0" fill="none" stroke="#64748b" stroke-width="2"/></svg>';
 
+/** Copy buttons: a button with `data-copy-target` copies the text of the element with that id. */
+const COPY_SCRIPT = `document.addEventListener('click', (event) => {
+  const button = event.target instanceof Element ? event.target.closest('button[data-copy-target]') : null;
+  if (!button) return;
+  const source = document.getElementById(button.getAttribute('data-copy-target') || '');
+  if (!source || !navigator.clipboard) return;
+  const label = button.textContent;
+  navigator.clipboard.writeText(source.textContent || '').then(
+    () => { button.textContent = 'Copied'; setTimeout(() => { button.textContent = label; }, 1500); },
+    () => { button.textContent = 'Copy failed: select the text'; },
+  );
+});
+`;
+
 export function assetRoutes(router: Router): void {
   const send = (res: Response, type: string, body: string) => {
     res.setHeader('Cache-Control', 'public, max-age=300');
@@ -20,6 +34,7 @@ export function assetRoutes(router: Router): void {
   let viewportBundle: string | undefined;
   router.get('/assets/app.css', (_req, res) => send(res, 'text/css', APP_CSS));
   router.get('/assets/diagram.css', (_req, res) => send(res, 'text/css', diagramCss));
+  router.get('/assets/copy.js', (_req, res) => send(res, 'text/javascript', COPY_SCRIPT));
   router.get('/assets/draw.js', (_req, res) => {
     drawBundle ??= readFileSync(drawBundlePath, 'utf8');
     send(res, 'text/javascript', drawBundle);

@@ -12,6 +12,7 @@ import {
   emptyDocument,
   MAX_DECLINE_REASON_CHARACTERS,
 } from '@dss/schema';
+import { type Migration, migrationScript } from '@dss/sql';
 import type { Request, Response, Router } from 'express';
 import type { WebAppContext } from '../app-context';
 import { csrfTokenFor } from '../csrf';
@@ -101,7 +102,7 @@ export function reviewRoutes(router: Router, context: WebAppContext): void {
           title: `Review: ${proposal.title}`,
           viewer: { ...viewer.user, csrfToken },
           stylesheets: ['/assets/diagram.css'],
-          scripts: ['/assets/viewport.js'],
+          scripts: ['/assets/viewport.js', '/assets/copy.js'],
         },
         html`<main class="review">
 <p class="crumbs"><a href="/">${membership.team_name}</a> / <a href="/diagrams/${diagram.uuid}">${diagram.name}</a> /</p>
@@ -234,9 +235,34 @@ function changeView(change: ProposedChange, title: string): Html {
 <ul class="problems">${change.problems.map((problem) => html`<li><code>${problem.path}</code> ${problem.message}</li>`)}</ul>
 </div>`;
   const highlighted = reviewDiagram(change.before, change.after, change.changes);
-  return html`<section class="changes-section"><h2>Changes</h2>${diffView(change.changes)}</section>
+  return html`<div class="changes-grid">
+<section class="changes-section"><h2>Changes</h2>${diffView(change.changes)}</section>
+${migrationView(migrationScript(change.before, change.after), change.after.driver)}
+</div>
 <section><h2>Diagram with the changes</h2>
 <figure class="diagram" id="diagram">${trustedHtml(renderDiagramSvg(highlighted.document, { highlight: highlighted.highlight, title }))}</figure>
+</section>`;
+}
+
+const DRIVER_NAMES: Record<Driver, string> = { pgsql: 'PostgreSQL', mysql: 'MySQL', sqlsrv: 'SQL Server' };
+
+/** The SQL that brings a database from the base version to the proposed one, its warnings first. */
+function migrationView(migration: Migration, driver: Driver): Html {
+  if (migration.statements.length === 0)
+    return html`<section class="migration" id="migration"><h2>Migration</h2><p class="muted">Nothing to run: the change is to the canvas only.</p></section>`;
+  return html`<section class="migration" id="migration">
+<h2>Migration (${DRIVER_NAMES[driver]})</h2>
+<p class="muted">Run on a database built from the diagram's export before this change. Applying the proposal changes the diagram only; it runs nothing.</p>
+${
+  migration.warnings.length > 0
+    ? html`<ul class="migration-warnings" id="migration-warnings">${migration.warnings.map(
+        (warning) =>
+          html`<li><code>${warning.code}</code> statement ${String(warning.statement + 1)}: ${warning.message}</li>`,
+      )}</ul>`
+    : ''
+}
+<div class="migration-tools"><button type="button" data-copy-target="migration-sql" id="copy-migration">Copy SQL</button></div>
+<pre class="migration-sql"><code id="migration-sql">${migration.sql}</code></pre>
 </section>`;
 }
 

@@ -129,6 +129,36 @@ describe('review flow in the browser (Chromium, whole embedded system)', () => {
     });
   });
 
+  describe('migration', () => {
+    it('shows the migration SQL with its warnings beside the diff, and Copy SQL puts it on the clipboard', async () => {
+      const proposal = await propose(web, editor, diagramUuid, {
+        title: 'Rename and drop',
+        message: 'Tidy the orders table.',
+        schema: {
+          strategy: 'merge',
+          tables: [{ name: 'orders', columns: [{ name: 'placed_at', old_name: 'id', type: 'bigint' }] }],
+          deletions: { tables: ['customers'] },
+        },
+      });
+      const page = await signedInPage(editor, new URL(proposal.review_url).pathname);
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: web.webUrl });
+      const sql = (await page.textContent('#migration-sql')) ?? '';
+      expect(sql).toContain('RENAME COLUMN');
+      expect(sql).toContain('DROP TABLE');
+      const warnings = await page.locator('#migration-warnings li').allTextContents();
+      expect(warnings.some((text) => text.startsWith('drops_table'))).toBe(true);
+      // Beside the diff on a wide screen: the two sections side by side, their tops level.
+      const diffBox = await page.locator('.changes-section').boundingBox();
+      const migrationBox = await page.locator('#migration').boundingBox();
+      expect(migrationBox!.x).toBeGreaterThan(diffBox!.x + diffBox!.width - 1);
+      expect(Math.abs(migrationBox!.y - diffBox!.y)).toBeLessThan(2);
+      await page.click('#copy-migration');
+      await page.waitForFunction(() => document.getElementById('copy-migration')?.textContent === 'Copied');
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(sql);
+      await saveScreenshot(page, 'review-page-migration');
+    });
+  });
+
   describe('decline', () => {
     it('declines with a reason, which the REST status then shows', async () => {
       const proposal = await propose(web, editor, diagramUuid, {
