@@ -362,7 +362,10 @@ class SqlsrvReader {
   readonly builder = new SchemaBuilder('sqlsrv');
   private readonly aliasTypes = new Map<string, string>();
 
+  private parseUnits: SqlsrvUnitParser = parseSqlsrvUnits;
+
   async read(sql: string, parseUnits: SqlsrvUnitParser): Promise<SchemaBuilder> {
+    this.parseUnits = parseUnits;
     const units = new Map<string, SchemaUnit>();
     const comments: string[] = [];
     for (const split of splitStatements('sqlsrv', sql)) {
@@ -395,11 +398,11 @@ class SqlsrvReader {
     const list = [...units.values()];
     const results = await parseUnits(list.map((unit) => unitText(unit.segments)));
     const parsed: { json: unknown; unit: SchemaUnit }[] = [];
-    results.forEach((result, index) => {
+    for (const [index, result] of results.entries()) {
       const unit = list[index] as SchemaUnit;
-      const json = result.ok ? result.json : this.recover(unit, result, lines);
+      const json = result.ok ? result.json : await this.recover(unit, result, lines);
       if (json !== null) parsed.push({ json, unit });
-    });
+    }
     // Warnings about a table point at the first statement of its unit.
     const locate = (unit: SchemaUnit) => {
       const first = unit.segments[0] as Segment;
@@ -423,11 +426,11 @@ class SqlsrvReader {
    * when nothing narrower can go, left out; then the unit is parsed again. Bounded: each round blanks or
    * removes something. Null when no statement of the unit is left.
    */
-  private recover(
+  private async recover(
     unit: SchemaUnit,
     failure: { line: number; column: number; message: string; located?: boolean },
     lines: LineMap,
-  ): unknown {
+  ): Promise<unknown> {
     const segments = unit.segments.map((segment) => ({ ...segment }));
     let current: { line: number; column: number; message: string; located?: boolean } = failure;
     for (let round = 0; round < MAX_REPAIRS + unit.segments.length; round++) {
@@ -436,9 +439,10 @@ class SqlsrvReader {
       let within = 0;
       if (current.located === false) {
         // No position: the statement is the first whose prefix of the unit fails.
-        index = segments.findIndex(
-          (_, end) => parseSqlsrvUnits([unitText(segments.slice(0, end + 1))])[0]?.ok === false,
+        const prefixes = await this.parseUnits(
+          segments.map((_, end) => unitText(segments.slice(0, end + 1))),
         );
+        index = prefixes.findIndex((answer) => !answer.ok);
         if (index < 0) index = segments.length - 1;
       } else {
         const at = offsetOf(text, current.line, current.column);
@@ -466,7 +470,7 @@ class SqlsrvReader {
         segments.splice(index, 1);
         if (segments.length === 0) return null;
       }
-      const [again] = parseSqlsrvUnits([unitText(segments)]);
+      const [again] = await this.parseUnits([unitText(segments)]);
       if (!again || again.ok) return again?.json ?? null;
       current = again;
     }

@@ -46,6 +46,30 @@ describe('ConversionPool', () => {
     }
   }, 120_000);
 
+  it('should close the idle SQL Server parser thread and start it again for the next SQL Server job', async () => {
+    const pool = new ConversionPool({
+      size: 1,
+      timeoutMs: 60_000,
+      maxOldGenerationSizeMb: 1024,
+      warmUp: ['pgsql'],
+      sqlsrvIdleMs: 100,
+    });
+    try {
+      await pool.ready();
+      const sql = 'CREATE TABLE [A]([Id] int NOT NULL PRIMARY KEY)\nGO\n';
+      const first = await pool.convert('sqlsrv', sql);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const second = await pool.convert('sqlsrv', sql);
+      for (const outcome of [first, second]) {
+        if (outcome.kind !== 'converted' || !outcome.result.ok) throw new Error('expected a document');
+        expect(documentOf(outcome.result).tables.map((table) => table.name)).toEqual(['A']);
+      }
+      expect((await pool.convert('pgsql', SMALL)).kind).toBe('converted');
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
   it('should reject a job whose worker runs out of heap, and start a new worker for the next job', async () => {
     const pool = new ConversionPool({ size: 1, timeoutMs: 20_000, maxOldGenerationSizeMb: 1, warmUp: false });
     try {

@@ -1,5 +1,27 @@
 // Configuration of the importer service, read from the environment and validated at start.
-import { DEFAULT_GRPC_ADDRESSES, env } from '@dss/platform';
+import { ConfigError, DEFAULT_GRPC_ADDRESSES, env } from '@dss/platform';
+
+const DIALECTS = ['pgsql', 'mysql', 'sqlsrv'] as const;
+type Dialect = (typeof DIALECTS)[number];
+
+/**
+ * DSS_IMPORT_WARM_UP: the dialects whose parsers a worker loads and warms before its first job. `true` is
+ * all three, `false` none, or a comma-separated list. The default warms PostgreSQL and MySQL (light, about
+ * 60MB together) and leaves SQL Server (about 300MB once loaded) to its first job.
+ */
+function warmUpDialects(source: NodeJS.ProcessEnv): Dialect[] {
+  const raw = source['DSS_IMPORT_WARM_UP']?.trim();
+  if (raw === undefined || raw === '') return ['pgsql', 'mysql'];
+  if (['true', '1', 'yes', 'on'].includes(raw.toLowerCase())) return [...DIALECTS];
+  if (['false', '0', 'no', 'off'].includes(raw.toLowerCase())) return [];
+  const list = raw.split(',').map((part) => part.trim().toLowerCase());
+  const wrong = list.filter((part) => !(DIALECTS as readonly string[]).includes(part));
+  if (wrong.length > 0)
+    throw new ConfigError(
+      `DSS_IMPORT_WARM_UP must be true, false or a list of pgsql, mysql, sqlsrv, got "${raw}"`,
+    );
+  return DIALECTS.filter((dialect) => list.includes(dialect));
+}
 
 export type ImporterConfig = ReturnType<typeof readImporterConfig>;
 
@@ -19,7 +41,9 @@ export function readImporterConfig(source: NodeJS.ProcessEnv = process.env) {
     workers: env.int('DSS_IMPORT_WORKERS', { default: 1, min: 1, max: 64 }, source),
     /** Threads per worker that parse a SQL Server script's tables in parallel (each holds ~450MB warm). */
     parseThreads: env.int('DSS_IMPORT_PARSE_THREADS', { default: 1, min: 1, max: 16 }, source),
-    /** Start the workers at once and convert a sample per dialect before the first job. */
-    warmUp: env.bool('DSS_IMPORT_WARM_UP', { default: true }, source),
+    /** Dialects converted as a sample when the workers start (their parsers loaded before the first job). */
+    warmUp: warmUpDialects(source),
+    /** SQL Server's parser thread is closed after this long without work, unless SQL Server is warmed up. */
+    sqlsrvIdleMs: env.int('DSS_IMPORT_SQLSRV_IDLE_MS', { default: 300_000, min: 0, max: 86_400_000 }, source),
   };
 }

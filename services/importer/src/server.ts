@@ -61,6 +61,7 @@ export async function startImporterService({ config, logger, metrics, bus }: Imp
     timeoutMs: config.importTimeoutMs,
     maxOldGenerationSizeMb: config.workerMaxHeapMb,
     warmUp: config.warmUp,
+    sqlsrvIdleMs: config.sqlsrvIdleMs,
     parseThreads: config.parseThreads,
   });
   const inFlight = metrics.gauge('importer_jobs_in_flight', 'DDL import jobs being converted now');

@@ -13,8 +13,13 @@ export interface ConversionPoolOptions {
   size: number;
   timeoutMs: number;
   maxOldGenerationSizeMb: number;
-  /** Convert a sample per dialect when a worker starts, before its first job. */
-  warmUp: boolean;
+  /**
+   * Convert a sample of these dialects when a worker starts, before its first job (`true`: all three,
+   * `false`: none). A dialect not warmed up loads its parser on its first job.
+   */
+  warmUp: boolean | DdlDriver[];
+  /** Close the SQL Server parser thread after this long without work (default 5 min; 0: keep it). */
+  sqlsrvIdleMs?: number;
   /** Threads per worker parsing a SQL Server script's tables or a MySQL script's statements (itself plus helpers). */
   parseThreads?: number;
 }
@@ -42,12 +47,16 @@ export class ConversionPool {
   private nextId = 1;
   private closed = false;
 
+  private readonly warmUpDrivers: DdlDriver[];
+
   constructor(private readonly options: ConversionPoolOptions) {
+    this.warmUpDrivers =
+      options.warmUp === true ? ['pgsql', 'mysql', 'sqlsrv'] : options.warmUp === false ? [] : options.warmUp;
     for (let i = 0; i < options.size; i++) {
       const slot: Slot = { worker: null, job: null, ready: Promise.resolve() };
       this.slots.push(slot);
       // Warm workers start now, so the first job finds the parsers loaded.
-      if (options.warmUp) this.start(slot);
+      if (this.warmUpDrivers.length > 0) this.start(slot);
     }
   }
 
@@ -90,7 +99,8 @@ export class ConversionPool {
     const worker = new Worker(workerEntry(), {
       workerData: {
         role: 'converter',
-        warmUp: this.options.warmUp,
+        warmUp: this.warmUpDrivers,
+        sqlsrvIdleMs: this.options.sqlsrvIdleMs ?? 300_000,
         parseThreads: this.options.parseThreads ?? 1,
         maxOldGenerationSizeMb: this.options.maxOldGenerationSizeMb,
       } satisfies ConvertWorkerData,
@@ -122,7 +132,7 @@ export class ConversionPool {
       died(new Error(`conversion worker exited with code ${code} before answering`)),
     );
     // A worker keeps the process alive while it warms up or converts, not while it idles.
-    if (!this.options.warmUp) worker.unref();
+    if (this.warmUpDrivers.length === 0) worker.unref();
     return worker;
   }
 

@@ -1,8 +1,14 @@
 // Worker-thread entry of the conversion pool: converts DDL scripts one at a time for as long as the pool
 // keeps it. Loaded as compiled JS (dist/convert-worker.js) by conversion-pool.ts, so a runaway parse can be
-// terminated and its memory capped. With `warmUp`, it first converts small samples of every dialect: the
-// parsers are loaded and ANTLR's prediction caches for SQL Server are filled before the first job (a
-// cold T-SQL parse costs several times a warm one), and then says `ready`.
+// terminated and its memory capped. Each dialect's parser is loaded on first use. With `warmUp` (a list of
+// dialects), it first converts small samples of those dialects: their parsers are loaded and, for SQL
+// Server, ANTLR's prediction caches are filled before the first job (a cold T-SQL parse costs several times
+// a warm one), and then says `ready`.
+//
+// SQL Server's parser (@dbml/core, ~300MB once loaded) always runs in a thread of its own (this file, role
+// `unit-parser`), started on the first SQL Server job and, unless SQL Server is warmed up, closed after
+// `sqlsrvIdleMs` without work, so an importer that imports SQL Server now and then does not keep that
+// memory between imports.
 //
 // With `parseThreads` > 1 it also keeps that many minus one helper threads (this same file, role
 // `unit-parser`) and spreads the parsing over them and itself: a SQL Server script's per-table units, a
@@ -24,9 +30,15 @@ export interface ConversionRequest {
 
 export interface ConvertWorkerData {
   role?: 'converter' | 'unit-parser';
-  warmUp: boolean;
+  /** Converter: the dialects to warm up before the first job. Unit parser: the dialects it warms. */
+  warmUp: DdlDriver[];
   parseThreads?: number;
   maxOldGenerationSizeMb?: number;
+  /**
+   * Converter: SQL Server parsing runs in a thread of its own (@dbml/core holds ~300MB once loaded), closed
+   * after this long without work so the memory goes back (0: kept). Kept when SQL Server is warmed up.
+   */
+  sqlsrvIdleMs?: number;
 }
 
 type ParseKind = 'sqlsrv' | 'mysql';
@@ -44,9 +56,10 @@ const data = workerData as ConvertWorkerData;
 
 function runUnitParser(): void {
   const warmUp = async () => {
-    for (const [driver, ddl] of WARM_UP_SAMPLES) if (driver !== 'pgsql') await convertDdl(driver, ddl);
+    for (const [driver, ddl] of WARM_UP_SAMPLES)
+      if (driver !== 'pgsql' && data.warmUp.includes(driver)) await convertDdl(driver, ddl);
   };
-  const ready = data.warmUp ? warmUp() : Promise.resolve();
+  const ready = data.warmUp.length > 0 ? warmUp() : Promise.resolve();
   port.on('message', (request: { id: number; kind: ParseKind; texts: string[] }) => {
     void ready.then(() =>
       port.postMessage({ id: request.id, results: PARSERS[request.kind](request.texts) }),
@@ -57,12 +70,20 @@ function runUnitParser(): void {
 class UnitParserThread {
   private worker: Worker | null = null;
   private nextId = 1;
+  private idleTimer: NodeJS.Timeout | undefined;
   private readonly pending = new Map<
     number,
     { resolve: (r: ParseAnswer[]) => void; reject: (e: Error) => void }
   >();
 
+  /** `idleMs` > 0: the thread is closed after that long without work, and started again when needed. */
+  constructor(
+    private readonly warmUp: DdlDriver[],
+    private readonly idleMs = 0,
+  ) {}
+
   parse(kind: ParseKind, texts: string[]): Promise<ParseAnswer[]> {
+    clearTimeout(this.idleTimer);
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -73,13 +94,18 @@ class UnitParserThread {
 
   start(): Worker {
     const worker = new Worker(__filename, {
-      workerData: { role: 'unit-parser', warmUp: data.warmUp } satisfies ConvertWorkerData,
+      workerData: { role: 'unit-parser', warmUp: this.warmUp } satisfies ConvertWorkerData,
       resourceLimits: { maxOldGenerationSizeMb: data.maxOldGenerationSizeMb ?? 1024 },
     });
     this.worker = worker;
     worker.on('message', (message: { id: number; results: ParseAnswer[] }) => {
       this.pending.get(message.id)?.resolve(message.results);
       this.pending.delete(message.id);
+      if (this.pending.size === 0 && this.idleMs > 0) {
+        clearTimeout(this.idleTimer);
+        this.idleTimer = setTimeout(() => this.close(), this.idleMs);
+        this.idleTimer.unref();
+      }
     });
     const died = (error: Error) => {
       if (this.worker !== worker) return;
@@ -92,18 +118,47 @@ class UnitParserThread {
     worker.unref();
     return worker;
   }
+
+  /** Closes an idle thread (its parsers' memory goes with it). */
+  private close(): void {
+    const worker = this.worker;
+    if (!worker || this.pending.size > 0) return;
+    this.worker = null;
+    void worker.terminate();
+  }
 }
 
 function runConverter(): void {
   const helpers = Array.from(
     { length: Math.max(0, (data.parseThreads ?? 1) - 1) },
-    () => new UnitParserThread(),
+    () => new UnitParserThread(data.warmUp),
+  );
+  // SQL Server's parser lives in a thread of its own, started on the first SQL Server job (or the warm-up)
+  // and closed when idle, unless SQL Server is warmed up (then it is meant to stay ready).
+  const warmSqlsrv = data.warmUp.includes('sqlsrv');
+  const sqlsrvThread = new UnitParserThread(
+    warmSqlsrv ? ['sqlsrv'] : [],
+    warmSqlsrv ? 0 : (data.sqlsrvIdleMs ?? 0),
   );
   let helperFailure: Error | null = null;
+  const failed = <T>(error: Error, slice: string[]): T[] => {
+    // The job is reported as a crash; these placeholders are never used.
+    helperFailure = error;
+    return slice.map(
+      () => ({ ok: false, offset: null, line: 1, column: 0, message: '', located: true }) as unknown as T,
+    );
+  };
 
   /** Contiguous slices of about equal size: the first for this thread, one per helper; answers in order. */
   const spread = async <T extends ParseAnswer>(kind: ParseKind, texts: string[]): Promise<T[]> => {
-    const parse = PARSERS[kind] as (texts: string[]) => T[];
+    // This thread's share: in place for MySQL, in the SQL Server thread for SQL Server.
+    const parse = (slice: string[]): Promise<T[]> | T[] =>
+      kind === 'sqlsrv'
+        ? sqlsrvThread.parse(kind, slice).then(
+            (answers) => answers as T[],
+            (error: Error) => failed<T>(error, slice),
+          )
+        : (PARSERS[kind] as (texts: string[]) => T[])(slice);
     const total = texts.reduce((sum, text) => sum + text.length, 0);
     if (helpers.length === 0 || total < SPREAD_MIN_CHARS) return parse(texts);
     const share = total / (helpers.length + 1);
@@ -117,16 +172,10 @@ function runConverter(): void {
     const others = slices.slice(1).map((slice, index) =>
       (helpers[index] as UnitParserThread).parse(kind, slice).then(
         (answers) => answers as T[],
-        (error: Error) => {
-          // The job is reported as a crash; these placeholders are never used.
-          helperFailure = error;
-          return slice.map(
-            () => ({ ok: false, offset: null, line: 1, column: 0, message: '' }) as unknown as T,
-          );
-        },
+        (error: Error) => failed<T>(error, slice),
       ),
     );
-    const own = parse(slices[0] as string[]);
+    const own = await parse(slices[0] as string[]);
     return [own, ...(await Promise.all(others))].flat();
   };
   const options = {
@@ -136,9 +185,10 @@ function runConverter(): void {
 
   const warmUp = async () => {
     for (const helper of helpers) helper.start();
-    for (const [driver, ddl] of WARM_UP_SAMPLES) await convertDdl(driver, ddl);
+    for (const [driver, ddl] of WARM_UP_SAMPLES)
+      if (data.warmUp.includes(driver)) await convertDdl(driver, ddl, options);
   };
-  const ready = data.warmUp ? warmUp() : Promise.resolve();
+  const ready = data.warmUp.length > 0 ? warmUp() : Promise.resolve();
   void ready.then(() => port.postMessage({ ready: true }));
 
   port.on('message', (request: ConversionRequest) => {
