@@ -214,6 +214,59 @@ describe('export, diff as SQL and proposal migrations', () => {
     expect(response.text).toContain('CREATE TABLE "invoices"');
   });
 
+  it('creates a diagram from DBML through the importer, and refuses two sources or an oversized DBML', async () => {
+    const dbml =
+      'Table authors {\n  id bigint [pk, increment]\n  name varchar(80) [not null]\n}\n\nTable books {\n  id bigint [pk]\n  author_id bigint\n}\n\nRef: books.author_id > authors.id\n';
+    const created = await call(stack.baseUrl, '/diagrams', {
+      method: 'POST',
+      token: editor,
+      json: { name: 'From DBML', driver: 'mysql', dbml },
+    });
+    expect([201, 202]).toContain(created.status);
+    const uuid = (created.body as { data: { uuid: string } }).data.uuid;
+    let status = (created.body as { data: { status: string } }).data.status;
+    // Bounded wait for the import (at most 60 polls of 250 ms).
+    for (let poll = 0; poll < 60 && status === 'importing'; poll++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      status = (
+        (await call(stack.baseUrl, `/diagrams/${uuid}`, { token: editor })).body as {
+          data: { status: string };
+        }
+      ).data.status;
+    }
+    expect(status).toBe('ready');
+    const schema = await call(stack.baseUrl, `/diagrams/${uuid}/schema`, { token: editor });
+    const data = (
+      schema.body as {
+        data: {
+          tables: { name: string; columns: { name: string; driver_data_type_name: string }[] }[];
+          relationships: unknown[];
+        };
+      }
+    ).data;
+    expect(data.tables.map((table) => table.name)).toEqual(['authors', 'books']);
+    expect(data.tables[0]!.columns.map((column) => column.driver_data_type_name)).toEqual([
+      'bigint',
+      'varchar',
+    ]);
+    expect(data.relationships).toHaveLength(1);
+
+    const both = await call(stack.baseUrl, '/diagrams', {
+      method: 'POST',
+      token: editor,
+      json: { driver: 'mysql', dbml, ddl: 'CREATE TABLE a (id int);' },
+    });
+    expect(both.status).toBe(422);
+    expect(errorOf(both).code).toBe('invalid_request');
+    const large = await call(stack.baseUrl, '/diagrams', {
+      method: 'POST',
+      token: editor,
+      json: { driver: 'mysql', dbml: `Table a {\n  id int\n}\n${'// padding\n'.repeat(20_000)}` },
+    });
+    expect(large.status).toBe(413);
+    expect(errorOf(large).code).toBe('payload_too_large');
+  });
+
   it('hides every new endpoint from another team with 404', async () => {
     for (const path of [
       `/diagrams/${uuid}/export?format=sql`,

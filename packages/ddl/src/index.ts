@@ -7,7 +7,15 @@ import { readPgsql } from './pgsql';
 import type { ConvertResult, DdlDriver } from './result';
 import { readSqlsrv, type SqlsrvUnitParser } from './sqlsrv';
 
-export type { ConvertResult, DdlDriver, DdlErrorCode, DdlWarning, DdlWarningCode } from './result';
+export { convertDbml } from './dbml';
+export type {
+  ConvertResult,
+  DdlDriver,
+  DdlErrorCode,
+  DdlWarning,
+  DdlWarningCode,
+  SourceFormat,
+} from './result';
 export { MAX_WARNINGS } from './result';
 export { LineMap, splitStatements } from './split';
 export { type MysqlStatementParser, parseMysqlStatements, type StatementParse } from './mysql';

@@ -2,6 +2,9 @@ import type { DiagramDocument } from '@dss/schema';
 
 export type DdlDriver = 'mysql' | 'pgsql' | 'sqlsrv';
 
+/** What a script is written in: SQL DDL of the driver, or DBML (imported as the DDL it is written as). */
+export type SourceFormat = 'sql' | 'dbml';
+
 export type DdlErrorCode = 'ddl_syntax_error' | 'ddl_no_tables' | 'ddl_internal_error';
 
 /**

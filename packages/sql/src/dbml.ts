@@ -25,7 +25,9 @@ function dbmlString(value: string): string {
 /** A default as DBML writes it: numbers and booleans bare, string literals quoted, the rest an expression. */
 function dbmlDefault(value: string): string {
   const trimmed = value.trim();
-  if (/^-?\d+(\.\d+)?$/.test(trimmed) || /^(true|false|null)$/i.test(trimmed)) return trimmed.toLowerCase();
+  // A number bare only when DBML reads it back as written (`0.00` would come back as `0`).
+  if (/^-?\d+(\.\d+)?$/.test(trimmed) && String(Number(trimmed)) === trimmed) return trimmed;
+  if (/^(true|false|null)$/i.test(trimmed)) return trimmed.toLowerCase();
   const literal = /^N?'((?:[^']|'')*)'$/s.exec(trimmed);
   if (literal) return dbmlString((literal[1] as string).replaceAll("''", "'"));
   return `\`${trimmed.replaceAll('`', "'")}\``;

@@ -53,6 +53,7 @@ export interface CreateDiagramInput {
   driver: string;
   ddl?: string;
   schema_json?: string;
+  dbml?: string;
   wait_ms?: number;
 }
 
@@ -68,17 +69,28 @@ export async function createDiagram(context: CreateContext, caller: Caller, inpu
   const driver = diagramDriver(input.driver);
   const hasDdl = input.ddl !== undefined && input.ddl !== null;
   const hasSchema = input.schema_json !== undefined && input.schema_json !== null;
-  if (hasDdl === hasSchema) {
-    throw new ServiceError('invalid_request', 'send exactly one of ddl and schema', {
+  const hasDbml = input.dbml !== undefined && input.dbml !== null;
+  if (Number(hasDdl) + Number(hasSchema) + Number(hasDbml) !== 1) {
+    const message = 'exactly one of ddl, schema and dbml is required';
+    throw new ServiceError('invalid_request', 'send exactly one of ddl, schema and dbml', {
       errors: [
-        { path: 'ddl', message: 'exactly one of ddl and schema is required' },
-        { path: 'schema', message: 'exactly one of ddl and schema is required' },
+        { path: 'ddl', message },
+        { path: 'schema', message },
+        { path: 'dbml', message },
       ],
     });
   }
-  if (hasDdl) {
-    ensureWithinBytes('ddl', input.ddl!, MAX_DDL_BYTES);
-    return createFromDdl(context, caller, { name, driver, ddl: input.ddl!, waitMs: input.wait_ms ?? 0 });
+  if (hasDdl || hasDbml) {
+    const field = hasDdl ? 'ddl' : 'dbml';
+    const text = (hasDdl ? input.ddl : input.dbml) as string;
+    ensureWithinBytes(field, text, MAX_DDL_BYTES);
+    return createFromDdl(context, caller, {
+      name,
+      driver,
+      ddl: text,
+      format: hasDdl ? 'sql' : 'dbml',
+      waitMs: input.wait_ms ?? 0,
+    });
   }
   return createFromPatch(context, caller, { name, driver, schemaJson: input.schema_json! });
 }
@@ -89,6 +101,8 @@ export interface ImportJob {
   diagram_uuid: string;
   driver: Driver;
   ddl: string;
+  /** `dbml` for a DBML create; absent for DDL. */
+  format?: 'dbml';
 }
 
 /**
@@ -100,9 +114,15 @@ export interface ImportJob {
 async function createFromDdl(
   context: CreateContext,
   caller: Caller,
-  input: { name: string; driver: Driver; ddl: string; waitMs: number },
+  input: { name: string; driver: Driver; ddl: string; format: 'sql' | 'dbml'; waitMs: number },
 ) {
-  const key = replayKey(caller.tokenId, input.name, input.driver, 'ddl', input.ddl);
+  const key = replayKey(
+    caller.tokenId,
+    input.name,
+    input.driver,
+    input.format === 'dbml' ? 'dbml' : 'ddl',
+    input.ddl,
+  );
   const earlier = await repo.findReplay(context.pool, key, caller.teamId);
   if (earlier) return replayAnswer(context, caller, earlier);
 
@@ -136,7 +156,13 @@ async function createFromDdl(
       warnings: [],
       windowSeconds: null,
     });
-    const job: ImportJob = { job_id: jobId, diagram_uuid: uuid, driver: input.driver, ddl: input.ddl };
+    const job: ImportJob = {
+      job_id: jobId,
+      diagram_uuid: uuid,
+      driver: input.driver,
+      ddl: input.ddl,
+      ...(input.format === 'dbml' ? { format: 'dbml' as const } : {}),
+    };
     await enqueueEvent(client, repo.SCHEMA, IMPORTER_JOBS_SUBJECT, job);
     return { diagram, replay: null };
   });

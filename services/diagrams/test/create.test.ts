@@ -201,15 +201,16 @@ describe('Diagrams.CreateDiagram from a schema patch (real PostgreSQL, real gRPC
       expect(ok.diagram!.name).toBe('é'.repeat(255));
     });
 
-    it('should refuse both or neither of ddl and schema, naming both fields', async () => {
+    it('should refuse none or more than one of ddl, schema and dbml, naming the three fields', async () => {
       const principal = newPrincipal();
       for (const request of [
         { principal, name: '', driver: '' },
         { principal, name: '', driver: '', ddl: 'CREATE TABLE a (id int);', schema_json: '{}' },
+        { principal, name: '', driver: '', ddl: 'CREATE TABLE a (id int);', dbml: 'Table a {\n id int\n}' },
       ]) {
         const error = await failureOf(harness.client.CreateDiagram(request));
         expect(error.code).toBe('invalid_request');
-        expect(error.extra.errors?.map((problem) => problem.path)).toEqual(['ddl', 'schema']);
+        expect(error.extra.errors?.map((problem) => problem.path)).toEqual(['ddl', 'schema', 'dbml']);
       }
     });
 
@@ -238,6 +239,15 @@ describe('Diagrams.CreateDiagram from a schema patch (real PostgreSQL, real gRPC
         }),
       );
       expect(ddlError.code).toBe('payload_too_large');
+      const dbmlError = await failureOf(
+        harness.client.CreateDiagram({
+          principal: newPrincipal(),
+          name: '',
+          driver: '',
+          dbml: 'x'.repeat(204_801),
+        }),
+      );
+      expect(dbmlError.code).toBe('payload_too_large');
     });
   });
 

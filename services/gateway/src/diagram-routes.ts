@@ -189,11 +189,12 @@ function invalidBodyField(path: string, problem: string): ServiceError {
 }
 
 function exactlyOneSource(): ServiceError {
-  const problem = 'exactly one of ddl and schema is required';
-  return new ServiceError('invalid_request', `send exactly one of ddl and schema`, {
+  const problem = 'exactly one of ddl, schema and dbml is required';
+  return new ServiceError('invalid_request', `send exactly one of ddl, schema and dbml`, {
     errors: [
       { path: 'ddl', message: problem },
       { path: 'schema', message: problem },
+      { path: 'dbml', message: problem },
     ],
   });
 }
@@ -202,8 +203,8 @@ const present = (value: unknown) => value !== undefined && value !== null;
 
 /** The body of POST /diagrams checked for shape and size; values are judged by the diagrams service. */
 function createRequest(body: Record<string, unknown>) {
-  const { ddl, schema, name, driver } = body;
-  if (present(ddl) === present(schema)) throw exactlyOneSource();
+  const { ddl, schema, dbml, name, driver } = body;
+  if (Number(present(ddl)) + Number(present(schema)) + Number(present(dbml)) !== 1) throw exactlyOneSource();
   if (present(name) && typeof name !== 'string') throw invalidBodyField('name', 'must be a string');
   if (present(driver) && typeof driver !== 'string') throw invalidBodyField('driver', 'must be a string');
   const common = {
@@ -214,6 +215,11 @@ function createRequest(body: Record<string, unknown>) {
     if (typeof ddl !== 'string') throw invalidBodyField('ddl', 'must be a string of SQL DDL');
     ensureWithinBytes('ddl', ddl, MAX_DDL_BYTES);
     return { ...common, ddl };
+  }
+  if (present(dbml)) {
+    if (typeof dbml !== 'string') throw invalidBodyField('dbml', 'must be a string of DBML');
+    ensureWithinBytes('dbml', dbml, MAX_DDL_BYTES);
+    return { ...common, dbml };
   }
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
     throw invalidBodyField('schema', 'must be a JSON object (a schema patch)');

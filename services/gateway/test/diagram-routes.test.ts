@@ -165,11 +165,20 @@ describe('Diagram routes (real gateway, real services)', () => {
       }
     });
 
-    it('should answer 422 invalid_request naming both fields for both or neither of ddl and schema', async () => {
+    it('should answer 422 invalid_request naming the three fields for none or two of ddl, schema and dbml', async () => {
       const paths = [
         { path: 'ddl', message: expect.any(String) },
         { path: 'schema', message: expect.any(String) },
+        { path: 'dbml', message: expect.any(String) },
       ];
+      await expectError(
+        await post({ dbml: 'Table a {\n id int\n}', schema: twoTableShopPatch() }),
+        422,
+        'invalid_request',
+        {
+          errors: paths,
+        },
+      );
       await expectError(await post({ name: 'x' }), 422, 'invalid_request', { errors: paths });
       await expectError(
         await post({ ddl: 'CREATE TABLE a (id int);', schema: twoTableShopPatch() }),

@@ -35,6 +35,8 @@ export interface ImportJob {
   diagram_uuid: string;
   driver: string;
   ddl: string;
+  /** `dbml` when the diagram was created from DBML; absent (older jobs) or `sql` for DDL. */
+  format?: 'sql' | 'dbml';
 }
 
 export interface ImporterServiceDeps {
@@ -115,7 +117,7 @@ export async function startImporterService({ config, logger, metrics, bus }: Imp
       });
       return;
     }
-    const converting = pool.convert(job.driver as DdlDriver, job.ddl);
+    const converting = pool.convert(job.driver as DdlDriver, job.ddl, job.format === 'dbml' ? 'dbml' : 'sql');
     sampleGauges();
     const outcome = await converting.finally(sampleGauges);
     if (outcome.kind === 'timeout') {

@@ -19,7 +19,7 @@ export interface paths {
         put?: never;
         /**
          * Create a diagram
-         * @description Creates a private diagram in the token's team from SQL DDL (`ddl`) or from a schema patch (`schema`); send exactly one of the two. Needs a token with write access. A patch create and a DDL import that finishes inside the request answer 201. A DDL import still running answers 202: poll GET /diagrams/{uuid} every `poll_after_seconds` until `status` is `ready` or `failed`.
+         * @description Creates a private diagram in the token's team from SQL DDL (`ddl`), from a schema patch (`schema`) or from DBML (`dbml`, an addition within /v1: imported through the same importer and limits as DDL, its types mapped to the driver's catalog); send exactly one of the three. Needs a token with write access. A patch create and a DDL import that finishes inside the request answer 201. A DDL import still running answers 202: poll GET /diagrams/{uuid} every `poll_after_seconds` until `status` is `ready` or `failed`.
          *
          *     Retries are safe: an identical request (same token, name, driver and payload) within the replay window returns the first attempt's diagram with `replayed` true (200 once ready, 202 while its import runs). The window is the running import plus 120 seconds after it ends (120 seconds from the request for a patch create); after it an identical request creates a new diagram. A failed create is never replayed. Rate limit: 10 accepted (2xx) writes per minute per token, shared with proposals; a refused request is not counted (only the per-IP limit bounds retries).
          */
@@ -567,17 +567,19 @@ export interface components {
                 has_more: boolean;
             };
         };
-        /** @description Send exactly one of `ddl` and `schema`. */
+        /** @description Send exactly one of `ddl`, `schema` and `dbml`. */
         CreateDiagramRequest: {
             /** @description SQL DDL (CREATE TABLE statements) in the dialect of `driver`; at most 200KB (204,800 bytes of UTF-8), else 413. */
             ddl?: string;
+            /** @description DBML (tables, columns and settings, indexes, enums, notes, references), imported like `ddl` for `driver`; at most 200KB (204,800 bytes of UTF-8), else 413. A DBML error fails the import with `ddl_syntax_error` at its DBML line and column. */
+            dbml?: string;
             /** @description A schema patch defining at least one table (else 422 `no_tables`); at most 500KB (512,000 bytes as JSON text), else 413. It must not carry `left`, `top`, `width` or `height` (422 `unsupported_field`): the layout is computed. */
             schema?: components["schemas"]["SchemaPatch"];
             /** @description Diagram name; `Untitled` when omitted. */
             name?: string;
             /** @description The diagram's database driver; `mysql` when omitted. */
             driver?: components["schemas"]["Driver"];
-        } & (unknown | unknown);
+        } & (unknown | unknown | unknown);
         CreatedDiagram: {
             uuid: components["schemas"]["Uuid"];
             name: string;
@@ -1134,7 +1136,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description `payload_too_large`: `ddl` is over 200KB (204,800 bytes) or `schema` is over 500KB (512,000 bytes). */
+        /** @description `payload_too_large`: `ddl` or `dbml` is over 200KB (204,800 bytes) or `schema` is over 500KB (512,000 bytes). */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;

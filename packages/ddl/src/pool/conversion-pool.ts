@@ -5,7 +5,7 @@
 // conversions: a fresh worker per job paid it every time (the first SQL Server parse in a thread is
 // several times slower than the next).
 import { Worker } from 'node:worker_threads';
-import type { DdlDriver } from '../result';
+import type { DdlDriver, SourceFormat } from '../result';
 import type { ConversionRequest, ConvertWorkerData } from './convert-worker';
 import { type Conversion, type ConversionOutcome, workerEntry } from './run-conversion';
 
@@ -28,6 +28,7 @@ interface Job {
   id: number;
   driver: DdlDriver;
   ddl: string;
+  format: SourceFormat;
   resolve: (outcome: ConversionOutcome) => void;
   reject: (error: Error) => void;
 }
@@ -80,10 +81,11 @@ export class ConversionPool {
     await Promise.all(this.slots.map((slot) => slot.ready));
   }
 
-  convert(driver: DdlDriver, ddl: string): Promise<ConversionOutcome> {
+  /** Converts a script: SQL DDL, or DBML (`format: 'dbml'`) imported as the DDL it is written as. */
+  convert(driver: DdlDriver, ddl: string, format: SourceFormat = 'sql'): Promise<ConversionOutcome> {
     if (this.closed) return Promise.reject(new Error('the conversion pool is closed'));
     return new Promise((resolve, reject) => {
-      this.waiting.push({ id: this.nextId++, driver, ddl, resolve, reject });
+      this.waiting.push({ id: this.nextId++, driver, ddl, format, resolve, reject });
       this.dispatch();
     });
   }
@@ -154,7 +156,7 @@ export class ConversionPool {
           void this.stop(slot).then(() => this.dispatch());
         }, this.options.timeoutMs);
       });
-      const request: ConversionRequest = { id: job.id, driver: job.driver, ddl: job.ddl };
+      const request: ConversionRequest = { id: job.id, driver: job.driver, ddl: job.ddl, format: job.format };
       worker.postMessage(request);
     }
   }

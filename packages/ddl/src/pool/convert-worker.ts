@@ -15,9 +15,10 @@
 // MySQL script's statements (the slowest steps of those imports; PostgreSQL's parser is fast enough). A
 // helper that dies makes the job a crash (redelivered), never a failed import.
 import { parentPort, Worker, workerData } from 'node:worker_threads';
+import { convertDbml } from '../dbml';
 import { convertDdl } from '../index';
 import { parseMysqlStatements, type StatementParse } from '../mysql';
-import type { ConvertResult, DdlDriver } from '../result';
+import type { ConvertResult, DdlDriver, SourceFormat } from '../result';
 import { parseSqlsrvUnits, type UnitParse } from '../sqlsrv';
 import type { Conversion } from './run-conversion';
 import { WARM_UP_SAMPLES } from './warm-up-samples';
@@ -26,6 +27,8 @@ export interface ConversionRequest {
   id: number;
   driver: DdlDriver;
   ddl: string;
+  /** `sql` when absent. */
+  format?: SourceFormat;
 }
 
 export interface ConvertWorkerData {
@@ -194,7 +197,9 @@ function runConverter(): void {
   port.on('message', (request: ConversionRequest) => {
     helperFailure = null;
     void ready
-      .then(() => convertDdl(request.driver, request.ddl, options))
+      .then(() =>
+        (request.format === 'dbml' ? convertDbml : convertDdl)(request.driver, request.ddl, options),
+      )
       .then(
         (result) => {
           const failure = helperFailure as Error | null;
