@@ -146,6 +146,28 @@ describe('errors', () => {
     },
   );
 
+  it.each(['pgsql', 'mysql'] as const)(
+    '%s: drops the unreadable sub-command of an ALTER TABLE, keeps the others',
+    async (driver) => {
+      const sql =
+        'CREATE TABLE u (id int PRIMARY KEY);\nCREATE TABLE t (id int PRIMARY KEY, a int, b int);\n' +
+        'ALTER TABLE t ADD COLUMN c int, ADD FOO BAR BAZ, ADD CONSTRAINT fk FOREIGN KEY (b) REFERENCES u (id);';
+      const result = ok(await convertDdl(driver, sql));
+      expect(columnsOf(result, 't')?.map((c) => c[0])).toEqual(['id', 'a', 'b', 'c']);
+      expect(result.document.relationships.map((r) => [r.source_column, r.target_table])).toEqual([
+        ['b', 'u'],
+      ]);
+      expect(result.warnings).toEqual([
+        expect.objectContaining({
+          line: 3,
+          column: 32,
+          code: 'element_dropped',
+          message: 'ALTER TABLE t: "ADD FOO BAR BAZ" could not be read; dropped',
+        }),
+      ]);
+    },
+  );
+
   it('keeps at most 100 warnings and counts them all', async () => {
     const columns = Array.from({ length: 130 }, (_, i) => `c${i} citext`).join(', ');
     const result = ok(await convertDdl('pgsql', `CREATE TABLE t (${columns});`));
