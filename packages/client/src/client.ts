@@ -7,6 +7,8 @@ import { iterateDiagrams } from './pagination';
 import { fetchRetryingRateLimits, type RetryOptions, sleepFor } from './retry';
 import type {
   VersionDiff,
+  Migration,
+  ExportFormat,
   VersionPage,
   Conditional,
   CreateDiagramOutcome,
@@ -71,6 +73,18 @@ export interface DssClient {
   /** The changes between two versions (default: the last change), as data or as compact Markdown. */
   diffVersions(uuid: string, query?: { from?: number; to?: number }): Promise<VersionDiff>;
   diffVersionsMarkdown(uuid: string, query?: { from?: number; to?: number }): Promise<string>;
+  /** The migration SQL between two versions (default: the last change). */
+  diffVersionsSql(uuid: string, query?: { from?: number; to?: number }): Promise<string>;
+  /** The diagram (or version `version`) as SQL, DBML or Mermaid text, or an SVG drawing. */
+  exportDiagram(
+    uuid: string,
+    format: Exclude<ExportFormat, 'png'>,
+    query?: { version?: number },
+  ): Promise<string>;
+  /** The diagram drawn as PNG bytes. */
+  exportDiagramPng(uuid: string, query?: { version?: number }): Promise<Uint8Array>;
+  /** The SQL that turns a database at the proposal's base version into the proposed schema, with warnings. */
+  getProposalMigration(uuid: string): Promise<Migration>;
 }
 
 interface CallResult {
@@ -171,6 +185,33 @@ export function createDssClient(options: DssClientOptions): DssClient {
         parseAs: 'text',
       });
       return (await payload<string>(call)).body;
+    },
+    async diffVersionsSql(uuid, query = {}) {
+      const call = api.GET('/diagrams/{uuid}/diff', {
+        params: { path: { uuid }, query: { ...query, format: 'sql' } },
+        parseAs: 'text',
+      });
+      return (await payload<string>(call)).body;
+    },
+    async exportDiagram(uuid, format, query = {}) {
+      const call = api.GET('/diagrams/{uuid}/export', {
+        params: { path: { uuid }, query: { ...query, format } },
+        parseAs: 'text',
+      });
+      return (await payload<string>(call)).body;
+    },
+    async exportDiagramPng(uuid, query = {}) {
+      const call = api.GET('/diagrams/{uuid}/export', {
+        params: { path: { uuid }, query: { ...query, format: 'png' } },
+        parseAs: 'arrayBuffer',
+      });
+      return new Uint8Array((await payload<ArrayBuffer>(call)).body);
+    },
+    async getProposalMigration(uuid) {
+      const call = api.GET('/proposals/{uuid}/migration', {
+        params: { path: { uuid }, query: { format: 'json' } },
+      });
+      return (await payload<{ data: Migration }>(call)).body.data;
     },
   };
   return client;

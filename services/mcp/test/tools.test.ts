@@ -15,8 +15,10 @@ import { callTool, type McpEndpoint, mcpEndpoint, type TransportName } from './s
 const TOOL_NAMES = [
   'create_diagram',
   'diff_versions',
+  'export_diagram',
   'get_data_types',
   'get_patch_contract',
+  'get_proposal_migration',
   'get_proposal_status',
   'get_schema',
   'list_diagrams',
@@ -174,6 +176,42 @@ describe.each<TransportName>(['stdio', 'http'])('MCP server over %s', (transport
       const changes = await callTool(client, 'diff_versions', { diagram_uuid: uuid });
       expect(changes.isError).toBe(false);
       expect(changes.text).toMatch(/## Tables\n- added `/);
+    });
+  });
+
+  describe('export_diagram and get_proposal_migration', () => {
+    it('exports SQL, Mermaid and a PNG image, and gives a proposal its migration with warnings', async () => {
+      const created = await callTool(client, 'create_diagram', {
+        name: 'Exported',
+        driver: 'pgsql',
+        patch: shopPatch(),
+      });
+      const { uuid } = JSON.parse(created.text) as { uuid: string };
+      const sql = await callTool(client, 'export_diagram', { diagram_uuid: uuid, format: 'sql' });
+      expect(sql.isError).toBe(false);
+      expect(sql.text).toMatch(/^CREATE TABLE "/m);
+      const mermaid = await callTool(client, 'export_diagram', { diagram_uuid: uuid, format: 'mermaid' });
+      expect(mermaid.text.startsWith('erDiagram\n')).toBe(true);
+      const png = (await client.callTool({
+        name: 'export_diagram',
+        arguments: { diagram_uuid: uuid, format: 'png' },
+      })) as { content: { type: string; mimeType?: string; data?: string }[] };
+      expect(png.content[0]).toMatchObject({ type: 'image', mimeType: 'image/png' });
+      expect(Buffer.from(png.content[0]!.data!, 'base64').subarray(1, 4).toString()).toBe('PNG');
+
+      const schema = (await callTool(client, 'get_schema', { diagram_uuid: uuid })).text;
+      const firstTable = /^## (\S+)/m.exec(schema)?.[1] ?? '';
+      const proposed = await callTool(client, 'propose_diagram_changes', {
+        diagram_uuid: uuid,
+        title: 'Drop a table',
+        message: 'For the migration tool.',
+        patch: { strategy: 'merge', deletions: { tables: [firstTable.replaceAll('`', '')] } },
+      });
+      const { proposal_uuid: proposal } = JSON.parse(proposed.text) as { proposal_uuid: string };
+      const migration = await callTool(client, 'get_proposal_migration', { proposal_uuid: proposal });
+      expect(migration.isError).toBe(false);
+      expect(migration.text).toMatch(/^-- warning drops_table/);
+      expect(migration.text).toContain('DROP TABLE');
     });
   });
 

@@ -89,6 +89,26 @@ export const listVersionsOutput = {
   next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page.'),
 };
 
+export const exportDiagramOutput = {
+  format: z.enum(['sql', 'dbml', 'mermaid', 'svg', 'png']),
+  version: z.number().int().nullable().describe('The exported version; null for the current one.'),
+  text: z.string().nullable().describe('The export (null for png, which comes as image content).'),
+};
+
+export const proposalMigrationOutput = {
+  sql: z.string().describe('The whole migration script.'),
+  statements: z.array(z.string()).describe('The statements in order.'),
+  warnings: z
+    .array(
+      z.object({
+        code: z.string(),
+        message: z.string(),
+        statement: z.number().int().describe('Index in statements.'),
+      }),
+    )
+    .describe('Statements that may lose data or fail on existing rows.'),
+};
+
 export const diffVersionsOutput = {
   from: z.number().int(),
   to: z.number().int(),

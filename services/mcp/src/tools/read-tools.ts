@@ -7,6 +7,8 @@ import { jsonResult } from '../tool-results';
 import {
   dataTypesOutput,
   diffVersionsOutput,
+  exportDiagramOutput,
+  proposalMigrationOutput,
   listVersionsOutput,
   listDiagramsOutput,
   patchContractOutput,
@@ -182,6 +184,69 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       return {
         content: [{ type: 'text', text: markdown }],
         structuredContent: { from: data.from, to: data.to, markdown },
+      };
+    }),
+  );
+
+  server.registerTool(
+    'export_diagram',
+    {
+      title: 'Export a diagram',
+      description:
+        "Writes a diagram out as code or as a picture: `sql` is a CREATE script for the diagram's database " +
+        '(tables in dependency order, keys, indexes, foreign keys, defaults, comments) that runs on an empty ' +
+        'database; `dbml` and `mermaid` (erDiagram) are text for docs and pull requests; `svg` is the drawing ' +
+        'and `png` comes back as an image. `version` exports an older version (numbers from list_versions).',
+      inputSchema: {
+        diagram_uuid: uuid('diagram'),
+        format: z.enum(['sql', 'dbml', 'mermaid', 'svg', 'png']).describe('What to write.'),
+        version: z.number().int().min(1).optional().describe('The version (default: the current one).'),
+      },
+      outputSchema: exportDiagramOutput,
+      annotations: READ_ONLY,
+    },
+    instrumented('export_diagram', context, async ({ diagram_uuid, format, version }) => {
+      const query = version ? { version } : {};
+      if (format === 'png') {
+        const bytes = await client.exportDiagramPng(diagram_uuid, query);
+        return {
+          content: [{ type: 'image', data: Buffer.from(bytes).toString('base64'), mimeType: 'image/png' }],
+          structuredContent: { format, version: version ?? null, text: null },
+        };
+      }
+      const text = await client.exportDiagram(diagram_uuid, format, query);
+      return {
+        content: [{ type: 'text', text }],
+        structuredContent: { format, version: version ?? null, text },
+      };
+    }),
+  );
+
+  server.registerTool(
+    'get_proposal_migration',
+    {
+      title: 'Migration SQL of a proposal',
+      description:
+        "The SQL a person would run to bring a database at the proposal's base version to the proposed " +
+        'schema (renames as renames, ALTER TABLE statements in a safe order), with warnings for statements ' +
+        'that drop data, narrow a type, add NOT NULL or change a primary key. Applying a proposal changes the ' +
+        'diagram only; use this to hand the person the migration with the proposal.',
+      inputSchema: { proposal_uuid: uuid('proposal') },
+      outputSchema: proposalMigrationOutput,
+      annotations: READ_ONLY,
+    },
+    instrumented('get_proposal_migration', context, async ({ proposal_uuid }) => {
+      const migration = await client.getProposalMigration(proposal_uuid);
+      const warnings = migration.warnings.map(
+        (w) => `-- warning ${w.code} (statement ${w.statement + 1}): ${w.message}`,
+      );
+      return {
+        content: [{ type: 'text', text: [...warnings, migration.sql].join('\n') }],
+        structuredContent: {
+          sql: migration.sql,
+          statements: migration.statements,
+          warnings: migration.warnings,
+        },
       };
     }),
   );
