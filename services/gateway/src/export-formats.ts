@@ -1,11 +1,15 @@
 // A diagram document written out in one of the export formats: SQL, DBML and Mermaid text (@dss/sql), the
 // drawn diagram as SVG (@dss/diagram-svg, the web app's renderer) and as PNG (the SVG rasterised by
-// resvg's WebAssembly build with the DejaVu fonts, so no browser, system fonts or native addon is needed).
+// resvg's WebAssembly build with the DejaVu fonts in a worker thread of its own, so no browser, system
+// fonts or native addon is needed and the rasteriser's memory is returned when it idles).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { renderDiagramSvg } from '@dss/diagram-svg';
+import { ServiceError } from '@dss/platform';
 import type { DiagramDocument } from '@dss/schema';
 import { createScript, dbmlScript, mermaidScript } from '@dss/sql';
+import type { PngAnswer, PngRequest } from './png-worker';
 
 export const EXPORT_FORMATS = ['sql', 'dbml', 'mermaid', 'svg', 'png'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -55,57 +59,91 @@ function standaloneSvg(document: DiagramDocument): { svg: string; width: number;
   };
 }
 
-let resvg: Promise<typeof import('@resvg/resvg-wasm')> | undefined;
-let fonts: Uint8Array[] | undefined;
+/** How long the rasteriser thread lives without work before it ends (and its memory with it). */
+const PNG_IDLE_MS = 30_000;
+/** The longest a drawing may take to rasterise. */
+const PNG_TIMEOUT_MS = 30_000;
 
-/** resvg's WebAssembly module, compiled once on first use. */
-function loadResvg(): Promise<typeof import('@resvg/resvg-wasm')> {
-  resvg ??= (async () => {
-    const module = await import('@resvg/resvg-wasm');
-    const wasm = fs.readFileSync(
-      path.join(path.dirname(require.resolve('@resvg/resvg-wasm')), 'index_bg.wasm'),
-    );
-    await module.initWasm(wasm);
-    return module;
-  })().catch((error: unknown) => {
-    resvg = undefined;
-    throw error;
-  });
-  return resvg;
+interface PendingPng {
+  resolve: (png: Buffer) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
 }
 
-function loadFonts(): Uint8Array[] {
-  if (fonts === undefined) {
-    const directory = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
-    fonts = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSansMono.ttf', 'DejaVuSansMono-Bold.ttf'].map(
-      (file) => new Uint8Array(fs.readFileSync(path.join(directory, file))),
-    );
+/** One rasteriser thread, started on the first PNG and ended after PNG_IDLE_MS without one. */
+class PngRasteriser {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, PendingPng>();
+  private idle: NodeJS.Timeout | undefined;
+
+  render(svg: string, width: number): Promise<Buffer> {
+    const worker = this.start();
+    clearTimeout(this.idle);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => this.stop(new Error('the drawing took too long to rasterise')),
+        PNG_TIMEOUT_MS,
+      );
+      this.pending.set(id, { resolve, reject, timer });
+      worker.postMessage({ id, svg, width } satisfies PngRequest);
+    });
   }
-  return fonts;
+
+  private start(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(workerFile());
+    worker.on('message', (answer: PngAnswer | { ready: true }) => {
+      if ('ready' in answer) return;
+      const job = this.pending.get(answer.id);
+      if (!job) return;
+      this.pending.delete(answer.id);
+      clearTimeout(job.timer);
+      if ('png' in answer) job.resolve(Buffer.from(answer.png));
+      else job.reject(new Error(`rasterising failed: ${answer.error}`));
+      if (this.pending.size === 0) {
+        this.idle = setTimeout(() => this.stop(), PNG_IDLE_MS);
+        this.idle.unref();
+      }
+    });
+    worker.once('error', (error) => this.stop(error));
+    worker.once('exit', () => {
+      if (this.worker === worker) this.stop(new Error('the rasteriser stopped'));
+    });
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  private stop(error: Error = new Error('the rasteriser stopped')): void {
+    const worker = this.worker;
+    this.worker = null;
+    clearTimeout(this.idle);
+    for (const [id, job] of this.pending) {
+      clearTimeout(job.timer);
+      job.reject(error);
+      this.pending.delete(id);
+    }
+    if (worker) void worker.terminate();
+  }
 }
+
+/** The compiled worker entry: the sibling file in dist, or dist's copy when running from the sources. */
+function workerFile(): string {
+  const sibling = path.join(__dirname, 'png-worker.js');
+  if (fs.existsSync(sibling)) return sibling;
+  return path.resolve(__dirname, '..', 'dist', 'png-worker.js');
+}
+
+const rasteriser = new PngRasteriser();
 
 async function rasterise(drawing: { svg: string; width: number; height: number }): Promise<Buffer> {
-  const { Resvg } = await loadResvg();
   // Twice the drawing's size for sharp text, less when that would pass the pixel budget.
   const scale = Math.min(2, Math.sqrt(MAX_PNG_PIXELS / Math.max(1, drawing.width * drawing.height)));
-  const renderer = new Resvg(drawing.svg, {
-    fitTo: { mode: 'width', value: Math.max(1, Math.floor(drawing.width * scale)) },
-    background: '#ffffff',
-    font: {
-      fontBuffers: loadFonts(),
-      defaultFontFamily: 'DejaVu Sans',
-      sansSerifFamily: 'DejaVu Sans',
-      monospaceFamily: 'DejaVu Sans Mono',
-    },
-  });
   try {
-    const image = renderer.render();
-    try {
-      return Buffer.from(image.asPng());
-    } finally {
-      image.free();
-    }
-  } finally {
-    renderer.free();
+    return await rasteriser.render(drawing.svg, Math.max(1, Math.floor(drawing.width * scale)));
+  } catch (error) {
+    throw new ServiceError('unavailable', `the PNG could not be drawn: ${(error as Error).message}`);
   }
 }
