@@ -378,6 +378,13 @@ class MysqlReader {
       } else if ((action === 'add' || action === 'modify') && resource === 'column' && table) {
         this.addColumn(table, expr);
         shaped = true;
+      } else if ((action === 'drop' || action === 'rename' || action === 'change') && resource && table) {
+        // Read, but not replayed: the diagram shows the table as created, so say so.
+        this.builder.warn(
+          'not_imported',
+          `ALTER TABLE ${name}: ${action.toUpperCase()} ${resource.toUpperCase()} is not applied; the table is shown as created`,
+        );
+        shaped = true;
       }
     }
     return shaped;

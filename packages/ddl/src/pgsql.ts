@@ -13,6 +13,12 @@ const STOP_WORDS = /^(not|null|constraint|primary|unique|references|check|genera
 const SHAPING =
   /^\s*(create\s+(?:(?:global|local)\s+)?(?:(?:temp|temporary|unlogged)\s+)?table|alter\s+table|create\s+(?:unique\s+)?index|comment\s+on)\b/i;
 
+const ALTER_NAMES: Record<string, string> = {
+  AT_DropColumn: 'DROP COLUMN',
+  AT_AlterColumnType: 'ALTER COLUMN … TYPE',
+  AT_DropConstraint: 'DROP CONSTRAINT',
+};
+
 const FK_ACTIONS: Record<string, string | null> = {
   a: null,
   r: 'restrict',
@@ -160,6 +166,16 @@ class PgReader {
         return true;
       case 'CommentStmt':
         return this.comment(node);
+      case 'RenameStmt': {
+        const renamed = str(node, 'renameType');
+        if (renamed !== 'OBJECT_TABLE' && renamed !== 'OBJECT_COLUMN') return false;
+        if (!this.builder.table(relationName(obj(node, 'relation')))) return false;
+        this.builder.warn(
+          'not_imported',
+          `ALTER TABLE ${relationName(obj(node, 'relation'))}: RENAME ${renamed === 'OBJECT_TABLE' ? 'TO' : 'COLUMN'} is not applied; the table is shown as created`,
+        );
+        return true;
+      }
       case 'CreateEnumStmt':
         this.enums.set(this.typeKey(names(arr(node, 'typeName'))), names(arr(node, 'vals')));
         return true;
@@ -397,6 +413,18 @@ class PgReader {
           shaped = true;
           break;
         }
+        case 'AT_DropColumn':
+        case 'AT_AlterColumnType':
+        case 'AT_DropConstraint':
+          // Read, but not replayed: the diagram shows the table as created, so say so (not for a table
+          // defined later: pg_dump --clean drops constraints before it creates the tables).
+          if (!table) break;
+          this.builder.warn(
+            'not_imported',
+            `ALTER TABLE ${name}: ${ALTER_NAMES[subtype]}${column ? ` ${column}` : ''} is not applied; the table is shown as created`,
+          );
+          shaped = true;
+          break;
         default:
           break;
       }

@@ -168,6 +168,22 @@ describe('errors', () => {
     },
   );
 
+  it.each(['pgsql', 'mysql'] as const)(
+    '%s: says so when an ALTER TABLE drops or renames what the diagram keeps',
+    async (driver) => {
+      const sql =
+        'ALTER TABLE t DROP COLUMN x;\nCREATE TABLE t (id int PRIMARY KEY, a int, b int);\n' +
+        'ALTER TABLE t DROP COLUMN a;\nALTER TABLE t RENAME COLUMN b TO c;';
+      const result = ok(await convertDdl(driver, sql));
+      expect(columnsOf(result, 't')?.map((c) => c[0])).toEqual(['id', 'a', 'b']);
+      // The first ALTER comes before the table (a --clean preamble): nothing to say about it.
+      expect(result.warnings.map((w) => [w.line, w.code])).toEqual([
+        [3, 'not_imported'],
+        [4, 'not_imported'],
+      ]);
+    },
+  );
+
   it('keeps at most 100 warnings and counts them all', async () => {
     const columns = Array.from({ length: 130 }, (_, i) => `c${i} citext`).join(', ');
     const result = ok(await convertDdl('pgsql', `CREATE TABLE t (${columns});`));
