@@ -592,6 +592,8 @@ export interface components {
              * @description Link to the diagram in the web app.
              */
             url: string;
+            /** @description An addition (the diagram's `warnings`): for a DDL create answered `ready`, what the import skipped or changed. Not the response's top-level `warnings`, which lists ignored patch fields. */
+            warnings?: components["schemas"]["ImportWarnings"];
         } & components["schemas"]["DiagramStatusRules"];
         /** @description Size of the created diagram. */
         DiagramCounts: {
