@@ -11,7 +11,13 @@ const LINE_HEIGHT = 16;
 const MIN_WIDTH = 80;
 const MIN_HEIGHT = 40;
 
-export function renderNote(note: StickyNote, mark: ChangeMark | undefined, bounds: Bounds): string {
+/** `group`: the name of the note's group, drawn as `data-group-member` so arranging moves them together. */
+export function renderNote(
+  note: StickyNote,
+  mark: ChangeMark | undefined,
+  bounds: Bounds,
+  group: string | null = null,
+): string {
   const { left, top, width, height } = placeBox(note, { width: MIN_WIDTH, height: MIN_HEIGHT }, bounds);
   const fill = safeColor(note.color, NOTE_DEFAULT);
   const content = textOf(note.content);
@@ -55,5 +61,13 @@ export function renderNote(note: StickyNote, mark: ChangeMark | undefined, bound
       },
       tspans,
     );
-  return element('g', { class: `dss-note${markClass(mark)}` }, body);
+  return element(
+    'g',
+    {
+      class: `dss-note${markClass(mark)}`,
+      'data-note': textOf(note.uuid),
+      'data-group-member': group === null ? undefined : group,
+    },
+    body,
+  );
 }

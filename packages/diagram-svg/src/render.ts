@@ -73,7 +73,16 @@ export function renderDiagramSvg(document: DiagramDocument, options: RenderOptio
     );
 
   const noteLayer: string[] = [];
-  for (const note of notes) noteLayer.push(renderNote(note, highlight.sticky_notes.get(note.uuid), bounds));
+  const groupNames = new Map(groups.map((group) => [group.uuid, textOf(group.name)]));
+  for (const note of notes)
+    noteLayer.push(
+      renderNote(
+        note,
+        highlight.sticky_notes.get(note.uuid),
+        bounds,
+        note.parent_uuid === null ? null : (groupNames.get(note.parent_uuid) ?? null),
+      ),
+    );
 
   const title = options.title ?? `Diagram with ${tables.length} ${tables.length === 1 ? 'table' : 'tables'}`;
   const content =

@@ -301,11 +301,11 @@ describe('renderDiagramSvg', () => {
       expect(withClass(root, 'dss-note')).toHaveLength(document.sticky_notes.length);
     });
 
-    it("gives equal output for equal documents, whatever their uuids but the relationships' own", () => {
+    it("gives equal output for equal documents, whatever their uuids but the relationships' and notes' own", () => {
       const first = documentFrom(shopPatch, { newUuid: uuidCounter('00000000-0000-4000-8000-') }).document;
       const second = documentFrom(shopPatch, { newUuid: uuidCounter('11111111-1111-4111-8111-') }).document;
-      // data-relationship carries each relationship's uuid (the markup contract); nothing else does.
-      const withoutIds = (svg: string) => svg.replace(/ data-relationship="[^"]*"/g, '');
+      // data-relationship and data-note carry their record's uuid (the markup contract); nothing else does.
+      const withoutIds = (svg: string) => svg.replace(/ data-(relationship|note)="[^"]*"/g, '');
       expect(renderDiagramSvg(first)).toBe(renderDiagramSvg(first));
       expect(withoutIds(renderDiagramSvg(second))).toBe(withoutIds(renderDiagramSvg(first)));
       expect(renderDiagramSvg(first)).toContain(`data-relationship="${first.relationships[0]!.uuid}"`);

@@ -23,6 +23,7 @@ export interface ApplyPatchInput {
   source: string;
   source_id: string;
   base_version_uuid?: string;
+  note_positions_json?: string;
 }
 
 const SOURCE_KIND = /^[a-z][a-z_]{0,31}$/;
@@ -38,6 +39,7 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
     throw invalidField('source_id', 'must name the proposal');
   if (!isUuid(input.diagram_uuid)) throw diagramNotFound();
   const patchInput = parsePatch(input.patch_json);
+  const notePositions = parseNotePositions(input.note_positions_json ?? '');
   const teamId = input.team_id.toLowerCase();
 
   return withTransaction(context.pool, async (client) => {
@@ -61,6 +63,12 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
     const result = validate(normalized.patch, current.document, current.driver as Driver, 'propose');
     if (!result.ok) throw validationError(result);
     const document = apply(current.document, result.patch).document;
+    for (const [uuid, [left, top]] of notePositions) {
+      const note = document.sticky_notes.find((entry) => entry.uuid === uuid);
+      if (!note) throw invalidField('note_positions_json', `the diagram has no sticky note ${uuid}`);
+      note.left = left;
+      note.top = top;
+    }
 
     const versionUuid = randomUUID();
     await lockTeamListClockShared(client, teamId);
@@ -86,6 +94,31 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
     });
     return { version_uuid: versionUuid, diagram: toDiagram(diagram, context.appUrl) };
   });
+}
+
+/** `{"<uuid>": [left, top]}` as whole, non-negative positions; empty text is none. */
+function parseNotePositions(text: string): Map<string, [number, number]> {
+  const positions = new Map<string, [number, number]>();
+  if (text === '') return positions;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw invalidField('note_positions_json', 'must be a JSON object');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw invalidField('note_positions_json', 'must be a JSON object');
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length > 5000) throw invalidField('note_positions_json', 'must hold at most 5,000 notes');
+  for (const [uuid, position] of entries) {
+    if (!isUuid(uuid) || !Array.isArray(position) || position.length !== 2)
+      throw invalidField('note_positions_json', 'must map note uuids to [left, top]');
+    const [left, top] = position.map((n) => Math.round(Number(n)));
+    if (!Number.isFinite(left) || !Number.isFinite(top) || Math.abs(left!) > 1e7 || Math.abs(top!) > 1e7)
+      throw invalidField('note_positions_json', 'positions must be numbers');
+    positions.set(uuid.toLowerCase(), [Math.max(0, left!), Math.max(0, top!)]);
+  }
+  return positions;
 }
 
 function parsePatch(patchJson: string): unknown {

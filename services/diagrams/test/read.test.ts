@@ -254,6 +254,38 @@ describe('Diagrams reads: GetDiagram, GetSchema, GetFullDocument, ApplyPatch, Li
       expect((await fullDocument(owner)).etag).toBe(before.etag);
     });
 
+    it('should move existing sticky notes by uuid and refuse an unknown note or a malformed position map', async () => {
+      await applyPatch({ strategy: 'additive', sticky_notes: [{ content: 'Move me' }] });
+      const document = JSON.parse((await fullDocument(owner)).body).data as {
+        sticky_notes: { uuid: string; content: string; left: number; top: number }[];
+      };
+      const note = document.sticky_notes.find((entry) => entry.content === 'Move me')!;
+      const layout = (note_positions_json: string) =>
+        harness.client.ApplyPatch({
+          diagram_uuid: uuid,
+          team_id: owner.team_id,
+          user_id: owner.user_id,
+          patch_json: JSON.stringify({ strategy: 'merge' }),
+          source: 'layout',
+          source_id: '',
+          note_positions_json,
+        });
+      await layout(JSON.stringify({ [note.uuid]: [note.left + 40.4, note.top + 20] }));
+      const moved = (JSON.parse((await fullDocument(owner)).body).data as typeof document).sticky_notes.find(
+        (entry) => entry.uuid === note.uuid,
+      )!;
+      expect([moved.left, moved.top]).toEqual([note.left + 40, note.top + 20]);
+      for (const bad of [
+        JSON.stringify({ [randomUUID()]: [1, 2] }),
+        '[1, 2]',
+        '{',
+        JSON.stringify({ [note.uuid]: ['x', 2] }),
+      ]) {
+        const error = await failureOf(layout(bad));
+        expect(error.code).toBe('invalid_request');
+      }
+    });
+
     it('should refuse patch JSON that does not parse with invalid_request', async () => {
       const error = await failureOf(
         harness.client.ApplyPatch({

@@ -193,7 +193,7 @@ function addControls(figure: HTMLElement, svg: SVGSVGElement, viewport: Viewport
  */
 function addArranging(bar: HTMLElement, svg: SVGSVGElement, viewport: Viewport, form: HTMLFormElement): void {
   interface Moved {
-    kind: 'tables' | 'groups';
+    kind: 'tables' | 'groups' | 'notes';
     g: SVGGElement;
     left: number;
     top: number;
@@ -204,7 +204,7 @@ function addArranging(bar: HTMLElement, svg: SVGSVGElement, viewport: Viewport, 
   const toggle = document.createElement('button');
   toggle.type = 'button';
   toggle.textContent = 'Arrange';
-  toggle.title = 'Move tables and groups by dragging them';
+  toggle.title = 'Move tables, groups and notes by dragging them';
   toggle.dataset['zoomAction'] = 'arrange';
   const save = document.createElement('button');
   save.type = 'button';
@@ -219,9 +219,10 @@ function addArranging(bar: HTMLElement, svg: SVGSVGElement, viewport: Viewport, 
     save.hidden = !viewport.arranging && moved.size === 0;
   });
   save.addEventListener('click', () => {
-    const positions: Record<'tables' | 'groups', Record<string, [number, number]>> = {
+    const positions: Record<'tables' | 'groups' | 'notes', Record<string, [number, number]>> = {
       tables: {},
       groups: {},
+      notes: {},
     };
     for (const [key, entry] of moved) {
       const name = key.slice(key.indexOf(':') + 1);
@@ -232,7 +233,8 @@ function addArranging(bar: HTMLElement, svg: SVGSVGElement, viewport: Viewport, 
   });
   bar.append(toggle, save);
 
-  const boxOf = (g: SVGGElement) => g.querySelector<SVGRectElement>('rect.dss-box, rect.dss-frame');
+  const boxOf = (g: SVGGElement) =>
+    g.querySelector<SVGRectElement>('rect.dss-box, rect.dss-frame, rect.dss-card');
   const track = (kind: Moved['kind'], g: SVGGElement, name: string): Moved => {
     const key = `${kind}:${name}`;
     let entry = moved.get(key);
@@ -249,20 +251,33 @@ function addArranging(bar: HTMLElement, svg: SVGSVGElement, viewport: Viewport, 
     if (!viewport.arranging) return;
     const target = event.target as Element;
     const table = target.closest<SVGGElement>('g.dss-table[data-table]');
-    const group = table ? null : target.closest<SVGGElement>('g.dss-group[data-group]');
-    if (table === null && group === null) return;
+    const note = table ? null : target.closest<SVGGElement>('g.dss-note[data-note]');
+    const group = table || note ? null : target.closest<SVGGElement>('g.dss-group[data-group]');
+    if (table === null && group === null && note === null) return;
     const entries: Moved[] = [];
     const names = new Set<string>();
     if (table !== null) {
       const name = table.dataset['table'] ?? '';
       entries.push(track('tables', table, name));
       names.add(name);
+    } else if (note !== null) {
+      entries.push(track('notes', note, note.dataset['note'] ?? ''));
     } else if (group !== null) {
       entries.push(track('groups', group, group.dataset['group'] ?? ''));
       const frame = boxOf(group)!.getBBox();
-      for (const member of Array.from(svg.querySelectorAll<SVGGElement>('g.dss-table[data-table]'))) {
+      // The tables and notes inside the frame move with it.
+      for (const member of Array.from(
+        svg.querySelectorAll<SVGGElement>('g.dss-table[data-table], g.dss-note[data-note]'),
+      )) {
+        const kind = member.dataset['table'] !== undefined ? 'tables' : 'notes';
+        const memberName = (kind === 'tables' ? member.dataset['table'] : member.dataset['note']) ?? '';
+        // A note of the group (drawn beside it or inside) always goes with it.
+        if (kind === 'notes' && member.dataset['groupMember'] === group.dataset['group']) {
+          entries.push(track(kind, member, memberName));
+          continue;
+        }
         const box = boxOf(member)!.getBBox();
-        const entry = moved.get(`tables:${member.dataset['table']}`);
+        const entry = moved.get(`${kind}:${memberName}`);
         const left = box.x + (entry?.dx ?? 0);
         const top = box.y + (entry?.dy ?? 0);
         const groupEntry = moved.get(`groups:${group.dataset['group']}`)!;
@@ -274,9 +289,8 @@ function addArranging(bar: HTMLElement, svg: SVGSVGElement, viewport: Viewport, 
           left + box.width <= fx + frame.width &&
           top + box.height <= fy + frame.height
         ) {
-          const name = member.dataset['table'] ?? '';
-          entries.push(track('tables', member, name));
-          names.add(name);
+          entries.push(track(kind, member, memberName));
+          if (kind === 'tables') names.add(memberName);
         }
       }
     }

@@ -164,7 +164,10 @@ ${pasteBox(diagram.uuid, csrfToken, pasted)}
     if (!canEdit(membership.role)) throw editorRequired();
     const form = req.body as Record<string, unknown>;
     const positions = readPositions(typeof form.positions === 'string' ? form.positions : '');
-    if (positions === null || positions.tables.length + positions.groups.length === 0)
+    if (
+      positions === null ||
+      positions.tables.length + positions.groups.length + positions.notes.length === 0
+    )
       throw new PageError(422, 'Nothing to save', 'The layout form carried no positions.');
     try {
       await clients.diagrams.ApplyPatch({
@@ -179,6 +182,12 @@ ${pasteBox(diagram.uuid, csrfToken, pasted)}
         source: 'layout',
         source_id: '',
         base_version_uuid: typeof form.base_version === 'string' ? form.base_version : '',
+        note_positions_json:
+          positions.notes.length > 0
+            ? JSON.stringify(
+                Object.fromEntries(positions.notes.map((note) => [note.name, [note.left, note.top]])),
+              )
+            : '',
       });
     } catch (error) {
       if (isServiceError(error) && error.code === 'conflict')
@@ -224,10 +233,12 @@ ${csrfField(csrfToken)}
 type Position = { name: string; left: number; top: number };
 
 /**
- * `{"tables": {"<name>": [left, top]}, "groups": {…}}` as patch entries; null when it is not that shape
- * (at most 5,000 entries).
+ * `{"tables": {"<name>": [left, top]}, "groups": {…}, "notes": {"<uuid>": […]}}` as positions; null when it
+ * is not that shape (at most 5,000 entries a kind).
  */
-export function readPositions(text: string): { tables: Position[]; groups: Position[] } | null {
+export function readPositions(
+  text: string,
+): { tables: Position[]; groups: Position[]; notes: Position[] } | null {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -249,10 +260,13 @@ export function readPositions(text: string): { tables: Position[]; groups: Posit
     }
     return out;
   };
-  const { tables, groups } = value as { tables?: unknown; groups?: unknown };
+  const { tables, groups, notes } = value as { tables?: unknown; groups?: unknown; notes?: unknown };
   const readTables = read(tables);
   const readGroups = read(groups);
-  return readTables === null || readGroups === null ? null : { tables: readTables, groups: readGroups };
+  const readNotes = read(notes);
+  return readTables === null || readGroups === null || readNotes === null
+    ? null
+    : { tables: readTables, groups: readGroups, notes: readNotes };
 }
 
 function pasteBox(uuid: string, csrfToken: string, text = ''): Html {

@@ -152,6 +152,88 @@ describe('arrange by hand (Chromium, whole embedded system)', () => {
     }
   });
 
+  it('moves a sticky note by drag, and a group carries its notes along', async () => {
+    const noted = await createDiagram(
+      web,
+      editor,
+      {
+        strategy: 'merge',
+        groups: [{ name: 'Ledger' }],
+        tables: [
+          {
+            name: 'accounts',
+            parent_name: 'Ledger',
+            columns: [{ name: 'id', type: 'bigint', is_primary_key: true }],
+          },
+          { name: 'audit', columns: [{ name: 'id', type: 'bigint', is_primary_key: true }] },
+        ],
+        sticky_notes: [{ content: 'Free note' }, { content: 'Ledger note', parent_name: 'Ledger' }],
+      },
+      'Noted',
+    );
+    const read = async () => {
+      const document = (await api(web, editor.token, 'GET', `/diagrams/${noted}/schema-full`)).body.data as {
+        sticky_notes: { uuid: string; content: string; left: number; top: number }[];
+        groups: { left: number; top: number }[];
+      };
+      return {
+        notes: new Map(document.sticky_notes.map((note) => [note.content, note])),
+        group: document.groups[0]!,
+      };
+    };
+    const before = await read();
+    const free = before.notes.get('Free note')!;
+    const page = await suite.signedInPage(editor, `/diagrams/${noted}`);
+    await page.waitForSelector('figure.diagram[data-viewport=ready]');
+    await page.click('button[data-zoom-action=arrange]');
+    const card = await page.evaluate((uuid) => {
+      const rect = document.querySelector(`g.dss-note[data-note="${uuid}"] rect.dss-card`) as SVGRectElement;
+      const screen = rect.getBoundingClientRect();
+      return {
+        x: screen.left + 10,
+        y: screen.top + 10,
+        unitsPerPixel: rect.width.baseVal.value / screen.width,
+      };
+    }, free.uuid);
+    await page.mouse.move(card.x, card.y);
+    await page.mouse.down();
+    await page.mouse.move(card.x + 80, card.y + 50, { steps: 5 });
+    await page.mouse.up();
+    await Promise.all([
+      page.waitForURL(`${web.webUrl}/diagrams/${noted}`),
+      page.click('button[data-zoom-action=save-layout]'),
+    ]);
+    const after = await read();
+    expect(after.notes.get('Free note')!.left - free.left).toBeCloseTo(80 * card.unitsPerPixel, -1);
+    expect(after.notes.get('Free note')!.top - free.top).toBeCloseTo(50 * card.unitsPerPixel, -1);
+
+    // Drag the group by its title strip: the note inside it moves by the same amount.
+    await page.waitForSelector('figure.diagram[data-viewport=ready]');
+    await page.click('button[data-zoom-action=arrange]');
+    const start = await page.evaluate(() => {
+      const frame = (
+        document.querySelector('g.dss-group[data-group="Ledger"] rect.dss-frame') as SVGRectElement
+      ).getBoundingClientRect();
+      return { x: frame.left + 8, y: frame.top + 8 };
+    });
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.down();
+    await page.mouse.move(start.x + 70, start.y + 30, { steps: 5 });
+    await page.mouse.up();
+    await Promise.all([
+      page.waitForURL(`${web.webUrl}/diagrams/${noted}`),
+      page.click('button[data-zoom-action=save-layout]'),
+    ]);
+    const last = await read();
+    const groupMoved = last.group.left - after.group.left;
+    expect(groupMoved).toBeGreaterThan(10);
+    const ledgerBefore = after.notes.get('Ledger note')!;
+    const ledgerAfter = last.notes.get('Ledger note')!;
+    expect(ledgerAfter.left - ledgerBefore.left).toBeCloseTo(groupMoved, -1);
+    expect(ledgerAfter.top - ledgerBefore.top).toBeCloseTo(last.group.top - after.group.top, -1);
+    await saveScreenshot(page, 'arrange-notes');
+  });
+
   it('refuses to save over a diagram that changed meanwhile', async () => {
     const [name] = [...(await framesByName()).keys()];
     const page = await suite.signedInPage(editor, `/diagrams/${diagramUuid}`);
