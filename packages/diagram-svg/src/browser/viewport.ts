@@ -20,6 +20,8 @@ interface Viewport {
   actualSize(): void;
   zoomBy(factor: number): void;
   centreOn(table: SVGGElement): void;
+  /** Zooms (never past actual size) and pans so the marked parts fill the view; the whole when none. */
+  focusOnChanges(): void;
 }
 
 /** Sets up every `figure.diagram` holding an `svg.dss-diagram` that has not been set up yet. */
@@ -32,6 +34,8 @@ export function enableViewports(root: ParentNode = document): void {
     figure.dataset['viewport'] = 'ready';
     const viewport = attach(figure, svg);
     if (viewport !== null) addControls(figure, svg, viewport);
+    // A review shows the change first: the view closes in on what the highlight marks.
+    if (viewport !== null && figure.dataset['focus'] === 'changes') viewport.focusOnChanges();
   }
 }
 
@@ -58,7 +62,11 @@ function attach(figure: HTMLElement, svg: SVGSVGElement): Viewport | null {
     // In arrange mode a press on a table starts moving it, not panning.
     .filter((event: Event) => {
       const target = event.target as Element | null;
-      if (state.arranging && event.type !== 'wheel' && target?.closest('g.dss-table, g.dss-group'))
+      if (
+        state.arranging &&
+        event.type !== 'wheel' &&
+        target?.closest('g.dss-table, g.dss-group, g.dss-note')
+      )
         return false;
       return (!(event as MouseEvent).ctrlKey || event.type === 'wheel') && !(event as MouseEvent).button;
     })
@@ -109,6 +117,42 @@ function attach(figure: HTMLElement, svg: SVGSVGElement): Viewport | null {
       );
       table.classList.add('dss-found');
       window.setTimeout(() => table.classList.remove('dss-found'), 1600);
+    },
+    focusOnChanges() {
+      const parts = new Set<SVGGraphicsElement>();
+      for (const marked of Array.from(
+        layer.querySelectorAll<SVGGraphicsElement>('.dss-added, .dss-changed, .dss-removed'),
+      ))
+        parts.add(
+          marked.closest<SVGGraphicsElement>('g.dss-table, g.dss-relationship, g.dss-note, g.dss-group') ??
+            marked,
+        );
+      let union: { x0: number; y0: number; x1: number; y1: number } | null = null;
+      for (const part of parts) {
+        const b = part.getBBox();
+        if (b.width === 0 && b.height === 0) continue;
+        union =
+          union === null
+            ? { x0: b.x, y0: b.y, x1: b.x + b.width, y1: b.y + b.height }
+            : {
+                x0: Math.min(union.x0, b.x),
+                y0: Math.min(union.y0, b.y),
+                x1: Math.max(union.x1, b.x + b.width),
+                y1: Math.max(union.y1, b.y + b.height),
+              };
+      }
+      if (union === null) return;
+      const margin = 40;
+      const k = Math.min(
+        box.width / (union.x1 - union.x0 + 2 * margin),
+        box.height / (union.y1 - union.y0 + 2 * margin),
+        Math.max(1, 1 / fittedScale()),
+      );
+      if (k <= 1.05) return;
+      selection.call(
+        behaviour.transform,
+        scaleAbout(k, (union.x0 + union.x1) / 2, (union.y0 + union.y1) / 2),
+      );
     },
   };
 }

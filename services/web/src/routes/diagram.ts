@@ -285,7 +285,7 @@ function pastedChangeView(change: Extract<ProposedChange, { fits: true }>, title
   const highlighted = reviewDiagram(change.before, change.after, change.changes);
   return html`<section class="changes-section"><h2>Changes</h2>${diffView(change.changes)}</section>
 <section><h2>Diagram with the changes</h2>
-<figure class="diagram" id="diagram">${trustedHtml(renderDiagramSvg(highlighted.document, { highlight: highlighted.highlight, title }))}</figure>
+<figure class="diagram" id="diagram" data-focus="changes">${trustedHtml(renderDiagramSvg(highlighted.document, { highlight: highlighted.highlight, title }))}</figure>
 </section>`;
 }
 

@@ -240,7 +240,7 @@ function changeView(change: ProposedChange, title: string): Html {
 ${migrationView(migrationScript(change.before, change.after), change.after.driver)}
 </div>
 <section><h2>Diagram with the changes</h2>
-<figure class="diagram" id="diagram">${trustedHtml(renderDiagramSvg(highlighted.document, { highlight: highlighted.highlight, title }))}</figure>
+<figure class="diagram" id="diagram" data-focus="changes">${trustedHtml(renderDiagramSvg(highlighted.document, { highlight: highlighted.highlight, title }))}</figure>
 </section>`;
 }
 

@@ -159,6 +159,56 @@ describe('review flow in the browser (Chromium, whole embedded system)', () => {
     });
   });
 
+  describe('focus', () => {
+    it('opens a large diagram closed in on the change: the changed table centred, at actual size, closer than Fit', async () => {
+      const tables = Array.from({ length: 40 }, (_, at) => ({
+        name: `t${String(at).padStart(2, '0')}`,
+        columns: [
+          { name: 'id', type: 'bigint', is_primary_key: true },
+          { name: 'label', type: 'varchar(40)' },
+        ],
+      }));
+      const large = await createDiagram(web, editor, { strategy: 'merge', tables }, 'Large');
+      const proposal = await propose(web, editor, large, {
+        title: 'One column',
+        message: 'A column on t27.',
+        schema: {
+          strategy: 'merge',
+          tables: [{ name: 't27', columns: [{ name: 'added_at', type: 'timestamp' }] }],
+        },
+      });
+      const page = await signedInPage(editor, new URL(proposal.review_url).pathname);
+      await page.waitForSelector('figure#diagram[data-viewport=ready]');
+      const measure = () =>
+        page.evaluate(() => {
+          const figure = document.getElementById('diagram')!.getBoundingClientRect();
+          const table = document
+            .querySelector('g.dss-table[data-table="t27"] rect.dss-box')!
+            .getBoundingClientRect();
+          return {
+            zoom: Number(document.getElementById('diagram')!.dataset['zoom']),
+            offX: Math.abs(table.left + table.width / 2 - (figure.left + figure.width / 2)) / figure.width,
+            offY: Math.abs(table.top + table.height / 2 - (figure.top + figure.height / 2)) / figure.height,
+            inside:
+              table.left >= figure.left &&
+              table.right <= figure.right &&
+              table.top >= figure.top &&
+              table.bottom <= figure.bottom,
+          };
+        });
+      const focused = await measure();
+      await saveScreenshot(page, 'review-page-focused');
+      await page.click('button[data-zoom-action=fit]');
+      const fitted = await measure();
+      expect(focused.inside).toBe(true);
+      expect(focused.offX).toBeLessThan(0.1);
+      expect(focused.offY).toBeLessThan(0.1);
+      // Closer than the whole-diagram fit, up to actual size (where column text is 12 px high).
+      expect(focused.zoom).toBeGreaterThan(fitted.zoom);
+      expect(focused.zoom).toBe(100);
+    });
+  });
+
   describe('decline', () => {
     it('declines with a reason, which the REST status then shows', async () => {
       const proposal = await propose(web, editor, diagramUuid, {
