@@ -188,7 +188,8 @@ describe('layout', () => {
   });
 
   describe('cost', () => {
-    it('lays out 200 new tables against a 1,000-table diagram in a few hundred milliseconds', () => {
+    // Its time is measured by the layout benchmark (npm run bench -w packages/schema), not asserted here.
+    it('lays out 200 new tables against a 1,000-table diagram beside their neighbours, overlapping nothing', () => {
       const before = generateDiagram({ tables: 1000, columnsPerTable: 20 });
       const tables = Array.from({ length: 200 }, (_, n) =>
         patchTable(`extra_${n}`, { columns: [patchColumn('id'), patchColumn('ref')] }),
@@ -200,9 +201,7 @@ describe('layout', () => {
         target_table: before.tables[(n * 7) % 1000]!.name,
         target_column: 'id',
       }));
-      const started = performance.now();
       const after = apply(before, patchOf({ tables, relationships })).document;
-      expect(performance.now() - started).toBeLessThan(3000);
       const added = after.tables.slice(1000);
       const neighbours = after.tables.filter((t) =>
         added.some((a) =>
