@@ -45,6 +45,9 @@ describe('gRPC server and client', () => {
           }),
           Fail: async (request) => {
             if (request.mode === 'service_error') throw planLimit;
+            // Half of an emoji, as a message that cuts a client's text at a length limit quotes it.
+            if (request.mode === 'lone_surrogate')
+              throw new ServiceError('invalid_schema', `schema must be an object, got "${'😀'.slice(0, 1)}"`);
             throw new Error(`cannot connect to ${SECRET}`);
           },
           Sleep: async (request) => {
@@ -105,6 +108,19 @@ describe('gRPC server and client', () => {
       const extra = JSON.parse(String(status.metadata.get('dss-error-extra')[0]));
       expect(extra).toEqual(planLimit.extra);
       expect(JSON.stringify(status.metadata.getMap())).not.toMatch(/\b422\b/);
+    });
+  });
+
+  describe('a handler whose message holds an unpaired surrogate', () => {
+    it('should answer at once with the surrogate replaced, not leave the call to its deadline', async () => {
+      const error = await client
+        .Fail({ mode: 'lone_surrogate' }, { deadlineMs: 3000 })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ServiceError);
+      expect(error).toMatchObject({
+        code: 'invalid_schema',
+        message: 'schema must be an object, got "\uFFFD"',
+      });
     });
   });
 

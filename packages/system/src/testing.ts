@@ -33,9 +33,10 @@ export async function startTestSystem(
     DSS_IMPORT_WARM_UP: 'false',
     ...extraEnv,
   };
+  // Silent unless DSS_TEST_LOG_LEVEL asks for the services' logs (to see why a test saw a 5xx).
   const system = await startSystem({
     env,
-    logger: createLogger('dss', { level: 'silent' }),
+    logger: createLogger('dss', { level: (process.env.DSS_TEST_LOG_LEVEL as 'warn') ?? 'silent' }),
     withoutImporter: options.withoutImporter,
   });
   return {

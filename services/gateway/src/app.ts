@@ -61,7 +61,8 @@ export function createGatewayApp(options: GatewayAppOptions): express.Express {
 
   const v1 = express.Router({ caseSensitive: true, strict: false });
   v1.use(authenticate(options.authenticator));
-  v1.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: () => true }));
+  // Only a POST has a body in this API; a body sent with any other method is not read (nor refused).
+  v1.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: (req) => req.method === 'POST' }));
   v1.use(checkBodyText);
   for (const route of options.routes) v1[route.method](route.path, routeHandler(route, options.rateLimits));
   for (const path of new Set(options.routes.map((route) => route.path))) {
@@ -295,6 +296,15 @@ function toServiceError(error: unknown, req: Request, logger: GatewayLogger): Se
     case 'request.aborted':
       return new HttpError(400, 'request_failed', 'the request was aborted');
   }
+  // Any other failure to read the body (bytes that do not follow their Content-Encoding, a length that
+  // does not match) is the client's, and what it sent is not a JSON object: the reader marks it 4xx.
+  const status = bodyError?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return new HttpError(
+      400,
+      'invalid_request',
+      'the request body could not be read as JSON (does it follow its Content-Encoding and Content-Length?)',
+    );
   logger.error({ err: error, path: req.path }, 'unhandled error in the gateway');
   return internalError();
 }

@@ -14,6 +14,7 @@ import { Redis } from 'ioredis';
 import { createGatewayApp, type RouteSpec } from './app';
 import { Authenticator } from './authenticator';
 import type { GatewayConfig } from './config';
+import { answerMalformedRequestsAsJson } from './malformed-requests';
 import { createRateLimits } from './rate-limits';
 import { connectRouteClients, v1Routes } from './routes';
 
@@ -63,6 +64,7 @@ export async function startGateway({ config, logger, metrics, bus, routes }: Gat
   });
 
   const { server, port } = await listenHttp(app, { port: config.httpPort, host: config.httpHost });
+  answerMalformedRequestsAsJson(server);
   logger.info({ port }, 'gateway listening');
 
   return {

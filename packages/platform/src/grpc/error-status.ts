@@ -54,7 +54,21 @@ export function toGrpcStatus(error: unknown): GrpcErrorStatus {
   metadata.set(ERROR_CODE_TRAILER, serviceError.code);
   if (Object.keys(serviceError.extra).length > 0)
     metadata.set(ERROR_EXTRA_TRAILER, asciiJson(serviceError.extra));
-  return { code: GRPC_STATUS_BY_ERROR_CODE[serviceError.code], details: serviceError.message, metadata };
+  return {
+    code: GRPC_STATUS_BY_ERROR_CODE[serviceError.code],
+    details: wellFormed(serviceError.message),
+    metadata,
+  };
+}
+
+/**
+ * The message with every unpaired UTF-16 surrogate replaced by U+FFFD. grpc-js percent-encodes the
+ * status details with encodeURI, which throws on an unpaired surrogate, and the call is then never
+ * answered (the caller waits out its deadline): a message quoting a client's text, or half of an emoji
+ * cut at a length limit, must not do that.
+ */
+export function wellFormed(text: string): string {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
 /**
