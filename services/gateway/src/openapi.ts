@@ -1,8 +1,9 @@
 // The OpenAPI 3.1 description of the REST API (openapi/openapi.yaml, one level above both src/ and dist/)
 // and the public router that serves it: GET /openapi.json and a rendered GET /docs page. The renderer is
-// Redoc's standalone bundle, served from node_modules by the same router, so nothing is fetched from
-// elsewhere at run time and the page can carry a strict Content-Security-Policy.
-import { readFileSync } from 'node:fs';
+// Redoc's standalone bundle, served by the same router from dist/assets/ (copied there from the redoc package
+// at build time by scripts/copy-assets.js, so the runtime needs neither redoc nor its React dependency tree),
+// so nothing is fetched from elsewhere at run time and the page can carry a strict Content-Security-Policy.
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ifNoneMatchMatches, strongEtag } from '@dss/platform';
 import express, { type Request, type RequestHandler, type Response } from 'express';
@@ -12,12 +13,12 @@ import { HttpError } from './http-errors';
 /** Where the description lives; the same relative path holds from src/ (tests, ts-node) and from dist/. */
 export const OPENAPI_FILE = path.join(__dirname, '..', 'openapi', 'openapi.yaml');
 
-/** The renderer files /docs/assets/<file> may serve, by file name. Nothing else under node_modules is reachable. */
-const DOCS_ASSETS: Readonly<Record<string, { module: string; contentType: string }>> = {
-  'redoc.standalone.js': {
-    module: 'redoc/bundles/redoc.standalone.js',
-    contentType: 'text/javascript; charset=utf-8',
-  },
+/** Where the build puts the docs page's files; the same relative path holds from src/ and from dist/. */
+export const DOCS_ASSETS_DIR = path.join(__dirname, '..', 'dist', 'assets');
+
+/** The renderer files /docs/assets/<file> may serve, by file name. Nothing else is reachable. */
+const DOCS_ASSETS: Readonly<Record<string, { contentType: string }>> = {
+  'redoc.standalone.js': { contentType: 'text/javascript; charset=utf-8' },
 };
 
 /**
@@ -132,9 +133,11 @@ export function openApiRouter(): express.Router {
   const assetFiles = new Map(
     Object.entries(DOCS_ASSETS).map(([name, asset]) => [
       name,
-      { ...asset, file: require.resolve(asset.module) },
+      { ...asset, file: path.join(DOCS_ASSETS_DIR, name) },
     ]),
   );
+  for (const { file } of assetFiles.values())
+    if (!existsSync(file)) throw new Error(`${file} is missing: \`npm run build\` copies it there`);
   description();
 
   const router = express.Router({ caseSensitive: true, strict: false });

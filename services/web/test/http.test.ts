@@ -323,7 +323,7 @@ describe('web app over HTTP (whole embedded system)', () => {
         },
       });
       // No DDL import runs here, so the state is set directly (test only; the API never writes it).
-      const db = createPool(web.system.env.DATABASE_URL!, { max: 1 });
+      const db = createPool(web.system!.env.DATABASE_URL!, { max: 1 });
       try {
         await db.query("UPDATE diagrams.diagrams SET status = 'importing' WHERE uuid = $1", [importingUuid]);
       } finally {
@@ -406,7 +406,7 @@ describe('web app over HTTP (whole embedded system)', () => {
       const client = new WebClient(web.webUrl);
       await client.signIn(editor.email);
       await client.request(`/review/${proposalUuid}`);
-      const metrics = await (await fetch(`http://127.0.0.1:${web.system.adminPort}/metrics`)).text();
+      const metrics = await (await fetch(`http://127.0.0.1:${web.system!.adminPort}/metrics`)).text();
       const line = metrics
         .split('\n')
         .find((text) => text.startsWith('dss_http_requests_total') && text.includes('route="/review/:uuid"'));
@@ -421,13 +421,13 @@ describe('web app over HTTP (whole embedded system)', () => {
 
     beforeAll(async () => {
       const config = readWebConfig({
-        ...web.system.env,
+        ...web.system!.env,
         DSS_WEB_PORT: '0',
         DSS_WEB_HOST: '127.0.0.1',
         DSS_APP_URL: 'https://app.example.test',
-        DSS_ACCOUNTS_GRPC_ADDR: web.system.grpc.accounts,
-        DSS_DIAGRAMS_GRPC_ADDR: web.system.grpc.diagrams,
-        DSS_PROPOSALS_GRPC_ADDR: web.system.grpc.proposals,
+        DSS_ACCOUNTS_GRPC_ADDR: web.system!.grpc.accounts,
+        DSS_DIAGRAMS_GRPC_ADDR: web.system!.grpc.diagrams,
+        DSS_PROPOSALS_GRPC_ADDR: web.system!.grpc.proposals,
       });
       secure = await startWebApp({
         config,

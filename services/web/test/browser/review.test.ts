@@ -291,7 +291,7 @@ describe('review flow in the browser (Chromium, whole embedded system)', () => {
 
 /** Acceptable inside a test only: moves a proposal's expiry into the past in its own table. */
 async function expireInDatabase(web: WebTestSystem, uuid: string): Promise<void> {
-  const client = new Client({ connectionString: web.system.env.DATABASE_URL });
+  const client = new Client({ connectionString: web.databaseUrl });
   await client.connect();
   try {
     await client.query(

@@ -2,21 +2,47 @@
 // DSS_APP_URL (and with it every review_url and the origin form posts are checked against) is the web
 // app's real address. Plus people with passwords and tokens, REST calls through the gateway, and a
 // cookie-keeping fetch that signs in like a browser.
+// Under scripts/e2e-containers.sh (E2E_CONTAINERS_STACK names the stack it started) the same tests run
+// against the web, gateway and accounts containers instead.
+import { readFileSync } from 'node:fs';
 import { freePort } from '@dss/platform/testing';
 import { startTestSystem, type TeamRole, type TestMember, TestPeople, type TestSystem } from '@dss/system';
 
 export const PASSWORD = 'correct horse battery staple';
 
 export interface WebTestSystem {
-  system: TestSystem;
+  /** The embedded system; absent when the tests run against the containers. */
+  system?: TestSystem;
   webUrl: string;
   apiUrl: string;
+  /** The database of the diagrams and proposals (for tests that age a record). */
+  databaseUrl: string;
   /** Teams, people and tokens (accounts gRPC); `people.accounts` for other account calls. */
   people: TestPeople;
   stop(): Promise<void>;
 }
 
+/** The fields of scripts/e2e-containers.js's stack file these tests use. */
+interface ContainerStackFile {
+  appUrl: string;
+  baseUrl: string;
+  databaseUrl: string;
+  components: { accounts: { ports: { grpc: number } } };
+}
+
 export async function startWebTestSystem(): Promise<WebTestSystem> {
+  const stackFile = process.env.E2E_CONTAINERS_STACK;
+  if (stackFile) {
+    const stack = JSON.parse(readFileSync(stackFile, 'utf8')) as ContainerStackFile;
+    const people = new TestPeople(`127.0.0.1:${stack.components.accounts.ports.grpc}`);
+    return {
+      webUrl: stack.appUrl,
+      apiUrl: stack.baseUrl,
+      databaseUrl: stack.databaseUrl,
+      people,
+      stop: async () => people.close(),
+    };
+  }
   const port = await freePort();
   const webUrl = `http://127.0.0.1:${port}`;
   const system = await startTestSystem({ DSS_WEB_PORT: String(port), DSS_APP_URL: webUrl });
@@ -25,6 +51,7 @@ export async function startWebTestSystem(): Promise<WebTestSystem> {
     system,
     webUrl,
     apiUrl: system.apiUrl,
+    databaseUrl: system.env.DATABASE_URL!,
     people,
     async stop() {
       people.close();
