@@ -289,7 +289,9 @@ async function main() {
       suiteEnv,
     );
     timings.suite = Date.now() - mark;
-    log('the web app\'s browser tests, container checks: the image, MCP over Streamable HTTP, the web app, faults');
+    log(
+      "the web app's browser tests, container checks: the image, MCP over Streamable HTTP, the web app, faults",
+    );
     mark = Date.now();
     // The web app's browser tests against the web container (services/web/test/support/web-system.ts reads
     // the stack file), then the container checks; the fault checks stop and restart containers, so they run
