@@ -19,7 +19,7 @@ import {
 import type { Stack } from './stack';
 
 /** The repository: the first folder up from here that holds services/ (from the sources or from dist). */
-const REPO_ROOT = (() => {
+export const REPO_ROOT = (() => {
   for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir))
     if (existsSync(path.join(dir, 'services', 'gateway'))) return dir;
   throw new Error(`no services/ folder above ${__dirname}`);
@@ -46,6 +46,13 @@ export interface ProcessStack extends Stack {
   services: Record<ServiceName, ServiceProcess>;
   /** SIGTERM to every process; resolves with each one's exit code (null when it had to be killed). */
   terminate(): Promise<Record<ServiceName, number | null>>;
+  /**
+   * Sends `signal` to the named processes (default all) and waits for them to exit (SIGKILL after 20 s);
+   * the database, NATS and Redis stay. Resolves with each one's exit code (null when killed by a signal).
+   */
+  kill(signal: NodeJS.Signals, names?: readonly ServiceName[]): Promise<Record<string, number | null>>;
+  /** Starts the named processes (default all) again with the same configuration and waits until ready. */
+  restart(names?: readonly ServiceName[]): Promise<void>;
 }
 
 /**
@@ -100,33 +107,32 @@ export async function startProcessStack(
 
   const names = [...GRPC_SERVICES, ...HTTP_SERVICES];
   const adminPorts = await ports(names.length);
+  const spawnService = (name: ServiceName, adminPort: number): ServiceProcess => {
+    const child = spawn(
+      process.execPath,
+      ['--require', '@dss/platform/tracing/preload', `services/${name}/dist/main.js`],
+      {
+        cwd: REPO_ROOT,
+        env: { ...common, ...own[name], ...env[name], DSS_ADMIN_PORT: String(adminPort) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let printed = '';
+    const keep = (chunk: Buffer) => {
+      printed = (printed + chunk.toString()).slice(-20_000);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    return {
+      name,
+      adminPort,
+      grpcAddress: (grpc as Record<string, string | undefined>)[name],
+      child,
+      output: () => printed,
+    };
+  };
   const services = Object.fromEntries(
-    names.map((name, i) => {
-      const adminPort = adminPorts[i] as number;
-      const child = spawn(
-        process.execPath,
-        ['--require', '@dss/platform/tracing/preload', `services/${name}/dist/main.js`],
-        {
-          cwd: REPO_ROOT,
-          env: { ...common, ...own[name], ...env[name], DSS_ADMIN_PORT: String(adminPort) },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      let printed = '';
-      const keep = (chunk: Buffer) => {
-        printed = (printed + chunk.toString()).slice(-20_000);
-      };
-      child.stdout?.on('data', keep);
-      child.stderr?.on('data', keep);
-      const service: ServiceProcess = {
-        name,
-        adminPort,
-        grpcAddress: (grpc as Record<string, string | undefined>)[name],
-        child,
-        output: () => printed,
-      };
-      return [name, service];
-    }),
+    names.map((name, i) => [name, spawnService(name, adminPorts[i] as number)]),
   ) as Record<ServiceName, ServiceProcess>;
 
   const cleanUp = async () => {
@@ -161,6 +167,20 @@ export async function startProcessStack(
     },
     services,
     terminate,
+    async kill(signal, which = names) {
+      const codes = await Promise.all(
+        which.map(async (name) => [name, await stopProcess(services[name].child, signal)] as const),
+      );
+      return Object.fromEntries(codes);
+    },
+    async restart(which = names) {
+      for (const name of which) {
+        if (services[name].child.exitCode === null && services[name].child.signalCode === null)
+          throw new Error(`${name} is still running; kill it first`);
+        services[name] = spawnService(name, services[name].adminPort);
+      }
+      await Promise.all(which.map((name) => waitUntilReady(services[name])));
+    },
     async stop() {
       await terminate();
       await cleanUp();
@@ -186,9 +206,9 @@ async function waitUntilReady(service: ServiceProcess): Promise<void> {
   }
 }
 
-/** SIGTERM, then the exit code; SIGKILL (and null) if it has not exited within 20 s. */
-function stopProcess(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+/** SIGTERM (or `signal`), then the exit code; SIGKILL (and null) if it has not exited within 20 s. */
+function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -198,6 +218,6 @@ function stopProcess(child: ChildProcess): Promise<number | null> {
       clearTimeout(timer);
       resolve(code);
     });
-    child.kill('SIGTERM');
+    child.kill(signal);
   });
 }

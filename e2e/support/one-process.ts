@@ -1,0 +1,133 @@
+// The system as `npm start` runs it: one Node process (scripts/start.js), every service inside it, the
+// in-process bus, on a database of its own (DATABASE_URL, so no embedded server has to be initialised)
+// and a data directory of its own (its signing keys). It can be killed or stopped and started again on
+// the same database and data directory, as an operator restarts it. The demo token the first start
+// prints is kept.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createTestDatabase, freePort, type TestDatabase, waitFor } from '@dss/platform/testing';
+import { REPO_ROOT } from './processes';
+
+export interface OneProcessSystem {
+  baseUrl: string;
+  adminPort: number;
+  /** The write token of the demo user the first start created. */
+  token: string;
+  child(): ChildProcess;
+  output(): string;
+  /** Sends `signal`; resolves when the process has exited, with its code and how long it took (ms). */
+  kill(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }>;
+  /** Starts it again on the same database, data directory and ports; resolves when it is ready. */
+  restart(): Promise<void>;
+  /** Kills it if it runs, drops the database and removes the data directory. */
+  destroy(): Promise<void>;
+}
+
+export async function startOneProcessSystem(env: NodeJS.ProcessEnv = {}): Promise<OneProcessSystem> {
+  const database: TestDatabase = await createTestDatabase();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'dss-one-process-'));
+  const [httpPort, webPort, adminPort] = [await freePort(), await freePort(), await freePort()];
+  const fullEnv: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: database.url,
+    DSS_DATA_DIR: dataDir,
+    DSS_HTTP_HOST: '127.0.0.1',
+    DSS_HTTP_PORT: String(httpPort),
+    DSS_WEB_HOST: '127.0.0.1',
+    DSS_WEB_PORT: String(webPort),
+    DSS_APP_URL: `http://127.0.0.1:${webPort}`,
+    DSS_ADMIN_PORT: String(adminPort),
+    ...Object.fromEntries(
+      ['ACCOUNTS', 'CATALOG', 'DIAGRAMS', 'PROPOSALS', 'IMPORTER'].map((name) => [
+        `DSS_${name}_GRPC_ADDR`,
+        '127.0.0.1:0',
+      ]),
+    ),
+    DSS_RATE_LIMIT_IP_PER_MIN: '100000',
+    DSS_RATE_LIMIT_READ_PER_MIN: '100000',
+    DSS_RATE_LIMIT_SCHEMA_PER_MIN: '100000',
+    DSS_RATE_LIMIT_WRITE_PER_MIN: '100000',
+    ...env,
+  };
+  let child: ChildProcess;
+  let printed = '';
+  const spawnIt = () => {
+    printed = '';
+    child = spawn(process.execPath, ['scripts/start.js'], {
+      cwd: REPO_ROOT,
+      env: fullEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const keep = (chunk: Buffer) => {
+      printed = (printed + chunk.toString()).slice(-40_000);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+  };
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const untilReady = async () => {
+    try {
+      await waitFor(
+        'the one-process system is ready',
+        async () => {
+          if (!running()) throw new Error(`it exited with ${child.exitCode ?? child.signalCode}`);
+          // The banner comes after the demo seed, which needs every service.
+          if (!/Press Ctrl-C to stop/.test(printed)) return false;
+          return (await fetch(`http://127.0.0.1:${adminPort}/readyz`).catch(() => null))?.status === 200;
+        },
+        90_000,
+      );
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n${printed}`);
+    }
+  };
+  const kill = (signal: NodeJS.Signals) =>
+    new Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }>((resolve) => {
+      const started = Date.now();
+      if (!running()) {
+        resolve({ code: child.exitCode, signal: child.signalCode, ms: 0 });
+        return;
+      }
+      // Bounded: a process that does not stop within 30 s is killed (and reported as killed).
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      child.once('exit', (code, by) => {
+        clearTimeout(timer);
+        resolve({ code, signal: by, ms: Date.now() - started });
+      });
+      child.kill(signal);
+    });
+
+  spawnIt();
+  try {
+    await untilReady();
+  } catch (error) {
+    await kill('SIGKILL');
+    await database.drop().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const token = /^\s*TOKEN=(\S+)$/m.exec(printed)?.[1];
+  if (!token) throw new Error(`the first start printed no TOKEN= line:\n${printed}`);
+  return {
+    baseUrl: `http://127.0.0.1:${httpPort}/v1`,
+    adminPort,
+    token,
+    child: () => child,
+    output: () => printed,
+    kill,
+    async restart() {
+      if (running()) throw new Error('it is still running; kill it first');
+      spawnIt();
+      await untilReady();
+    },
+    async destroy() {
+      await kill('SIGKILL');
+      await database.drop().catch(() => undefined);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
