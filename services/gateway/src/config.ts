@@ -25,6 +25,12 @@ export function readGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
     /** Prefix of the rate-limit keys in Redis, for sharing one Redis between deployments. */
     rateLimitKeyPrefix: env.string('DSS_RATE_LIMIT_KEY_PREFIX', { default: 'dss:rl' }, source),
     authCacheMs: env.int('DSS_AUTH_CACHE_MS', { default: 5000, min: 0, max: 60_000 }, source),
+    /**
+     * How long an ETag the diagrams service confirmed lets the gateway answer If-None-Match with 304 without
+     * asking again, while diagram events arrive (each change drops it at once); the bound on a stale 304 if
+     * events are delayed or lost. 0 asks every time.
+     */
+    etagProofMs: env.int('DSS_ETAG_PROOF_MS', { default: 5000, min: 0, max: 60_000 }, source),
     redisUrl: env.optionalUrl('REDIS_URL', { protocols: ['redis:', 'rediss:'] }, source),
     natsUrl: env.optionalUrl('NATS_URL', { protocols: ['nats:', 'tls:'] }, source),
     accountsAddress: env.address('DSS_ACCOUNTS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.accounts, source),

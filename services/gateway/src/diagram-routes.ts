@@ -49,10 +49,10 @@ const DEFAULT_IMPORT_WAIT_MS = 3000;
 
 export function diagramRoutes(
   diagrams: DiagramsClient,
-  options: { importWaitMs?: number } = {},
+  options: { importWaitMs?: number; cache?: RepresentationCache } = {},
 ): RouteSpec[] {
   const waitMs = options.importWaitMs ?? DEFAULT_IMPORT_WAIT_MS;
-  const cache = new RepresentationCache();
+  const cache = options.cache ?? new RepresentationCache();
   return [
     {
       method: 'get',
@@ -121,9 +121,11 @@ export function diagramRoutes(
         }
         const markdown = format === 'ai' || accepted === 'text/markdown';
         const uuid = uuidOf(req);
+        // Lower case, as the diagrams service and its events name diagrams, so an event finds the copy.
+        const diagramUuid = uuid.toLowerCase();
         const wanted = markdown ? 'markdown' : 'json';
-        const key = `${principal.team_id}/${uuid}/schema/${wanted}/${level}`;
-        const representation = await cache.fetch(key, req.get('if-none-match'), (known_etag) =>
+        const key = `${principal.team_id}/${diagramUuid}/schema/${wanted}/${level}`;
+        const representation = await cache.fetch(key, diagramUuid, req.get('if-none-match'), (known_etag) =>
           diagrams.GetSchema({
             principal: wirePrincipal(principal),
             uuid,
@@ -142,8 +144,10 @@ export function diagramRoutes(
       write: false,
       handler: async (req, res, principal) => {
         const uuid = uuidOf(req);
+        const diagramUuid = uuid.toLowerCase();
         const representation = await cache.fetch(
-          `${principal.team_id}/${uuid}/full`,
+          `${principal.team_id}/${diagramUuid}/full`,
+          diagramUuid,
           req.get('if-none-match'),
           (known_etag) => diagrams.GetFullDocument({ principal: wirePrincipal(principal), uuid, known_etag }),
         );

@@ -4,7 +4,8 @@ import { ifNoneMatchMatches } from '@dss/platform';
 import type { Request, Response } from 'express';
 
 export interface Representation {
-  body: string;
+  /** The bytes as the service gave them, or as the gateway keeps them (see representation-cache.ts). */
+  body: string | Buffer;
   etag: string;
   content_type: string;
 }

@@ -10,6 +10,7 @@ import { proposalRoutes } from './proposal-routes';
 import { versionRoutes } from './version-routes';
 import { optionalQueryEnum } from './query';
 import { sendRepresentation } from './representation';
+import type { RepresentationCache } from './representation-cache';
 
 export interface RouteClients {
   accounts?: ServiceClient<'Accounts'>;
@@ -38,7 +39,10 @@ export function connectRouteClients(config: GatewayConfig): RouteClients {
   };
 }
 
-export function v1Routes(clients: RouteClients, options: { importWaitMs?: number } = {}): RouteSpec[] {
+export function v1Routes(
+  clients: RouteClients,
+  options: { importWaitMs?: number; cache?: RepresentationCache } = {},
+): RouteSpec[] {
   return [
     ...diagramRoutes(clients.diagrams, options),
     ...versionRoutes(clients.diagrams, clients.accounts ?? null),

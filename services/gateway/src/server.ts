@@ -15,7 +15,9 @@ import { createGatewayApp, type RouteSpec } from './app';
 import { Authenticator } from './authenticator';
 import type { GatewayConfig } from './config';
 import { answerMalformedRequestsAsJson } from './malformed-requests';
+import { watchDiagramEvents } from './diagram-events';
 import { createRateLimits } from './rate-limits';
+import { RepresentationCache } from './representation-cache';
 import { connectRouteClients, v1Routes } from './routes';
 
 /** How long requests in flight may take to finish once the server stops taking new ones. */
@@ -44,6 +46,18 @@ export async function startGateway({ config, logger, metrics, bus, routes }: Gat
     else if (data.team_id) authenticator.dropTeam(data.team_id, data.user_id ?? null);
   });
 
+  // Subscribed before the server listens, so no proof is ever recorded while its events could be missed.
+  const provenAnswers = metrics.counter(
+    'gateway_etag_proof_answers_total',
+    'Conditional requests the gateway answered 304 from a proven ETag, without asking the diagrams service',
+  );
+  const representations = new RepresentationCache({
+    proofMs: config.etagProofMs,
+    eventsFlowing: () => bus.isHealthy(),
+    onProvenAnswer: () => provenAnswers.inc(),
+  });
+  const diagramEvents = await watchDiagramEvents(bus, representations);
+
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
     : undefined;
@@ -55,7 +69,7 @@ export async function startGateway({ config, logger, metrics, bus, routes }: Gat
   const app = createGatewayApp({
     authenticator,
     rateLimits,
-    routes: routes ?? v1Routes(routeClients!, { importWaitMs: config.importWaitMs }),
+    routes: routes ?? v1Routes(routeClients!, { importWaitMs: config.importWaitMs, cache: representations }),
     logger,
     trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
@@ -81,6 +95,7 @@ export async function startGateway({ config, logger, metrics, bus, routes }: Gat
     async stop(graceMs = HTTP_GRACE_MS) {
       await closeGracefully(server, graceMs);
       await subscription.unsubscribe();
+      await diagramEvents.stop();
       accounts.close();
       routeClients?.close();
       redis?.disconnect();

@@ -1,0 +1,188 @@
+// The gateway's 304s from proven ETags (src/representation-cache.ts), through the real system: a gateway in
+// front of the real services, a fresh PostgreSQL database, diagram events through the diagrams outbox.
+// Changes the API cannot make (a change whose event is lost, a deletion) are made in the database.
+import { createServiceClient, enqueueEvent } from '@dss/platform';
+import { eventually } from '@dss/platform/testing';
+import { startTestSystem, TestPeople, type TestSystem, twoTableShopPatch } from '@dss/system';
+import { Client } from 'pg';
+
+type Answer = { status: number; etag: string | null; body: string };
+
+async function getSchema(system: TestSystem, token: string, uuid: string, ifNoneMatch?: string) {
+  const response = await fetch(`${system.apiUrl}/diagrams/${uuid}/schema`, {
+    headers: { authorization: `Bearer ${token}`, ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}) },
+  });
+  return {
+    status: response.status,
+    etag: response.headers.get('etag'),
+    body: await response.text(),
+  } as Answer;
+}
+
+async function createDiagram(system: TestSystem, token: string): Promise<string> {
+  const response = await fetch(`${system.apiUrl}/diagrams`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: `Shop ${Math.random()}`, driver: 'pgsql', schema: twoTableShopPatch() }),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { data: { uuid: string } }).data.uuid;
+}
+
+/** 304s the gateway answered without asking the diagrams service, from its metrics. */
+async function provenAnswers(system: TestSystem): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${system.adminPort}/metrics`)).text();
+  const line = text.split('\n').find((row) => row.startsWith('dss_gateway_etag_proof_answers_total'));
+  return Number(line?.split(' ').pop() ?? 0);
+}
+
+async function inDatabase(system: TestSystem, work: (client: Client) => Promise<void>): Promise<void> {
+  const client = new Client({ connectionString: system.env.DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    await work(client);
+    await client.query('COMMIT');
+  } finally {
+    await client.end();
+  }
+}
+
+describe('Conditional GET /schema answered from proven ETags (real gateway, real services)', () => {
+  describe('with events flowing (proofs kept 60 s, so only an event can end one early)', () => {
+    let system: TestSystem;
+    let people: TestPeople;
+    let writer: { token: string; userId: string };
+    let outsider: string;
+
+    beforeAll(async () => {
+      system = await startTestSystem({ DSS_ETAG_PROOF_MS: '60000' });
+      people = new TestPeople(system.grpc.accounts);
+      writer = await people.member({ team: 'alpha', write: true });
+      outsider = (await people.member({ team: 'beta' })).token;
+    }, 60_000);
+
+    afterAll(async () => {
+      people?.close();
+      await system?.stop();
+    });
+
+    it('should answer repeated conditional requests 304 without asking the diagrams service', async () => {
+      const uuid = await createDiagram(system, writer.token);
+      const first = await getSchema(system, writer.token, uuid);
+      expect(first.status).toBe(200);
+      const before = await provenAnswers(system);
+      for (let i = 0; i < 3; i++) {
+        const answer = await getSchema(system, writer.token, uuid, first.etag!);
+        expect([answer.status, answer.etag, answer.body]).toEqual([304, first.etag, '']);
+      }
+      expect(await provenAnswers(system)).toBeGreaterThanOrEqual(before + 3);
+    });
+
+    it('should answer 404 to another team holding the current ETag, and not from the proof', async () => {
+      const uuid = await createDiagram(system, writer.token);
+      const { etag } = await getSchema(system, writer.token, uuid);
+      await getSchema(system, writer.token, uuid, etag!);
+      const before = await provenAnswers(system);
+      const answer = await getSchema(system, outsider, uuid, etag!);
+      expect(answer.status).toBe(404);
+      expect(JSON.parse(answer.body).error.code).toBe('not_found');
+      expect(await provenAnswers(system)).toBe(before);
+    });
+
+    it('should answer 200 with the new ETag once a change through the API is applied', async () => {
+      const uuid = await createDiagram(system, writer.token);
+      const old = await getSchema(system, writer.token, uuid);
+      expect((await getSchema(system, writer.token, uuid, old.etag!)).status).toBe(304);
+
+      const proposed = await fetch(`${system.apiUrl}/diagrams/${uuid}/proposals`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${writer.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          title: 'Add a phone number',
+          message: 'Support calls need it.',
+          schema: {
+            strategy: 'additive',
+            tables: [{ name: 'customers', columns: [{ name: 'phone', type: 'varchar(32)' }] }],
+          },
+        }),
+      });
+      expect(proposed.status).toBe(201);
+      const proposal = ((await proposed.json()) as { data: { uuid: string } }).data.uuid;
+      // Applied as a reviewer does (the web app, the CLI's `proposal apply`): through the proposals service.
+      const client = createServiceClient('Proposals', system.grpc.proposals);
+      try {
+        await client.ApplyProposal({ uuid: proposal, user_id: writer.userId, team_id: '', reason: '' });
+      } finally {
+        client.close();
+      }
+
+      // The event travels outbox → relay → bus → gateway; a proof kept 60 s ends only through it.
+      let changed: Answer | undefined;
+      await eventually(async () => {
+        changed = await getSchema(system, writer.token, uuid, old.etag!);
+        expect(changed.status).toBe(200);
+      }, 5000);
+      expect(changed!.etag).not.toBe(old.etag);
+      expect(changed!.body).toContain('"phone"');
+      expect((await getSchema(system, writer.token, uuid, changed!.etag!)).status).toBe(304);
+    });
+
+    it('should answer 404, not 304, once a deleted diagram’s event arrives', async () => {
+      const uuid = await createDiagram(system, writer.token);
+      const { etag } = await getSchema(system, writer.token, uuid);
+      expect((await getSchema(system, writer.token, uuid, etag!)).status).toBe(304);
+      await inDatabase(system, async (client) => {
+        for (const table of [
+          'diagram_contents',
+          'diagram_update_times',
+          'create_replays',
+          'diagram_versions',
+        ])
+          await client.query(
+            `DELETE FROM diagrams.${table} WHERE diagram_uuid = $1`, // table names are fixed above
+            [uuid],
+          );
+        await client.query('DELETE FROM diagrams.diagrams WHERE uuid = $1', [uuid]);
+        await enqueueEvent(client, 'diagrams', 'diagrams.changed', { diagram_uuid: uuid, source: 'delete' });
+      });
+      await eventually(async () => {
+        expect((await getSchema(system, writer.token, uuid, etag!)).status).toBe(404);
+      }, 5000);
+    });
+  });
+
+  describe('with an event lost', () => {
+    let system: TestSystem;
+    let people: TestPeople;
+
+    beforeAll(async () => {
+      system = await startTestSystem({ DSS_ETAG_PROOF_MS: '1000' });
+      people = new TestPeople(system.grpc.accounts);
+    }, 60_000);
+
+    afterAll(async () => {
+      people?.close();
+      await system?.stop();
+    });
+
+    it('should ask the service again once the proof is DSS_ETAG_PROOF_MS old, and answer 200', async () => {
+      const { token } = await people.member({ team: 'gamma', write: true });
+      const uuid = await createDiagram(system, token);
+      const { etag } = await getSchema(system, token, uuid);
+      expect((await getSchema(system, token, uuid, etag!)).status).toBe(304);
+      // A change that publishes no event: nothing but the proof's age can end the proof.
+      await inDatabase(system, (client) =>
+        client
+          .query(
+            `UPDATE diagrams.diagram_contents SET schema_json_etag = '"changed-silently"' WHERE diagram_uuid = $1`,
+            [uuid],
+          )
+          .then(() => undefined),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const answer = await getSchema(system, token, uuid, etag!);
+      expect([answer.status, answer.etag]).toEqual([200, '"changed-silently"']);
+    });
+  });
+});
