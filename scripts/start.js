@@ -35,6 +35,11 @@ async function main() {
     if (stopping) process.exit(1); // a second Ctrl-C ends at once
     stopping = true;
     process.stderr.write(`\n${signal}: stopping…\n`);
+    // A hard deadline: a part that hangs on its way down must not keep the process (and a restart) waiting.
+    setTimeout(() => {
+      process.stderr.write(`did not stop within ${system.shutdownDeadlineMs} ms; exiting\n`);
+      process.exit(1);
+    }, system.shutdownDeadlineMs).unref();
     await system.stop();
     if (postgres) await postgres.stop();
     process.exit(0);

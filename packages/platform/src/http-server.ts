@@ -48,17 +48,26 @@ interface DrainState {
 const drainStates = new WeakMap<Server, DrainState>();
 
 /**
+ * The start of a shutdown, while readiness already fails and before the listener closes: every answer
+ * from now on (and any in flight not yet begun) carries `Connection: close`, so keep-alive clients move
+ * to new connections during the drain instead of sending their next request down a connection that is
+ * about to be closed under it (which they would see as ECONNRESET).
+ */
+export function startDraining(server: Server): void {
+  const state = drainStates.get(server);
+  if (!state) return;
+  state.draining = true;
+  for (const res of state.inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+}
+
+/**
  * Stops a server of listenHttp the way a restart without errors needs: it accepts no new connection,
  * closes idle keep-alive connections at once, lets requests in flight finish (their answers, and any
  * later one on a busy keep-alive connection, carry `Connection: close`), and cuts whatever is still open
  * after `graceMs`.
  */
 export async function closeGracefully(server: Server, graceMs: number): Promise<void> {
-  const state = drainStates.get(server);
-  if (state) {
-    state.draining = true;
-    for (const res of state.inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
-  }
+  startDraining(server);
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   let timer: NodeJS.Timeout | undefined;

@@ -16,6 +16,8 @@ export interface RunnableService {
   /** States shown in /readyz that do not make it unready, because a fallback covers them. */
   reported?(): Record<string, boolean>;
   stop(): Promise<void>;
+  /** An HTTP service: starts telling keep-alive clients to reconnect, as soon as readiness fails. */
+  drain?(): void;
   /** A service with a gRPC server: its named health status follows readiness. */
   grpc?: Pick<GrpcServer, 'setReady'>;
 }
@@ -60,6 +62,7 @@ export async function runServiceProcess<Config extends ProcessConfig, Service ex
       const follower = followReadiness(readiness, service.grpc, READINESS_REFRESH_MS);
       lifecycle.onShutdown('readiness', () => follower.stop(), SHUTDOWN_ORDER.readiness);
     }
+    if (service.drain) lifecycle.onShutdown('drain', () => service.drain?.(), SHUTDOWN_ORDER.readiness);
     lifecycle.onShutdown(options.name, () => service.stop(), SHUTDOWN_ORDER.grpc);
     lifecycle.onShutdown('bus', () => bus.close(), SHUTDOWN_ORDER.bus);
     lifecycle.onShutdown('admin', () => admin.stop(), SHUTDOWN_ORDER.tracing);

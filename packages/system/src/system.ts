@@ -27,13 +27,19 @@ export interface SystemOptions {
   withoutImporter?: boolean;
 }
 
+/**
+ * After the drain, how long the whole stop may take: the listeners' 10 s for requests in flight, then the
+ * services in order. A stop still running then is cut short (`npm start` exits with code 1).
+ */
+export const SHUTDOWN_GRACE_MS = 20_000;
+
 export async function startSystem(options: SystemOptions = {}) {
   const env = options.env ?? process.env;
   const logger = options.logger ?? createLogger('dss');
   const bus = await createEventBus({ natsUrl: env.NATS_URL || undefined, logger, name: 'dss-embedded' });
   const stops: (() => Promise<void>)[] = [() => bus.close()];
   let shuttingDown = false;
-  const listeners: { stop(graceMs?: number): Promise<void> }[] = [];
+  const listeners: { drain(): void; stop(graceMs?: number): Promise<void> }[] = [];
   const drainMs = Math.max(0, Math.min(600_000, Number(env.DSS_SHUTDOWN_DRAIN_MS ?? 0) || 0));
   try {
     const accountsMetrics = createMetrics('accounts');
@@ -179,17 +185,21 @@ export async function startSystem(options: SystemOptions = {}) {
           return importerAddress;
         },
       },
+      /** The drain plus SHUTDOWN_GRACE_MS: by then a stop has finished or is cut short. */
+      shutdownDeadlineMs: drainMs + SHUTDOWN_GRACE_MS,
       /** Starts the importer when the system started without one; answers its gRPC address. */
       startImporter,
       logger,
       /**
-       * Graceful shutdown, as in cluster mode: readiness fails first (/readyz 503), then after the drain
+       * Graceful shutdown, as in cluster mode: readiness fails first (/readyz 503) and every answer from
+       * then on closes its connection (keep-alive clients reconnect rather than be cut), then after the drain
        * (DSS_SHUTDOWN_DRAIN_MS, default 0: one process has no load balancer to tell) the gateway and
        * the web app stop taking connections and let requests in flight finish (at most 10 s), then the
        * services stop in order.
        */
       async stop() {
         shuttingDown = true;
+        for (const listener of listeners) listener.drain();
         if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
         await Promise.all(listeners.map((listener) => listener.stop()));
         for (const stop of stops) await stop();

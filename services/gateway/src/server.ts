@@ -9,6 +9,7 @@ import {
   listenHttp,
   type Metrics,
   runWithRequestContext,
+  startDraining,
 } from '@dss/platform';
 import { Redis } from 'ioredis';
 import { createGatewayApp, type RouteSpec } from './app';
@@ -90,6 +91,10 @@ export async function startGateway({ config, logger, metrics, bus, routes }: Gat
     /** Redis is shown, not required: while it is down the rate limits are counted in memory. */
     reported() {
       return { redis: redis ? redis.status === 'ready' : true };
+    },
+    /** From now on every answer closes its connection (readiness already fails; the listener closes next). */
+    drain() {
+      startDraining(server);
     },
     /** Stops taking connections and lets requests in flight finish, for at most `graceMs`. */
     async stop(graceMs = HTTP_GRACE_MS) {

@@ -7,6 +7,7 @@ import {
   type Logger,
   listenHttp,
   type Metrics,
+  startDraining,
 } from '@dss/platform';
 import { createWebApp } from './app';
 import { connectWebClients } from './clients';
@@ -48,6 +49,10 @@ export async function startWebApp({ config, logger, metrics }: WebDeps) {
     port,
     async readiness() {
       return { web: server.listening };
+    },
+    /** From now on every answer closes its connection (readiness already fails; the listener closes next). */
+    drain() {
+      startDraining(server);
     },
     /** Stops taking connections and lets requests in flight finish, for at most `graceMs`. */
     async stop(graceMs = HTTP_GRACE_MS) {
