@@ -15,6 +15,8 @@ header.top .who { color: var(--muted); }
 main { max-width: 1200px; margin: 1.5rem auto; padding: 0 1.5rem; }
 main.narrow { max-width: 560px; }
 main.with-aside { display: grid; grid-template-columns: minmax(0, 1fr) 300px; gap: 1.5rem; }
+/* Pages built around a diagram use the screen's width: at 1440 px the drawing gets ~1,070 px, not 760. */
+main.wide, main.review { max-width: 1760px; }
 h1 { font-size: 1.6rem; margin: 0.2rem 0 0.8rem; }
 h2 { font-size: 1.2rem; margin: 1.4rem 0 0.6rem; }
 h3 { font-size: 1rem; margin: 1rem 0 0.4rem; }

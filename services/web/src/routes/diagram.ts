@@ -42,7 +42,7 @@ export function diagramRoutes(router: Router, context: WebAppContext): void {
           stylesheets: ['/assets/diagram.css'],
           scripts: ['/assets/viewport.js'],
         },
-        html`<main class="with-aside">
+        html`<main class="with-aside wide">
 <div class="primary-column">
 <p class="crumbs"><a href="/">${membership.team_name}</a> /</p>
 <h1>${diagram.name}</h1>

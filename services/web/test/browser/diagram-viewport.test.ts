@@ -114,6 +114,8 @@ describe('corpus diagrams in the browser: routing, first view, zoom and pan', ()
           box.bottom > view.bottom + 1,
       );
       expect(outside).toEqual([]);
+      // The drawing takes the page's width beside the History pane: over 70% of a 1400 px window (was 59%).
+      expect(view.right - view.left).toBeGreaterThan(0.7 * 1400);
       await saveScreenshot(page, `corpus-${name}`);
     },
   );
