@@ -71,7 +71,7 @@ describe('ConversionPool', () => {
   }, 120_000);
 
   it('should reject a job whose worker runs out of heap, and start a new worker for the next job', async () => {
-    const pool = new ConversionPool({ size: 1, timeoutMs: 20_000, maxOldGenerationSizeMb: 1, warmUp: false });
+    const pool = new ConversionPool({ size: 1, timeoutMs: 20_000, maxOldGenerationSizeMb: 4, warmUp: false });
     try {
       await expect(pool.convert('pgsql', SMALL)).rejects.toThrow(/memory/);
       await expect(pool.convert('pgsql', SMALL)).rejects.toThrow(/memory/);

@@ -55,7 +55,7 @@ describe('runConversion (worker thread)', () => {
 
   it('should reject when the worker runs out of its heap cap, so the job is redelivered', async () => {
     await expect(
-      runConversion('pgsql', 'CREATE TABLE a (id int);', { timeoutMs: 20_000, maxOldGenerationSizeMb: 1 }),
+      runConversion('pgsql', 'CREATE TABLE a (id int);', { timeoutMs: 20_000, maxOldGenerationSizeMb: 4 }),
     ).rejects.toThrow(/memory/);
   });
 });

@@ -36,7 +36,7 @@ export function readImporterConfig(source: NodeJS.ProcessEnv = process.env) {
     /** A job unacknowledged this long is redelivered to another importer (a stalled or killed one). */
     jobAckWaitMs: env.int('DSS_IMPORT_ACK_WAIT_MS', { default: 60_000, min: 100, max: 3_600_000 }, source),
     /** Heap cap of a conversion worker; a worker that exceeds it crashes and its job is redelivered. */
-    workerMaxHeapMb: env.int('DSS_IMPORT_MAX_HEAP_MB', { default: 1024, min: 1, max: 16_384 }, source),
+    workerMaxHeapMb: env.int('DSS_IMPORT_MAX_HEAP_MB', { default: 1024, min: 4, max: 16_384 }, source),
     /** Conversion workers kept running; also how many jobs this importer takes from the queue at once. */
     workers: env.int('DSS_IMPORT_WORKERS', { default: 1, min: 1, max: 64 }, source),
     /** Threads per worker that parse a SQL Server script's tables in parallel (each holds ~450MB warm). */

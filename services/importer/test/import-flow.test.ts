@@ -248,12 +248,12 @@ describe('DDL create with a zero wait and a held importer', () => {
   });
 });
 
-describe('DDL create whose conversion keeps crashing (worker heap capped at 1 MB)', () => {
+describe('DDL create whose conversion keeps crashing (worker heap capped at 4 MB)', () => {
   let system: TestSystem;
   let client: ReturnType<typeof api>;
 
   beforeAll(async () => {
-    system = await startTestSystem({ DSS_IMPORT_WAIT_MS: '0', DSS_IMPORT_MAX_HEAP_MB: '1' });
+    system = await startTestSystem({ DSS_IMPORT_WAIT_MS: '0', DSS_IMPORT_MAX_HEAP_MB: '4' });
     client = api(system, await writerToken(system));
   });
   afterAll(async () => {
