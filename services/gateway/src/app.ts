@@ -1,13 +1,14 @@
 // The gateway's HTTP application: request ids, the per-IP limit before anything else, bearer
 // authentication, the per-token limit of each route's operation class, the write-scope check, JSON
 // bodies, and one error handler that writes the spec's error shape for every failure.
-import { randomUUID } from 'node:crypto';
 import { type HttpRequestFinished, isServiceError, ServiceError } from '@dss/platform';
 import cors from 'cors';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import type { Authenticator, Principal } from './authenticator';
+import { type Authenticator, bearerTokenOf, type Principal } from './authenticator';
 import { HttpError, internalError, sendError } from './http-errors';
 import { openApiRouter } from './openapi';
+import type { QuickAnswer } from './quick-answers';
+import { countedLimitsOf, requestIdOf, setSafeDefaults } from './request-basics';
 import { type OperationClass, type RateLimits, rateLimited } from './rate-limits';
 
 /** Bodies are read up to this size so that oversized `ddl`/`schema` fields get the spec's 413, not the framework's. */
@@ -20,6 +21,8 @@ export interface RouteSpec {
   /** The route needs a token with write access. */
   write: boolean;
   handler: (req: Request, res: Response, principal: Principal) => Promise<void>;
+  /** A hot GET that can often be answered from what the gateway holds, before Express (quick-answers.ts). */
+  quick?: QuickAnswer;
 }
 
 export interface GatewayLogger {
@@ -79,21 +82,15 @@ export function createGatewayApp(options: GatewayAppOptions): express.Express {
 
 function assignRequestId(options: GatewayAppOptions): RequestHandler {
   return (req, res, next) => {
-    const incoming = req.get('x-request-id');
-    const requestId = incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdOf(req);
     res.setHeader('X-Request-Id', requestId);
     if (options.runWithRequestId) options.runWithRequestId(requestId, () => next());
     else next();
   };
 }
 
-/**
- * Every API answer is personal and current: not stored by caches (`no-store`; answers with an ETag say
- * `private, no-cache` instead, so clients revalidate), and never sniffed into another content type.
- */
 const safeDefaults: RequestHandler = (_req, res, next) => {
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Cache-Control', 'no-store');
+  setSafeDefaults(res);
   next();
 };
 
@@ -164,7 +161,8 @@ function observe(options: GatewayAppOptions): RequestHandler {
 function limitByIp(rateLimits: RateLimits): RequestHandler {
   return async (req, _res, next) => {
     try {
-      const consumption = await rateLimits.consumeIp(req.ip ?? 'unknown');
+      // Counted already when a quick answer handed the request on (quick-answers.ts).
+      const consumption = countedLimitsOf(req)?.ip ?? (await rateLimits.consumeIp(req.ip ?? 'unknown'));
       next(consumption.allowed ? undefined : rateLimited(consumption, 'per IP address'));
     } catch (error) {
       next(error);
@@ -175,9 +173,7 @@ function limitByIp(rateLimits: RateLimits): RequestHandler {
 function authenticate(authenticator: Authenticator): RequestHandler {
   return async (req, _res, next) => {
     try {
-      const header = req.get('authorization') ?? '';
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      principalOf.set(req, await authenticator.authenticate(match?.[1] ?? ''));
+      principalOf.set(req, await authenticator.authenticate(bearerTokenOf(req)));
       next();
     } catch (error) {
       next(error);
@@ -189,7 +185,8 @@ function routeHandler(route: RouteSpec, rateLimits: RateLimits): RequestHandler 
   return async (req, res, next) => {
     try {
       const principal = principalOf.get(req)!;
-      const consumption = await rateLimits.consumeToken(principal.token_id, route.operation);
+      const consumption =
+        countedLimitsOf(req)?.token ?? (await rateLimits.consumeToken(principal.token_id, route.operation));
       res.setHeader('X-RateLimit-Limit', String(consumption.limit));
       res.setHeader('X-RateLimit-Remaining', String(consumption.remaining));
       if (!consumption.allowed) throw rateLimited(consumption, 'per token for this kind of request');

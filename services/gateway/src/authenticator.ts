@@ -24,6 +24,11 @@ interface CacheEntry {
 }
 
 const MAX_CACHE_ENTRIES = 10_000;
+
+/** The token of an `Authorization: Bearer <token>` header, or '' (which fails as a missing token). */
+export function bearerTokenOf(req: { headers: { authorization?: string } }): string {
+  return /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
+}
 const KEY_REFRESH_INTERVAL_MS = 10_000;
 
 export class Authenticator {
@@ -40,11 +45,9 @@ export class Authenticator {
   }
 
   async authenticate(token: string): Promise<Principal> {
+    const cached = this.cachedPrincipal(token);
+    if (cached) return cached;
     const now = this.options.now?.() ?? Date.now();
-    // A cached entry was verified when it was stored and never outlives the token's own expiry, so a
-    // hit needs no second signature check.
-    const cached = this.cache.get(token);
-    if (cached && cached.expiresAtMs > now && this.cachingEnabled()) return cached.principal;
     await this.checkSignature(token, now);
     const principal = await this.accounts.Authenticate({ token });
     if (this.cachingEnabled() && this.options.cacheTtlMs > 0) {
@@ -56,6 +59,16 @@ export class Authenticator {
       });
     }
     return principal;
+  }
+
+  /**
+   * The principal of a token checked recently, without a call (or undefined). A cached entry was verified
+   * when it was stored and never outlives the token's own expiry, so a hit needs no second signature check.
+   */
+  cachedPrincipal(token: string): Principal | undefined {
+    const cached = this.cache.get(token);
+    const now = this.options.now?.() ?? Date.now();
+    return cached && cached.expiresAtMs > now && this.cachingEnabled() ? cached.principal : undefined;
   }
 
   dropToken(tokenId: string): void {

@@ -124,7 +124,7 @@ export function diagramRoutes(
         // Lower case, as the diagrams service and its events name diagrams, so an event finds the copy.
         const diagramUuid = uuid.toLowerCase();
         const wanted = markdown ? 'markdown' : 'json';
-        const key = `${principal.team_id}/${diagramUuid}/schema/${wanted}/${level}`;
+        const key = schemaKey(principal, diagramUuid, wanted, level);
         const representation = await cache.fetch(key, diagramUuid, req.get('if-none-match'), (known_etag) =>
           diagrams.GetSchema({
             principal: wirePrincipal(principal),
@@ -136,6 +136,17 @@ export function diagramRoutes(
         );
         sendRepresentation(req, res, representation, { vary: 'Accept' });
       },
+      quick: {
+        // The JSON schema at the default level: no query, and an Accept that picks JSON at once.
+        url: new RegExp(`^/v1/diagrams/(?<uuid>${UUID_PATTERN})/schema$`),
+        vary: 'Accept',
+        notModified: (request, principal, count) => {
+          const accept = request.headers.accept;
+          if (accept !== undefined && accept !== '*/*' && accept !== 'application/json') return undefined;
+          const key = schemaKey(principal, String(request.params.uuid).toLowerCase(), 'json', 'detailed');
+          return cache.notModified(key, request.headers['if-none-match'], count);
+        },
+      },
     },
     {
       method: 'get',
@@ -146,15 +157,35 @@ export function diagramRoutes(
         const uuid = uuidOf(req);
         const diagramUuid = uuid.toLowerCase();
         const representation = await cache.fetch(
-          `${principal.team_id}/${diagramUuid}/full`,
+          fullDocumentKey(principal, diagramUuid),
           diagramUuid,
           req.get('if-none-match'),
           (known_etag) => diagrams.GetFullDocument({ principal: wirePrincipal(principal), uuid, known_etag }),
         );
         sendRepresentation(req, res, representation);
       },
+      quick: {
+        url: new RegExp(`^/v1/diagrams/(?<uuid>${UUID_PATTERN})/schema-full$`),
+        notModified: (request, principal, count) =>
+          cache.notModified(
+            fullDocumentKey(principal, String(request.params.uuid).toLowerCase()),
+            request.headers['if-none-match'],
+            count,
+          ),
+      },
     },
   ];
+}
+
+const UUID_PATTERN = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+
+/** The cache key of a schema representation: the team is part of it, so a proof is one team's. */
+function schemaKey(principal: Principal, diagramUuid: string, format: string, level: string): string {
+  return `${principal.team_id}/${diagramUuid}/schema/${format}/${level}`;
+}
+
+function fullDocumentKey(principal: Principal, diagramUuid: string): string {
+  return `${principal.team_id}/${diagramUuid}/full`;
 }
 
 export function uuidOf(req: Request): string {

@@ -95,11 +95,9 @@ export class RepresentationCache {
     ifNoneMatch: string | undefined,
     load: (knownEtag: string) => Promise<ServiceAnswer>,
   ): Promise<CachedRepresentation> {
+    const proven = this.notModified(key, ifNoneMatch);
+    if (proven) return proven;
     const held = this.entries.get(key);
-    if (held && ifNoneMatch && this.isProven(held) && ifNoneMatchMatches(ifNoneMatch, held.etag)) {
-      this.onProvenAnswer();
-      return { body: NO_BODY, etag: held.etag, content_type: held.content_type };
-    }
     // An ETag-only entry cannot supply a body, so it is offered only as the client's own tag.
     const knownEtag = (held?.body ? held.etag : undefined) ?? singleTag(ifNoneMatch) ?? '';
     const answer = await this.check(key, diagramUuid, knownEtag, load);
@@ -128,6 +126,19 @@ export class RepresentationCache {
     if (!entry?.body || entry.etag !== answer.etag) return undefined;
     this.touch(key, entry);
     return { body: entry.body, etag: entry.etag, content_type: entry.content_type };
+  }
+
+  /**
+   * The answer to a conditional request whose If-None-Match holds the ETag proven current for `key`
+   * (an empty body: the caller answers 304), or undefined when the service must be asked. `count: false`
+   * only looks (a caller that will look again before answering).
+   */
+  notModified(key: string, ifNoneMatch: string | undefined, count = true): CachedRepresentation | undefined {
+    const held = this.entries.get(key);
+    if (!held || !ifNoneMatch || !this.isProven(held) || !ifNoneMatchMatches(ifNoneMatch, held.etag))
+      return undefined;
+    if (count) this.onProvenAnswer();
+    return { body: NO_BODY, etag: held.etag, content_type: held.content_type };
   }
 
   /** An event said the diagram changed (or is gone): no copy of it is proven current any more. */

@@ -17,6 +17,7 @@ import { Authenticator } from './authenticator';
 import type { GatewayConfig } from './config';
 import { answerMalformedRequestsAsJson } from './malformed-requests';
 import { watchDiagramEvents } from './diagram-events';
+import { withQuickAnswers } from './quick-answers';
 import { createRateLimits } from './rate-limits';
 import { RepresentationCache } from './representation-cache';
 import { connectRouteClients, v1Routes } from './routes';
@@ -67,18 +68,27 @@ export async function startGateway({ config, logger, metrics, bus, routes }: Gat
   );
   const rateLimits = createRateLimits(config.rateLimits, { redis, keyPrefix: config.rateLimitKeyPrefix });
 
+  const appRoutes =
+    routes ?? v1Routes(routeClients!, { importWaitMs: config.importWaitMs, cache: representations });
+  const requestFinished = httpRequestMetrics(metrics);
   const app = createGatewayApp({
     authenticator,
     rateLimits,
-    routes: routes ?? v1Routes(routeClients!, { importWaitMs: config.importWaitMs, cache: representations }),
+    routes: appRoutes,
     logger,
     trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
     runWithRequestId: (requestId, work) => runWithRequestContext({ requestId }, work),
-    onRequestFinished: httpRequestMetrics(metrics),
+    onRequestFinished: requestFinished,
   });
 
-  const { server, port } = await listenHttp(app, { port: config.httpPort, host: config.httpHost });
+  const listener = withQuickAnswers(app, {
+    routes: appRoutes,
+    authenticator,
+    rateLimits,
+    onRequestFinished: requestFinished,
+  });
+  const { server, port } = await listenHttp(listener, { port: config.httpPort, host: config.httpHost });
   answerMalformedRequestsAsJson(server);
   logger.info({ port }, 'gateway listening');
 

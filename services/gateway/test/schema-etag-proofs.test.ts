@@ -6,16 +6,19 @@ import { eventually } from '@dss/platform/testing';
 import { startTestSystem, TestPeople, type TestSystem, twoTableShopPatch } from '@dss/system';
 import { Client } from 'pg';
 
-type Answer = { status: number; etag: string | null; body: string };
+type Answer = { status: number; etag: string | null; body: string; headers: Headers };
+const SCHEMA_LIMIT = 200;
 
 async function getSchema(system: TestSystem, token: string, uuid: string, ifNoneMatch?: string) {
   const response = await fetch(`${system.apiUrl}/diagrams/${uuid}/schema`, {
     headers: { authorization: `Bearer ${token}`, ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}) },
   });
+  const body = await response.text();
   return {
     status: response.status,
     etag: response.headers.get('etag'),
-    body: await response.text(),
+    body,
+    headers: response.headers,
   } as Answer;
 }
 
@@ -56,7 +59,10 @@ describe('Conditional GET /schema answered from proven ETags (real gateway, real
     let outsider: string;
 
     beforeAll(async () => {
-      system = await startTestSystem({ DSS_ETAG_PROOF_MS: '60000' });
+      system = await startTestSystem({
+        DSS_ETAG_PROOF_MS: '60000',
+        DSS_RATE_LIMIT_SCHEMA_PER_MIN: String(SCHEMA_LIMIT),
+      });
       people = new TestPeople(system.grpc.accounts);
       writer = await people.member({ team: 'alpha', write: true });
       outsider = (await people.member({ team: 'beta' })).token;
@@ -71,12 +77,50 @@ describe('Conditional GET /schema answered from proven ETags (real gateway, real
       const uuid = await createDiagram(system, writer.token);
       const first = await getSchema(system, writer.token, uuid);
       expect(first.status).toBe(200);
+      // The create's own event may arrive after the first read and end its proof; the next read proves again.
+      await eventually(async () => {
+        const before = await provenAnswers(system);
+        await getSchema(system, writer.token, uuid, first.etag!);
+        expect(await provenAnswers(system)).toBe(before + 1);
+      });
       const before = await provenAnswers(system);
       for (let i = 0; i < 3; i++) {
         const answer = await getSchema(system, writer.token, uuid, first.etag!);
         expect([answer.status, answer.etag, answer.body]).toEqual([304, first.etag, '']);
+        expect(answer.headers.get('vary')).toBe('Accept');
+        expect(answer.headers.get('cache-control')).toBe('private, no-cache');
+        expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(answer.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+        expect(answer.headers.get('x-ratelimit-limit')).toBe(String(SCHEMA_LIMIT));
+        expect(Number(answer.headers.get('x-ratelimit-remaining'))).toBeLessThan(SCHEMA_LIMIT);
       }
-      expect(await provenAnswers(system)).toBeGreaterThanOrEqual(before + 3);
+      expect(await provenAnswers(system)).toBe(before + 3);
+    });
+
+    it('should count proven 304s against the schema limit and answer 429 past it', async () => {
+      const uuid = await createDiagram(system, writer.token);
+      const reader = (await people.member({ team: 'alpha' })).token;
+      const { etag } = await getSchema(system, reader, uuid);
+      const statuses: number[] = [];
+      for (let i = 1; i < SCHEMA_LIMIT; i++)
+        statuses.push((await getSchema(system, reader, uuid, etag!)).status);
+      expect(statuses.every((status) => status === 304)).toBe(true);
+      const refused = await getSchema(system, reader, uuid, etag!);
+      expect(refused.status).toBe(429);
+      expect(JSON.parse(refused.body).error.code).toBe('rate_limited');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    });
+
+    it('should answer other Accept values and queries the normal way, each with its own ETag', async () => {
+      const uuid = await createDiagram(system, writer.token);
+      const json = await getSchema(system, writer.token, uuid);
+      const markdown = await fetch(`${system.apiUrl}/diagrams/${uuid}/schema?format=ai`, {
+        headers: { authorization: `Bearer ${writer.token}`, 'if-none-match': json.etag! },
+      });
+      expect(markdown.status).toBe(200);
+      expect(markdown.headers.get('content-type')).toMatch(/^text\/markdown/);
+      const upper = await getSchema(system, writer.token, uuid.toUpperCase(), json.etag!);
+      expect(upper.status).toBe(304);
     });
 
     it('should answer 404 to another team holding the current ETag, and not from the proof', async () => {
