@@ -1,42 +1,44 @@
-// Benchmark (npm run bench, never a timed test): GET /v1/diagrams/{uuid}/schema of a 100-table diagram
-// through the gateway of the embedded system, beside a bare `node:http` server answering the same bytes
-// with headers of the same shape, both loaded by autocannon at 50 connections in the same run. A second
-// pair of runs sends If-None-Match (the 304 path). Loopback only; rate limits raised by configuration.
+// Benchmark (npm run bench, never a timed test) of the gateway's hot reads, each beside a baseline measured
+// in the same run:
 //
-// The system (gateway plus the services behind it, one process) and the bare server run in this process;
-// autocannon runs as a child process, so the load generator does not share the servers' event loop (it
-// does share the machine's cores). Settings: BENCH_DURATION_SECONDS (10), BENCH_WARMUP_SECONDS (2),
-// BENCH_CONNECTIONS (50). PostgreSQL: DSS_TEST_DATABASE_URL, else 127.0.0.1:5432.
-import { execFile } from 'node:child_process';
+// 1. GET /v1/diagrams/{uuid}/schema of a 100-table diagram through the gateway of the embedded system, and a
+//    bare `node:http` server answering the same bytes with headers of the same shape: the full 200, then
+//    If-None-Match (the 304 path). Each pair is measured BENCH_ROUNDS times, alternating; the medians print.
+// 2. The staleness of a proven ETag: a change applied through the proposals service, then conditional
+//    requests with the old ETag until one answers 200 (the diagram event's way to the gateway).
+// 3. GET /v1/diagrams at scale: the first page and a deep cursor page with 1k, 100k and 1M diagrams in the
+//    team (list-scale.ts); flat latency is the target. BENCH_LIST_SKIP_1M=1 stops at 100k.
+//
+// The system (gateway and the services behind it, one process) and the bare server run in this process;
+// autocannon runs as a child process (load.ts). Loopback only; rate limits raised by configuration.
+// Settings: BENCH_DURATION_SECONDS (5), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (50), BENCH_ROUNDS (3),
+// BENCH_LIST_CONNECTIONS (10), BENCH_SEED_DEADLINE_SECONDS (600 per size). PostgreSQL: DSS_TEST_DATABASE_URL,
+// else 127.0.0.1:5432 (the system gets a fresh database of its own, dropped at the end).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
+import { createServiceClient } from '@dss/platform';
 import { testDatabaseUrl } from '@dss/platform/testing';
-import { startTestSystem, TestPeople, type TestSystem } from '@dss/system';
+import { startTestSystem, TestPeople, type TestMember, type TestSystem } from '@dss/system';
+import { type ListScaleRow, measureListAtScale } from './list-scale';
+import { type LoadSettings, type Measured, measure, median, positiveInteger } from './load';
 
-const DURATION_SECONDS = positiveInteger('BENCH_DURATION_SECONDS', 10);
-const WARMUP_SECONDS = positiveInteger('BENCH_WARMUP_SECONDS', 2);
-const CONNECTIONS = positiveInteger('BENCH_CONNECTIONS', 50);
+const SCHEMA_LOAD: LoadSettings = {
+  connections: positiveInteger('BENCH_CONNECTIONS', 50),
+  warmupSeconds: positiveInteger('BENCH_WARMUP_SECONDS', 2),
+  seconds: positiveInteger('BENCH_DURATION_SECONDS', 5),
+};
+const LIST_LOAD: LoadSettings = {
+  connections: positiveInteger('BENCH_LIST_CONNECTIONS', 10),
+  warmupSeconds: 1,
+  seconds: SCHEMA_LOAD.seconds,
+};
+const ROUNDS = positiveInteger('BENCH_ROUNDS', 3);
+const SEED_DEADLINE_SECONDS = positiveInteger('BENCH_SEED_DEADLINE_SECONDS', 600);
+const LIST_SIZES = process.env.BENCH_LIST_SKIP_1M === '1' ? [1_000, 100_000] : [1_000, 100_000, 1_000_000];
+const STALENESS_SAMPLES = 20;
 const TABLES = 100;
 const RAISED_LIMIT = '10000000';
-
-interface Measured {
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  total: number;
-}
-
-/** The fields of autocannon's `--json` result this benchmark reads. */
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  errors: number;
-  timeouts: number;
-  '2xx': number;
-  '3xx': number;
-  non2xx: number;
-}
 
 async function main(): Promise<void> {
   let system: TestSystem;
@@ -59,7 +61,8 @@ async function main(): Promise<void> {
   }
   let bare: http.Server | undefined;
   try {
-    const token = await issueToken(system);
+    const member = await teamMember(system);
+    const token = member.token;
     const uuid = await createDiagram(system.apiUrl, token);
     const schemaUrl = `${system.apiUrl}/diagrams/${uuid}/schema`;
     const reference = await fetch(schemaUrl, { headers: { authorization: `Bearer ${token}` } });
@@ -71,23 +74,40 @@ async function main(): Promise<void> {
 
     console.log(
       `GET /schema of a ${TABLES}-table diagram: ${bytes.length} bytes of JSON; ` +
-        `${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up then ${DURATION_SECONDS} s measured per run; ` +
-        `node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? 'unknown'})`,
+        `${SCHEMA_LOAD.connections} connections, ${SCHEMA_LOAD.warmupSeconds} s warm-up then ` +
+        `${SCHEMA_LOAD.seconds} s measured per run, ${ROUNDS} rounds (medians); ` +
+        `node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? 'unknown'}), ` +
+        `load average ${os.loadavg()[0]!.toFixed(1)}`,
     );
     const auth = `authorization=Bearer ${token}`;
-    const rows: [string, Measured, Measured][] = [];
-    rows.push([
-      '200 (full body)',
-      await measure(schemaUrl, [auth], '2xx'),
-      await measure(bareUrl, [auth], '2xx'),
-    ]);
     const conditional = [auth, `if-none-match=${etag}`];
-    rows.push([
-      '304 (If-None-Match)',
-      await measure(schemaUrl, conditional, '3xx'),
-      await measure(bareUrl, conditional, '3xx'),
-    ]);
-    printTable(rows);
+    const rows: [string, Measured, Measured][] = [
+      ['200 (full body)', ...(await measurePair(schemaUrl, bareUrl, [auth], '2xx'))],
+      ['304 (If-None-Match)', ...(await measurePair(schemaUrl, bareUrl, conditional, '3xx'))],
+    ];
+    printSchemaTable(rows);
+
+    await measureStaleness(system, member, uuid);
+
+    console.log('');
+    console.log(
+      `GET /v1/diagrams?limit=100 of one team: first page and a page 90% deep (cursor); ` +
+        `${LIST_LOAD.connections} connections, ${LIST_LOAD.seconds} s measured each; rows added with COPY`,
+    );
+    console.log(
+      `${'diagrams'.padStart(9)}  ${'seeded in'.padStart(9)}  ${'first page'.padEnd(36)}  ${'deep page'.padEnd(36)}`,
+    );
+    const listRows = await measureListAtScale({
+      databaseUrl: system.env.DATABASE_URL!,
+      apiUrl: system.apiUrl,
+      token,
+      teamDiagramUuid: uuid,
+      sizes: LIST_SIZES,
+      seedDeadlineSeconds: SEED_DEADLINE_SECONDS,
+      load: LIST_LOAD,
+      onRow: printListRow,
+    });
+    printListFlatness(listRows);
   } finally {
     await new Promise<void>((resolve) => (bare ? bare.close(() => resolve()) : resolve()));
     await system.stop();
@@ -95,10 +115,10 @@ async function main(): Promise<void> {
 }
 
 /** A team on the team plan (250 tables), one editor and a token with write access, through gRPC. */
-async function issueToken(system: TestSystem): Promise<string> {
+async function teamMember(system: TestSystem): Promise<TestMember> {
   const people = new TestPeople(system.grpc.accounts);
   try {
-    return (await people.member({ team: 'bench', role: 'editor', write: true })).token;
+    return await people.member({ team: 'bench', role: 'editor', write: true });
   } finally {
     people.close();
   }
@@ -190,45 +210,81 @@ function startBareServer(body: Buffer, reference: Headers): Promise<http.Server>
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-async function measure(url: string, headers: string[], expected: '2xx' | '3xx'): Promise<Measured> {
-  await autocannon(url, headers, WARMUP_SECONDS);
-  const result = await autocannon(url, headers, DURATION_SECONDS);
-  const unexpected = result.requests.total - result[expected];
-  if (result.errors > 0 || result.timeouts > 0 || unexpected > 0) {
-    throw new Error(
-      `${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${unexpected} responses not ${expected}`,
-    );
+/** Gateway and bare server, alternating, ROUNDS times each; the median of each figure. */
+async function measurePair(
+  gatewayUrl: string,
+  bareUrl: string,
+  headers: string[],
+  expected: '2xx' | '3xx',
+): Promise<[Measured, Measured]> {
+  const gateway: Measured[] = [];
+  const bare: Measured[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    gateway.push(await measure(gatewayUrl, headers, expected, SCHEMA_LOAD));
+    bare.push(await measure(bareUrl, headers, expected, SCHEMA_LOAD));
   }
+  return [medianOf(gateway), medianOf(bare)];
+}
+
+function medianOf(runs: Measured[]): Measured {
   return {
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    total: result.requests.total,
+    requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
+    p50: median(runs.map((run) => run.p50)),
+    p99: median(runs.map((run) => run.p99)),
+    total: median(runs.map((run) => run.total)),
   };
 }
 
-/** Runs the autocannon CLI in a child process and reads its JSON result. */
-function autocannon(url: string, headers: string[], seconds: number): Promise<AutocannonResult> {
-  const args = [
-    require.resolve('autocannon/autocannon.js'),
-    '--connections',
-    String(CONNECTIONS),
-    '--duration',
-    String(seconds),
-    '--no-progress',
-    '--json',
-    ...headers.flatMap((header) => ['--headers', header]),
-    url,
-  ];
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`autocannon failed: ${stderr || error.message}`));
-      resolve(JSON.parse(stdout) as AutocannonResult);
-    });
-  });
+/**
+ * How long a proven ETag outlives a change: apply a one-column proposal, then ask with the old ETag every
+ * millisecond until the answer is 200. The bound when events are lost is DSS_ETAG_PROOF_MS (5 s).
+ */
+async function measureStaleness(system: TestSystem, member: TestMember, uuid: string): Promise<void> {
+  const proposals = createServiceClient('Proposals', system.grpc.proposals);
+  const headers = { authorization: `Bearer ${member.token}` };
+  const schemaUrl = `${system.apiUrl}/diagrams/${uuid}/schema`;
+  const samples: number[] = [];
+  try {
+    for (let i = 0; i < STALENESS_SAMPLES; i++) {
+      const etag = (await fetch(schemaUrl, { headers })).headers.get('etag')!;
+      const proven = await fetch(schemaUrl, { headers: { ...headers, 'if-none-match': etag } });
+      if (proven.status !== 304) throw new Error(`the conditional request answered ${proven.status}`);
+      const proposal = await fetch(`${system.apiUrl}/diagrams/${uuid}/proposals`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          title: `Add column ${i}`,
+          message: 'staleness benchmark',
+          schema: {
+            strategy: 'additive',
+            tables: [{ name: 'accounts', columns: [{ name: `extra_${i}`, type: 'integer' }] }],
+          },
+        }),
+      });
+      const proposalUuid = ((await proposal.json()) as { data: { uuid: string } }).data.uuid;
+      await proposals.ApplyProposal({ uuid: proposalUuid, user_id: member.userId, team_id: '', reason: '' });
+      const applied = performance.now();
+      for (let attempt = 0; ; attempt++) {
+        const answer = await fetch(schemaUrl, { headers: { ...headers, 'if-none-match': etag } });
+        await answer.arrayBuffer();
+        if (answer.status === 200) break;
+        if (attempt > 10_000) throw new Error('the change was not seen after 10,000 conditional requests');
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      samples.push(performance.now() - applied);
+    }
+  } finally {
+    proposals.close();
+  }
+  console.log('');
+  console.log(
+    `Proven-ETag staleness (change applied -> first 200 for the old ETag), ${STALENESS_SAMPLES} changes: ` +
+      `median ${median(samples).toFixed(1)} ms, max ${Math.max(...samples).toFixed(1)} ms ` +
+      `(bound if events are lost: DSS_ETAG_PROOF_MS, default 5000 ms)`,
+  );
 }
 
-function printTable(rows: [string, Measured, Measured][]): void {
+function printSchemaTable(rows: [string, Measured, Measured][]): void {
   const cell = (m: Measured) =>
     `${Math.round(m.requestsPerSecond).toString().padStart(7)} req/s  p50 ${m.p50.toFixed(0).padStart(3)} ms  p99 ${m.p99.toFixed(0).padStart(3)} ms`;
   console.log('');
@@ -241,15 +297,26 @@ function printTable(rows: [string, Measured, Measured][]): void {
   }
 }
 
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) {
-    console.error(`bench: ${name} must be a positive integer, got ${raw}`);
-    process.exit(2);
-  }
-  return value;
+function printListRow(row: ListScaleRow): void {
+  const cell = (m: Measured) =>
+    `${Math.round(m.requestsPerSecond).toString().padStart(6)} req/s  p50 ${m.p50.toFixed(0).padStart(3)} ms  p99 ${m.p99.toFixed(0).padStart(3)} ms`;
+  console.log(
+    `${row.diagrams.toLocaleString('en').padStart(9)}  ${`${row.seedSeconds.toFixed(1)} s`.padStart(9)}  ` +
+      `${cell(row.firstPage)}  ${cell(row.deepPage)}  (deep page after row ${row.depth.toLocaleString('en')})`,
+  );
+}
+
+/** The largest list against the smallest: latency ratios near 1 mean the list stays flat. */
+function printListFlatness(rows: ListScaleRow[]): void {
+  const small = rows[0]!;
+  const large = rows[rows.length - 1]!;
+  const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : 'n/a');
+  console.log(
+    `${large.diagrams.toLocaleString('en')} vs ${small.diagrams.toLocaleString('en')} diagrams, p50 latency ratio: ` +
+      `first page ${ratio(large.firstPage.p50, small.firstPage.p50)}, deep page ${ratio(large.deepPage.p50, small.deepPage.p50)}; ` +
+      `req/s ratio: first page ${ratio(large.firstPage.requestsPerSecond, small.firstPage.requestsPerSecond)}, ` +
+      `deep page ${ratio(large.deepPage.requestsPerSecond, small.deepPage.requestsPerSecond)}`,
+  );
 }
 
 main().catch((error: unknown) => {
