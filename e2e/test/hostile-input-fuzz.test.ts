@@ -114,6 +114,8 @@ const HOSTILE_TEXT = [
   ' ',
   '\\',
   'a'.repeat(70_000),
+  `CREATE TABLE a (id int DEFAULT ${'('.repeat(5_000)}1${')'.repeat(5_000)});`,
+  `CREATE TABLE a (id int); ${'/*'.repeat(5_000)}`,
 ];
 
 /** JSON text put where a value was: huge and odd numbers, other types, nesting past every limit. */

@@ -12,6 +12,7 @@ export * from './layout';
 export * from './markdown';
 export * from './project';
 export * from './table-size';
+export * from './ddl-nesting';
 export * from './limits';
 export * from './document-patch';
 export * from './diff-markdown';

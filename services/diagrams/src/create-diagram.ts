@@ -18,6 +18,7 @@ import {
   apply,
   type DiagramDocument,
   type Driver,
+  ddlNestingProblem,
   documentCounts,
   emptyDocument,
   normalize,
@@ -84,6 +85,11 @@ export async function createDiagram(context: CreateContext, caller: Caller, inpu
     const field = hasDdl ? 'ddl' : 'dbml';
     const text = (hasDdl ? input.ddl : input.dbml) as string;
     ensureWithinBytes(field, text, MAX_DDL_BYTES);
+    const nesting = hasDdl ? ddlNestingProblem(text) : null;
+    if (nesting)
+      throw new ServiceError('invalid_request', `ddl ${nesting.message}`, {
+        errors: [{ path: 'ddl', message: nesting.message }],
+      });
     return createFromDdl(context, caller, {
       name,
       driver,

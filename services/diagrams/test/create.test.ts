@@ -224,6 +224,22 @@ describe('Diagrams.CreateDiagram from a schema patch (real PostgreSQL, real gRPC
       }
     });
 
+    it('should refuse DDL nested deeper than the limit (parentheses, block comments) with invalid_request naming the place', async () => {
+      for (const [ddl, what, line] of [
+        [`CREATE TABLE a (id int DEFAULT ${'('.repeat(5000)}1${')'.repeat(5000)});`, 'parentheses', 1],
+        [`CREATE TABLE a (id int);\n${'/*'.repeat(5000)} x ${'*/'.repeat(5000)}`, 'block comments', 2],
+      ] as const) {
+        const error = await failureOf(
+          harness.client.CreateDiagram({ principal: newPrincipal(), name: '', driver: 'mysql', ddl }),
+        );
+        expect(error.code).toBe('invalid_request');
+        expect(error.message).toMatch(
+          new RegExp(`nests ${what} deeper than 64 levels at line ${line}, column`),
+        );
+        expect(error.extra.errors?.map((problem) => problem.path)).toEqual(['ddl']);
+      }
+    });
+
     it('should answer payload_too_large for a schema over 500KB and a ddl over 200KB', async () => {
       const big = JSON.stringify({ ...shopPatch(), padding: 'x'.repeat(512_000) });
       const schemaError = await failureOf(
