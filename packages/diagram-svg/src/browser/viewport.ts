@@ -2,9 +2,11 @@
 // served as /assets/viewport.js). d3-zoom does the gestures: the wheel or a pinch zooms around the pointer,
 // a drag pans. Buttons zoom in and out, fit the whole diagram and show it at 100% (column text at its
 // 12 px); keys + - 0 1 do the same while the diagram has focus. The first view fits the whole diagram.
-// Diagrams of 20 tables or more get a search box that centres a table. Nothing is sent anywhere.
+// Diagrams of 20 tables or more get a search box that centres a table, and a minimap while zoomed in:
+// every table as a box, the part in view as a frame, and a press or drag on it moves the view there.
+// Nothing is sent anywhere.
 import { type Selection, select } from 'd3-selection';
-import { type D3ZoomEvent, type ZoomBehavior, zoom, zoomIdentity } from 'd3-zoom';
+import { type D3ZoomEvent, type ZoomBehavior, zoom, zoomIdentity, zoomTransform } from 'd3-zoom';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const SEARCH_FROM_TABLES = 20;
@@ -22,6 +24,12 @@ interface Viewport {
   centreOn(table: SVGGElement): void;
   /** Zooms (never past actual size) and pans so the marked parts fill the view; the whole when none. */
   focusOnChanges(): void;
+  /** Pans, at the current zoom, so the drawing's point (x, y) is in the middle of the view. */
+  centreAt(x: number, y: number): void;
+  /** The drawing's units of the table boxes and of what is in view (for the minimap). */
+  readonly layer: SVGGElement;
+  /** Called after every change of zoom or pan. */
+  onChange(listener: () => void): void;
 }
 
 /** Sets up every `figure.diagram` holding an `svg.dss-diagram` that has not been set up yet. */
@@ -58,6 +66,7 @@ function attach(figure: HTMLElement, svg: SVGSVGElement): Viewport | null {
     return Math.min(width / box.width, height / box.height) || 1;
   };
   const state = { arranging: false };
+  const listeners: (() => void)[] = [];
   const behaviour: ZoomBehavior<SVGSVGElement, unknown> = zoom<SVGSVGElement, unknown>()
     // In arrange mode a press on a table starts moving it, not panning.
     .filter((event: Event) => {
@@ -74,6 +83,7 @@ function attach(figure: HTMLElement, svg: SVGSVGElement): Viewport | null {
     .on('zoom', (event: D3ZoomEvent<SVGSVGElement, unknown>) => {
       layer.setAttribute('transform', event.transform.toString());
       figure.dataset['zoom'] = String(Math.round(event.transform.k * fittedScale() * 100));
+      for (const listener of listeners) listener();
     });
   const selection: Selection<SVGSVGElement, unknown, null, undefined> = select(svg);
   selection.call(behaviour).on('dblclick.zoom', null);
@@ -91,6 +101,13 @@ function attach(figure: HTMLElement, svg: SVGSVGElement): Viewport | null {
     },
     set arranging(value: boolean) {
       state.arranging = value;
+    },
+    layer,
+    onChange(listener: () => void) {
+      listeners.push(listener);
+    },
+    centreAt(x: number, y: number) {
+      selection.call(behaviour.transform, scaleAbout(zoomTransform(svg).k, x, y));
     },
     unitsPerPixel() {
       const matrix = layer.getScreenCTM();
@@ -206,6 +223,7 @@ function addControls(figure: HTMLElement, svg: SVGSVGElement, viewport: Viewport
       if (event.key === 'Enter') find();
     });
     bar.append(search, list);
+    addMinimap(figure, svg, viewport, tables);
   }
   const layoutForm = document.getElementById('layout-form') as HTMLFormElement | null;
   if (layoutForm !== null) addArranging(bar, svg, viewport, layoutForm);
@@ -228,6 +246,104 @@ function addControls(figure: HTMLElement, svg: SVGSVGElement, viewport: Viewport
       action();
     }
   });
+}
+
+/** A point of the page (client coordinates) in the user units of `element`. */
+function toUnits(element: SVGGraphicsElement, x: number, y: number): { x: number; y: number } {
+  const matrix = element.getScreenCTM();
+  if (matrix === null) return { x: 0, y: 0 };
+  const point = new DOMPoint(x, y).matrixTransform(matrix.inverse());
+  return { x: point.x, y: point.y };
+}
+
+/**
+ * The minimap of a large diagram: in the figure's corner, every table as a box in the drawing's units,
+ * and a frame over the part in view, kept current on every zoom and pan; shown only while part of the
+ * drawing is out of view. Pressing or dragging on it puts that point in the middle of the view, at the
+ * same zoom.
+ */
+function addMinimap(
+  figure: HTMLElement,
+  svg: SVGSVGElement,
+  viewport: Viewport,
+  tables: readonly SVGGElement[],
+): void {
+  const { layer } = viewport;
+  const boxOf = (element: Element) => {
+    const rect = element.getBoundingClientRect();
+    const from = toUnits(layer, rect.left, rect.top);
+    const to = toUnits(layer, rect.right, rect.bottom);
+    return { x: from.x, y: from.y, width: to.x - from.x, height: to.y - from.y };
+  };
+  const boxes = tables.map((table) => ({ name: table.dataset['table'] ?? '', ...boxOf(table) }));
+  if (boxes.length === 0) return;
+  const margin = 40;
+  const x0 = Math.min(...boxes.map((b) => b.x)) - margin;
+  const y0 = Math.min(...boxes.map((b) => b.y)) - margin;
+  const x1 = Math.max(...boxes.map((b) => b.x + b.width)) + margin;
+  const y1 = Math.max(...boxes.map((b) => b.y + b.height)) + margin;
+
+  const map = document.createElementNS(SVG_NS, 'svg');
+  map.setAttribute('class', 'dss-minimap');
+  map.setAttribute('viewBox', `${x0} ${y0} ${x1 - x0} ${y1 - y0}`);
+  map.setAttribute('preserveAspectRatio', 'xMidYMid meet');
+  map.setAttribute('role', 'img');
+  map.setAttribute('aria-label', 'Minimap: press or drag to move the view');
+  // Wide drawings get a wide map, tall ones a tall map, within 200 × 140 px.
+  const scale = Math.min(200 / (x1 - x0), 140 / (y1 - y0));
+  map.style.width = `${Math.round((x1 - x0) * scale)}px`;
+  map.style.height = `${Math.round((y1 - y0) * scale)}px`;
+  for (const box of boxes) {
+    const rect = document.createElementNS(SVG_NS, 'rect');
+    rect.setAttribute('class', 'dss-minimap-table');
+    rect.setAttribute('x', String(box.x));
+    rect.setAttribute('y', String(box.y));
+    rect.setAttribute('width', String(box.width));
+    rect.setAttribute('height', String(box.height));
+    rect.dataset['minimapTable'] = box.name;
+    map.appendChild(rect);
+  }
+  const frame = document.createElementNS(SVG_NS, 'rect');
+  frame.setAttribute('class', 'dss-minimap-view');
+  frame.setAttribute('vector-effect', 'non-scaling-stroke');
+  map.appendChild(frame);
+  const showView = () => {
+    const shown = boxOf(svg);
+    frame.setAttribute('x', String(shown.x));
+    frame.setAttribute('y', String(shown.y));
+    frame.setAttribute('width', String(shown.width));
+    frame.setAttribute('height', String(shown.height));
+    // While every table is in view the map adds nothing, and it would cover part of the drawing.
+    const whole =
+      shown.x <= x0 + margin &&
+      shown.y <= y0 + margin &&
+      shown.x + shown.width >= x1 - margin &&
+      shown.y + shown.height >= y1 - margin;
+    map.style.display = whole ? 'none' : '';
+  };
+  viewport.onChange(showView);
+
+  let pressed = false;
+  const move = (event: PointerEvent) => {
+    const point = toUnits(map, event.clientX, event.clientY);
+    viewport.centreAt(point.x, point.y);
+  };
+  map.addEventListener('pointerdown', (event) => {
+    pressed = true;
+    map.setPointerCapture(event.pointerId);
+    move(event);
+    event.preventDefault();
+  });
+  map.addEventListener('pointermove', (event) => {
+    if (pressed) move(event);
+  });
+  const release = () => {
+    pressed = false;
+  };
+  map.addEventListener('pointerup', release);
+  map.addEventListener('pointercancel', release);
+  figure.appendChild(map);
+  showView();
 }
 
 /**

@@ -56,6 +56,10 @@ figure.diagram svg:active { cursor: grabbing; }
 .dss-zoom-controls { position: absolute; top: 8px; right: 8px; display: flex; gap: 4px; align-items: center; z-index: 1; }
 .dss-zoom-controls button { min-width: 32px; height: 30px; padding: 0 8px; border: 1px solid var(--line); border-radius: 6px; background: #fff; font: inherit; cursor: pointer; }
 .dss-zoom-controls button:hover { background: #f1f5f9; }
+figure.diagram svg.dss-minimap { position: absolute; right: 8px; bottom: 8px; z-index: 1; background: rgba(255, 255, 255, 0.92);
+  border: 1px solid var(--line); border-radius: 6px; cursor: crosshair; touch-action: none; }
+.dss-minimap-table { fill: #cbd5e1; }
+.dss-minimap-view { fill: rgba(36, 87, 197, 0.08); stroke: var(--accent); stroke-width: 1.5; }
 .dss-table-search { height: 30px; width: 180px; padding: 0 8px; border: 1px solid var(--line); border-radius: 6px; font: inherit; }
 .import-warnings { background: var(--paper); border: 1px solid var(--line); border-left: 4px solid var(--accent); padding: 0.6rem 1rem; border-radius: 6px; margin: 1rem 0; }
 .import-warnings summary { cursor: pointer; }

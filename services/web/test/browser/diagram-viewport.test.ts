@@ -176,4 +176,62 @@ describe('corpus diagrams in the browser: routing, first view, zoom and pan', ()
     expect(Math.abs(table.left + table.width / 2 - (view.left + view.width / 2))).toBeLessThan(20);
     expect(Math.abs(table.top + table.height / 2 - (view.top + view.height / 2))).toBeLessThan(20);
   });
+
+  it('shows a minimap of every table once zoomed in, frames the part in view, and moves the view where it is pressed', async () => {
+    const page = await suite.signedInPage(viewer, `/diagrams/${uuids.get('danbooru')}`);
+    await page.waitForSelector('svg.dss-minimap', { state: 'attached' });
+    const minimap = () =>
+      page.evaluate(() => {
+        const units = (rect: Element) => ({
+          x: Number(rect.getAttribute('x')),
+          y: Number(rect.getAttribute('y')),
+          width: Number(rect.getAttribute('width')),
+          height: Number(rect.getAttribute('height')),
+        });
+        const map = document.querySelector('svg.dss-minimap')!;
+        return {
+          tables: Array.from(map.querySelectorAll('rect.dss-minimap-table')).map(units),
+          view: units(map.querySelector('rect.dss-minimap-view')!),
+          screen: map.getBoundingClientRect().toJSON() as DOMRect,
+          shown: getComputedStyle(map).display !== 'none',
+          drawnTables: document.querySelectorAll('svg.dss-diagram g.dss-table[data-table]').length,
+        };
+      });
+    const first = await minimap();
+    expect(first.tables).toHaveLength(first.drawnTables);
+    // The first view shows every table: the frame holds every table's box, and the map hides itself
+    // (it would only cover part of the drawing).
+    const inside = (box: { x: number; y: number; width: number; height: number }) =>
+      box.x >= first.view.x - 1 &&
+      box.y >= first.view.y - 1 &&
+      box.x + box.width <= first.view.x + first.view.width + 1 &&
+      box.y + box.height <= first.view.y + first.view.height + 1;
+    expect(first.tables.filter((box) => !inside(box))).toEqual([]);
+    expect(first.shown).toBe(false);
+
+    await page.click('button[data-zoom-action=in]');
+    await page.click('button[data-zoom-action=in]');
+    const zoomed = await minimap();
+    expect(zoomed.shown).toBe(true);
+    expect(zoomed.screen.width).toBeGreaterThan(50);
+    expect(zoomed.screen.width).toBeLessThanOrEqual(201);
+    expect(first.view.width / zoomed.view.width).toBeCloseTo(1.96, 1);
+
+    // A press on the users table's box in the minimap puts users in the middle of the view.
+    const target = await page.evaluate(() =>
+      (document.querySelector('rect.dss-minimap-table[data-minimap-table="users"]') as SVGRectElement)
+        .getBoundingClientRect()
+        .toJSON(),
+    );
+    await page.mouse.click(target.left + target.width / 2, target.top + target.height / 2);
+    const { table, view } = await page.evaluate(() => ({
+      table: (document.querySelector('g.dss-table[data-table="users"] rect.dss-box') as SVGRectElement)
+        .getBoundingClientRect()
+        .toJSON() as DOMRect,
+      view: document.querySelector('figure.diagram')!.getBoundingClientRect().toJSON() as DOMRect,
+    }));
+    expect(Math.abs(table.left + table.width / 2 - (view.left + view.width / 2))).toBeLessThan(20);
+    expect(Math.abs(table.top + table.height / 2 - (view.top + view.height / 2))).toBeLessThan(20);
+    await saveScreenshot(page, 'corpus-danbooru-minimap');
+  });
 });
