@@ -254,17 +254,17 @@ interface BodyParserError extends Error {
 function errorHandler(logger: GatewayLogger) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) return;
-    sendError(res, toServiceError(error, req, logger));
+    sendError(res, toServiceError(error, req.path, logger));
   };
 }
 
-function toServiceError(error: unknown, req: Request, logger: GatewayLogger): ServiceError {
+/** Any failure as the spec's error (logged when it is the server's); `path` only names it in the log. */
+export function toServiceError(error: unknown, path: string, logger: GatewayLogger): ServiceError {
   if (isServiceError(error)) {
-    if (error.code === 'internal')
-      logger.error({ err: error, path: req.path }, 'service reported an internal error');
+    if (error.code === 'internal') logger.error({ err: error, path }, 'service reported an internal error');
     if (error.code === 'unavailable') {
       // A service or its database is briefly out of reach: say when to retry, not which call failed.
-      logger.warn({ err: error, path: req.path }, 'a service the request needs is unavailable');
+      logger.warn({ err: error, path }, 'a service the request needs is unavailable');
       return new ServiceError(
         'unavailable',
         'a service this request needs is briefly unavailable; retry shortly',
@@ -302,7 +302,7 @@ function toServiceError(error: unknown, req: Request, logger: GatewayLogger): Se
       'invalid_request',
       'the request body could not be read as JSON (does it follow its Content-Encoding and Content-Length?)',
     );
-  logger.error({ err: error, path: req.path }, 'unhandled error in the gateway');
+  logger.error({ err: error, path }, 'unhandled error in the gateway');
   return internalError();
 }
 

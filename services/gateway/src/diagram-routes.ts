@@ -8,6 +8,7 @@ import type { RouteSpec } from './app';
 import { objectBody } from './app';
 import type { Principal } from './authenticator';
 import { invalidQuery, optionalQueryEnum, optionalQueryString } from './query';
+import type { QuickRequest } from './quick-answers';
 import { sendRepresentation } from './representation';
 import { RepresentationCache } from './representation-cache';
 
@@ -120,19 +121,13 @@ export function diagramRoutes(
           );
         }
         const markdown = format === 'ai' || accepted === 'text/markdown';
-        const uuid = uuidOf(req);
-        // Lower case, as the diagrams service and its events name diagrams, so an event finds the copy.
-        const diagramUuid = uuid.toLowerCase();
         const wanted = markdown ? 'markdown' : 'json';
-        const key = schemaKey(principal, diagramUuid, wanted, level);
-        const representation = await cache.fetch(key, diagramUuid, req.get('if-none-match'), (known_etag) =>
-          diagrams.GetSchema({
-            principal: wirePrincipal(principal),
-            uuid,
-            format: wanted,
-            level,
-            known_etag,
-          }),
+        const representation = await fetchSchema(
+          principal,
+          uuidOf(req),
+          wanted,
+          level,
+          req.get('if-none-match'),
         );
         sendRepresentation(req, res, representation, { vary: 'Accept' });
       },
@@ -140,12 +135,12 @@ export function diagramRoutes(
         // The JSON schema at the default level: no query, and an Accept that picks JSON at once.
         url: new RegExp(`^/v1/diagrams/(?<uuid>${UUID_PATTERN})/schema$`),
         vary: 'Accept',
-        notModified: (request, principal, count) => {
-          const accept = request.headers.accept;
-          if (accept !== undefined && accept !== '*/*' && accept !== 'application/json') return undefined;
-          const key = schemaKey(principal, String(request.params.uuid).toLowerCase(), 'json', 'detailed');
-          return cache.notModified(key, request.headers['if-none-match'], count);
-        },
+        serves: ({ headers: { accept } }) =>
+          accept === undefined || accept === '*/*' || accept === 'application/json',
+        notModified: (request, principal, count) =>
+          cache.notModified(jsonSchemaKey(principal, request), request.headers['if-none-match'], count),
+        fetch: (request, principal) =>
+          fetchSchema(principal, request.params.uuid!, 'json', 'detailed', request.headers['if-none-match']),
       },
     },
     {
@@ -154,30 +149,59 @@ export function diagramRoutes(
       operation: 'schema',
       write: false,
       handler: async (req, res, principal) => {
-        const uuid = uuidOf(req);
-        const diagramUuid = uuid.toLowerCase();
-        const representation = await cache.fetch(
-          fullDocumentKey(principal, diagramUuid),
-          diagramUuid,
-          req.get('if-none-match'),
-          (known_etag) => diagrams.GetFullDocument({ principal: wirePrincipal(principal), uuid, known_etag }),
+        sendRepresentation(
+          req,
+          res,
+          await fetchFullDocument(principal, uuidOf(req), req.get('if-none-match')),
         );
-        sendRepresentation(req, res, representation);
       },
       quick: {
         url: new RegExp(`^/v1/diagrams/(?<uuid>${UUID_PATTERN})/schema-full$`),
+        serves: () => true,
         notModified: (request, principal, count) =>
           cache.notModified(
-            fullDocumentKey(principal, String(request.params.uuid).toLowerCase()),
+            fullDocumentKey(principal, request.params.uuid!.toLowerCase()),
             request.headers['if-none-match'],
             count,
           ),
+        fetch: (request, principal) =>
+          fetchFullDocument(principal, request.params.uuid!, request.headers['if-none-match']),
       },
     },
   ];
+
+  /** A schema representation through the cache; the diagrams service decides for the principal's team. */
+  function fetchSchema(
+    principal: Principal,
+    uuid: string,
+    format: 'json' | 'markdown',
+    level: 'detailed' | 'simple',
+    ifNoneMatch: string | undefined,
+  ) {
+    // Lower case, as the diagrams service and its events name diagrams, so an event finds the copy.
+    const diagramUuid = uuid.toLowerCase();
+    return cache.fetch(
+      schemaKey(principal, diagramUuid, format, level),
+      diagramUuid,
+      ifNoneMatch,
+      (known_etag) =>
+        diagrams.GetSchema({ principal: wirePrincipal(principal), uuid, format, level, known_etag }),
+    );
+  }
+
+  function fetchFullDocument(principal: Principal, uuid: string, ifNoneMatch: string | undefined) {
+    const diagramUuid = uuid.toLowerCase();
+    return cache.fetch(fullDocumentKey(principal, diagramUuid), diagramUuid, ifNoneMatch, (known_etag) =>
+      diagrams.GetFullDocument({ principal: wirePrincipal(principal), uuid, known_etag }),
+    );
+  }
 }
 
 const UUID_PATTERN = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+
+function jsonSchemaKey(principal: Principal, request: QuickRequest): string {
+  return schemaKey(principal, request.params.uuid!.toLowerCase(), 'json', 'detailed');
+}
 
 /** The cache key of a schema representation: the team is part of it, so a proof is one team's. */
 function schemaKey(principal: Principal, diagramUuid: string, format: string, level: string): string {

@@ -1,7 +1,7 @@
 // From the system's one error type to HTTP: the status for each REST error code of the spec, and the
 // exact JSON error body. Nothing else in the gateway writes an error response.
 import { type ErrorCode, ServiceError } from '@dss/platform';
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
   invalid_request: 422,
@@ -44,7 +44,7 @@ export function statusOf(error: ServiceError): number {
   return error instanceof HttpError ? error.status : STATUS_BY_CODE[error.code];
 }
 
-export function sendError(res: Response, error: ServiceError): void {
+export function sendError(res: ServerResponse, error: ServiceError): void {
   const status = statusOf(error);
   if (error.extra.retry_after_seconds !== undefined)
     res.setHeader('Retry-After', String(error.extra.retry_after_seconds));
@@ -57,7 +57,12 @@ export function sendError(res: Response, error: ServiceError): void {
         : 'Bearer realm="dss"',
     );
   }
-  res.status(status).json(error.toJSON());
+  // As Express's res.json writes it, on any response (also those answered in front of Express).
+  const body = JSON.stringify(error.toJSON());
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }
 
 export const internalError = () =>

@@ -86,6 +86,7 @@ export async function startGateway({ config, logger, metrics, bus, routes }: Gat
     routes: appRoutes,
     authenticator,
     rateLimits,
+    logger,
     onRequestFinished: requestFinished,
   });
   const { server, port } = await listenHttp(listener, { port: config.httpPort, host: config.httpHost });
