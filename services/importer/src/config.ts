@@ -7,7 +7,7 @@ type Dialect = (typeof DIALECTS)[number];
 /**
  * DSS_IMPORT_WARM_UP: the dialects whose parsers a worker loads and warms before its first job. `true` is
  * all three, `false` none, or a comma-separated list. The default warms PostgreSQL and MySQL (light, about
- * 60MB together) and leaves SQL Server (about 300MB once loaded) to its first job.
+ * 60MB together) and leaves SQL Server (about 100MB once loaded) to its first job.
  */
 function warmUpDialects(source: NodeJS.ProcessEnv): Dialect[] {
   const raw = source['DSS_IMPORT_WARM_UP']?.trim();

@@ -7,6 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import type { DdlDriver, SourceFormat } from '../result';
 import type { ConversionRequest, ConvertWorkerData } from './convert-worker';
+import { YOUNG_GENERATION_MB } from './limits';
 import { type Conversion, type ConversionOutcome, workerEntry } from './run-conversion';
 
 export interface ConversionPoolOptions {
@@ -106,7 +107,10 @@ export class ConversionPool {
         parseThreads: this.options.parseThreads ?? 1,
         maxOldGenerationSizeMb: this.options.maxOldGenerationSizeMb,
       } satisfies ConvertWorkerData,
-      resourceLimits: { maxOldGenerationSizeMb: this.options.maxOldGenerationSizeMb },
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.options.maxOldGenerationSizeMb,
+        maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
+      },
     });
     let markReady!: () => void;
     slot.worker = worker;

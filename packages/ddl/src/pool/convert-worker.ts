@@ -5,7 +5,7 @@
 // Server, ANTLR's prediction caches are filled before the first job (a cold T-SQL parse costs several times
 // a warm one), and then says `ready`.
 //
-// SQL Server's parser (@dbml/core, ~300MB once loaded) always runs in a thread of its own (this file, role
+// SQL Server's parser (@dbml/core's T-SQL reader, ~100MB once loaded) always runs in a thread of its own (this file, role
 // `unit-parser`), started on the first SQL Server job and, unless SQL Server is warmed up, closed after
 // `sqlsrvIdleMs` without work, so an importer that imports SQL Server now and then does not keep that
 // memory between imports.
@@ -20,6 +20,7 @@ import { convertDdl } from '../index';
 import { parseMysqlStatements, type StatementParse } from '../mysql';
 import type { ConvertResult, DdlDriver, SourceFormat } from '../result';
 import { parseSqlsrvUnits, type UnitParse } from '../sqlsrv';
+import { YOUNG_GENERATION_MB } from './limits';
 import type { Conversion } from './run-conversion';
 import { WARM_UP_SAMPLES } from './warm-up-samples';
 
@@ -38,7 +39,7 @@ export interface ConvertWorkerData {
   parseThreads?: number;
   maxOldGenerationSizeMb?: number;
   /**
-   * Converter: SQL Server parsing runs in a thread of its own (@dbml/core holds ~300MB once loaded), closed
+   * Converter: SQL Server parsing runs in a thread of its own (its parser holds ~100MB once loaded), closed
    * after this long without work so the memory goes back (0: kept). Kept when SQL Server is warmed up.
    */
   sqlsrvIdleMs?: number;
@@ -98,7 +99,10 @@ class UnitParserThread {
   start(): Worker {
     const worker = new Worker(__filename, {
       workerData: { role: 'unit-parser', warmUp: this.warmUp } satisfies ConvertWorkerData,
-      resourceLimits: { maxOldGenerationSizeMb: data.maxOldGenerationSizeMb ?? 1024 },
+      resourceLimits: {
+        maxOldGenerationSizeMb: data.maxOldGenerationSizeMb ?? 1024,
+        maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
+      },
     });
     this.worker = worker;
     worker.on('message', (message: { id: number; results: ParseAnswer[] }) => {
