@@ -1,5 +1,6 @@
 // Data access of the diagrams context. Parameterised SQL only; every table lives in the `diagrams` schema,
 // no other service reads it, and every query that starts from a caller names the caller's team.
+import { withTransaction } from '@dss/platform';
 import type { DiagramDocument } from '@dss/schema';
 import type { Pool, PoolClient } from 'pg';
 import { lockTeamListClockExclusive } from './locks';
@@ -184,21 +185,13 @@ export async function findVersionChange(
  * that read the clock before this moment has committed, and every later writer reads a later time.
  */
 export async function takeListSnapshot(pool: Pool, teamId: string): Promise<string> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+  return withTransaction(pool, async (client) => {
     await lockTeamListClockExclusive(client, teamId);
     const { rows } = await client.query<{ snapshot: string }>(
       `SELECT ${MICROSECOND_TEXT('clock_timestamp()')} AS snapshot`,
     );
-    await client.query('COMMIT');
     return rows[0]!.snapshot;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export interface ListedDiagram extends DiagramRow {

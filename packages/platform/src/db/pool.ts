@@ -67,7 +67,13 @@ export function logDatabaseError(
 /** Runs `work` in one transaction: COMMIT when it resolves (returning its value), ROLLBACK when it throws. */
 export async function withTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
-  let broken = false;
+  // A checked-out client whose connection drops (the server stops or restarts) emits 'error', and without a
+  // listener that would crash the process; the failing query rejects with the same error anyway.
+  let broken: Error | boolean = false;
+  const onError = (error: Error) => {
+    broken = error;
+  };
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const result = await work(client);
@@ -76,10 +82,11 @@ export async function withTransaction<T>(pool: Pool, work: (client: PoolClient) 
   } catch (error) {
     // A failed ROLLBACK means the connection is unusable; releasing it as broken makes the pool drop it.
     await client.query('ROLLBACK').catch(() => {
-      broken = true;
+      broken ||= true;
     });
     throw error;
   } finally {
+    client.off('error', onError);
     client.release(broken);
   }
 }
