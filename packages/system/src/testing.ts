@@ -1,5 +1,5 @@
-// Starts the whole embedded system on free ports with a fresh test database, for tests of the CLI, the
-// system itself and the e2e suite.
+// Starts the whole embedded system on free ports with a fresh test database (or the one `extraEnv`'s
+// DATABASE_URL names, which the caller owns), for tests of the CLI, the system itself and the e2e suite.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,9 +11,9 @@ export async function startTestSystem(
   extraEnv: Record<string, string> = {},
   options: { withoutImporter?: boolean } = {},
 ) {
-  const database = await createTestDatabase();
+  const database = extraEnv.DATABASE_URL ? null : await createTestDatabase();
   const env: NodeJS.ProcessEnv = {
-    DATABASE_URL: database.url,
+    DATABASE_URL: database?.url,
     DSS_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'dss-data-')),
     DSS_HTTP_HOST: '127.0.0.1',
     DSS_HTTP_PORT: '0',
@@ -44,7 +44,7 @@ export async function startTestSystem(
     env,
     async stop() {
       await system.stop();
-      await database.drop();
+      await database?.drop();
     },
   };
 }

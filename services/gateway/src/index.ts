@@ -5,3 +5,4 @@ export { HttpError, sendError, statusOf } from './http-errors';
 export { createRateLimits, OPERATION_CLASSES, type OperationClass } from './rate-limits';
 export { type Gateway, startGateway } from './server';
 export { connectRouteClients, type RouteClients, v1Routes } from './routes';
+export { withCommonResponses } from './openapi';
