@@ -73,6 +73,22 @@ describe('PostgreSQL', () => {
       const { rows } = await pool.query("SELECT count(*)::int AS n FROM widgets WHERE name = 'dropped'");
       expect(rows[0].n).toBe(0);
     });
+
+    it('should reject, not crash the process, when the server ends the connection mid-transaction', async () => {
+      // pg emits 'error' on a checked-out client whose connection the server ends (a stop, a restart);
+      // with no listener on it that event would be an uncaught exception and fail this whole file.
+      const failure = withTransaction(pool, async (client) => {
+        const { rows } = await client.query('SELECT pg_backend_pid() AS pid');
+        await withAdmin(database.url, (admin) =>
+          admin.query('SELECT pg_terminate_backend($1)', [rows[0].pid]),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await client.query("INSERT INTO widgets (name) VALUES ('cut off')");
+      });
+      await expect(failure).rejects.toThrow();
+      const { rows } = await pool.query("SELECT count(*)::int AS n FROM widgets WHERE name = 'cut off'");
+      expect(rows[0].n).toBe(0);
+    });
   });
 
   describe('createPool()', () => {
