@@ -9,6 +9,8 @@ describe('a database outage inside a handler', () => {
       Object.assign(new Error('connection failure'), { code: '08006' }),
       new Error('timeout exceeded when trying to connect'),
       new Error('Connection terminated unexpectedly'),
+      // The next query of a transaction whose connection the server just ended.
+      new Error('Client has encountered a connection error and is not queryable'),
     ])
       expect(databaseUnavailable(error)).toBe(true);
     for (const error of [

@@ -74,7 +74,7 @@ export function wellFormed(text: string): string {
 /**
  * Whether a handler failed because PostgreSQL could not be reached or is shutting down (connection
  * refused or reset, SQLSTATE class 08 connection exceptions, 57P01–57P03, a pool that timed out
- * connecting): a dependency outage, answered as `unavailable` (503 with Retry-After), not `internal`.
+ * connecting, the next query on a client whose connection just failed): a dependency outage, answered as `unavailable` (503 with Retry-After), not `internal`.
  */
 export function databaseUnavailable(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
@@ -85,7 +85,7 @@ export function databaseUnavailable(error: unknown): boolean {
   }
   return (
     typeof message === 'string' &&
-    /timeout exceeded when trying to connect|Connection terminated unexpectedly|Connection terminated due to connection timeout/.test(
+    /timeout exceeded when trying to connect|Connection terminated unexpectedly|Connection terminated due to connection timeout|Client has encountered a connection error and is not queryable/.test(
       message,
     )
   );
