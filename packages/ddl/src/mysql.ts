@@ -2,7 +2,7 @@
 // splitter has honoured DELIMITER, opened `/*!NNNNN …*/` version comments and blanked other comments.
 // Light pre-cleaning: character-set introducers (`_utf8mb4'…'`) are dropped before parsing, and legacy
 // attributes real dumps still carry (`binary`, `NATIONAL`, `ZEROFILL`, `TYPE=MyISAM`) are dropped too.
-import { Parser } from 'node-sql-parser/build/mysql';
+import type { Parser } from 'node-sql-parser/build/mysql';
 import { type Ast, arr, obj, raw, str } from './ast';
 import { type DdlColumn, type DdlTable, SchemaBuilder } from './builder';
 import { type Attempt, parseWithRepairs } from './recover';
@@ -113,8 +113,11 @@ export type StatementParse =
 export type MysqlStatementParser = (texts: string[]) => Promise<StatementParse[]> | StatementParse[];
 
 let sharedParser: Parser | undefined;
+/** node-sql-parser, required on first use: a process that only runs the conversion pool never loads it. */
 function mysqlParser(): Parser {
-  sharedParser ??= new Parser();
+  sharedParser ??= new (
+    require('node-sql-parser/build/mysql') as typeof import('node-sql-parser/build/mysql')
+  ).Parser();
   return sharedParser;
 }
 

@@ -1,6 +1,5 @@
 // PostgreSQL DDL reader: libpg-query (the PostgreSQL 18 server's own parser compiled to WebAssembly) parses
 // each statement; this file walks the parse trees of the statements that shape a schema.
-import { loadModule, parseSync } from 'libpg-query';
 import { type Ast, arr, num, obj, str, tagged } from './ast';
 import { type DdlColumn, type DdlTable, SchemaBuilder } from './builder';
 import { type Attempt, parseWithRepairs, type Recovered } from './recover';
@@ -115,7 +114,7 @@ class PgReader {
       }
       const parse = (candidate: string): Attempt<unknown> => {
         try {
-          return { ok: true, tree: parseSync(candidate) };
+          return { ok: true, tree: libpgQuery().parseSync(candidate) };
         } catch (error) {
           const position = (error as { sqlDetails?: { cursorPosition?: number } }).sqlDetails?.cursorPosition;
           return {
@@ -487,8 +486,15 @@ class PgReader {
   }
 }
 
+let loadedLibrary: typeof import('libpg-query') | undefined;
+/** libpg-query, required on first use: a process that only runs the conversion pool never loads it. */
+function libpgQuery(): typeof import('libpg-query') {
+  loadedLibrary ??= require('libpg-query') as typeof import('libpg-query');
+  return loadedLibrary;
+}
+
 export async function readPgsql(sql: string): Promise<SchemaBuilder> {
-  loaded ??= loadModule();
+  loaded ??= libpgQuery().loadModule();
   await loaded;
   return new PgReader().read(sql);
 }
