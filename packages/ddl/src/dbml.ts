@@ -3,7 +3,7 @@
 // the same readers, type catalog and limits as any DDL. A DBML error is `ddl_syntax_error` at its DBML line
 // and column; positions in later warnings refer to the DDL written from the DBML, so they are given as
 // line 1, column 1 with the DDL statement they are about.
-import type * as Dbml from '@dbml/core';
+import { dbmlCoreLite } from './dbml-core-lite';
 import { type ConvertOptions, convertDdl } from './index';
 import type { ConvertResult, DdlDriver } from './result';
 
@@ -12,12 +12,6 @@ const EXPORT_FORMATS: Record<DdlDriver, 'postgres' | 'mysql' | 'mssql'> = {
   mysql: 'mysql',
   sqlsrv: 'mssql',
 };
-
-let loaded: typeof Dbml | undefined;
-function dbml(): typeof Dbml {
-  loaded ??= require('@dbml/core') as typeof Dbml;
-  return loaded;
-}
 
 interface DbmlDiagnostic {
   message?: string;
@@ -48,7 +42,7 @@ export async function convertDbml(
 ): Promise<ConvertResult> {
   let sql: string;
   try {
-    sql = dbml().exporter.export(text.replace(/^\uFEFF/, ''), EXPORT_FORMATS[driver]);
+    sql = dbmlCoreLite().exporter.export(text.replace(/^\uFEFF/, ''), EXPORT_FORMATS[driver]);
   } catch (error) {
     const { message, line, column } = firstDiagnostic(error);
     return { ok: false, code: 'ddl_syntax_error', message: `DBML: ${message}`, line, column };

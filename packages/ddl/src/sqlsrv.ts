@@ -13,49 +13,15 @@
 //
 // The parser loses `sp_addextendedproperty` (MS_Description comments) and `sp_addtype` / `CREATE TYPE …
 // FROM` alias types; those two procedure calls are read from their literal arguments here.
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { parseTwoStage } from './antlr-prediction';
 import { type Ast, arr, obj, raw, str } from './ast';
 import { type DdlColumn, SchemaBuilder } from './builder';
+import { dbmlCoreLite } from './dbml-core-lite';
 import { MAX_REPAIRS, repairStatement } from './recover';
 import { shortStatement } from './result';
 import { LineMap, splitStatements } from './split';
 
 const DEFAULT_SCHEMA = 'dbo';
-
-/** T-SQL text → @dbml/core's JSON model; throws @dbml/core's syntax errors (an array). */
-type MssqlParser = (text: string) => unknown;
-
-/** The build's T-SQL-only reader (scripts/bundle-tsql.js), beside this file in dist/ or in dist/ from src/. */
-function builtTsqlParser(): string | undefined {
-  return [
-    path.join(__dirname, 'vendor', 'tsql-parser.js'),
-    path.resolve(__dirname, '..', 'dist', 'vendor', 'tsql-parser.js'),
-  ].find((file) => existsSync(file));
-}
-
-/** Which T-SQL reader the SQL Server reader loads: the built T-SQL-only one, or the whole of @dbml/core. */
-export function sqlsrvParserSource(): 'tsql-only' | '@dbml/core' {
-  return builtTsqlParser() ? 'tsql-only' : '@dbml/core';
-}
-
-let loadedParser: MssqlParser | undefined;
-/**
- * @dbml/core's T-SQL reader, loaded on first use: the build's dist/vendor/tsql-parser.js (the T-SQL grammar
- * without @dbml/core's four others: ~100MB of RSS once loaded instead of ~300MB), or, when the package was
- * built by tsc alone, @dbml/core itself (the same parse, heavier).
- */
-function mssqlParser(): MssqlParser {
-  if (loadedParser) return loadedParser;
-  const built = builtTsqlParser();
-  if (built) loadedParser = (require(built) as { parseMssql: MssqlParser }).parseMssql;
-  else {
-    const { Parser } = require('@dbml/core') as typeof import('@dbml/core');
-    loadedParser = (text) => Parser.parseMSSQLToJSONv2(text);
-  }
-  return loadedParser;
-}
 
 const SHAPING = /^\s*(create\s+table|alter\s+table|create\s+(?:unique\s+)?(?:(?:non)?clustered\s+)?index)\b/i;
 const ROUTINE = /^\s*(?:create|alter|create\s+or\s+alter)\s+(?:proc|procedure|function|trigger|view)\b/i;
@@ -344,10 +310,10 @@ export type UnitParse =
  * slices of the list to other threads (ConvertOptions.parseSqlsrvUnits) and keep the order of the answers.
  */
 export function parseSqlsrvUnits(texts: string[]): UnitParse[] {
-  const parse = mssqlParser();
+  const { parseMssql } = dbmlCoreLite();
   return texts.map((text) => {
     try {
-      return { ok: true, json: parseTwoStage(() => parse(text)) };
+      return { ok: true, json: parseTwoStage(() => parseMssql(text)) };
     } catch (error) {
       const first = Array.isArray(error) ? (error[0] as unknown) : error;
       const location = obj(obj(first, 'location'), 'start');
