@@ -13,6 +13,8 @@ export interface LoadSettings {
   connections: number;
   warmupSeconds: number;
   seconds: number;
+  /** Requests per second over all connections (autocannon --overallRate); unset: as fast as answered. */
+  rate?: number;
 }
 
 /** The fields of autocannon's `--json` result read here. */
@@ -32,8 +34,8 @@ export async function measure(
   expected: '2xx' | '3xx',
   settings: LoadSettings,
 ): Promise<Measured> {
-  await autocannon(url, headers, settings.warmupSeconds, settings.connections);
-  const result = await autocannon(url, headers, settings.seconds, settings.connections);
+  await autocannon(url, headers, settings.warmupSeconds, settings);
+  const result = await autocannon(url, headers, settings.seconds, settings);
   const unexpected = result.requests.total - result[expected];
   if (result.errors > 0 || result.timeouts > 0 || unexpected > 0) {
     throw new Error(
@@ -52,12 +54,13 @@ function autocannon(
   url: string,
   headers: string[],
   seconds: number,
-  connections: number,
+  { connections, rate }: LoadSettings,
 ): Promise<AutocannonResult> {
   const args = [
     require.resolve('autocannon/autocannon.js'),
     '--connections',
     String(connections),
+    ...(rate === undefined ? [] : ['--overallRate', String(rate)]),
     '--duration',
     String(seconds),
     '--no-progress',
