@@ -52,7 +52,7 @@ export function readMcpConfig(source: NodeJS.ProcessEnv = process.env): McpConfi
     adminPort: env.int('DSS_ADMIN_PORT', { default: 9091, min: 0, max: 65535 }, source),
     // The importer's conversion limit. A 200KB SQL Server script takes ~1-2 s and ~150-190MB of heap.
     ddlTimeoutMs: env.int('DSS_MCP_DDL_TIMEOUT_MS', { default: 30_000, min: 1, max: 600_000 }, source),
-    ddlMaxHeapMb: env.int('DSS_MCP_DDL_MAX_HEAP_MB', { default: 512, min: 64, max: 16_384 }, source),
+    ddlMaxHeapMb: env.int('DSS_MCP_DDL_MAX_HEAP_MB', { default: 512, min: 16, max: 16_384 }, source),
     // Longer than the importer's own 30 s conversion limit, shorter than a proxy's usual 60 s read timeout.
     importWaitMs: env.int('DSS_MCP_IMPORT_WAIT_MS', { default: 45_000, min: 0, max: 3_600_000 }, source),
     trustProxy: env.trustProxy('DSS_TRUST_PROXY', source),

@@ -56,7 +56,7 @@ describe('readMcpConfig()', () => {
     });
     expect(() => readMcpConfig({ DSS_MCP_DDL_TIMEOUT_MS: '0' })).toThrow(/DSS_MCP_DDL_TIMEOUT_MS/);
     expect(() => readMcpConfig({ DSS_MCP_DDL_TIMEOUT_MS: '30s' })).toThrow(/DSS_MCP_DDL_TIMEOUT_MS/);
-    expect(() => readMcpConfig({ DSS_MCP_DDL_MAX_HEAP_MB: '32' })).toThrow(/DSS_MCP_DDL_MAX_HEAP_MB/);
+    expect(() => readMcpConfig({ DSS_MCP_DDL_MAX_HEAP_MB: '8' })).toThrow(/DSS_MCP_DDL_MAX_HEAP_MB/);
   });
 
   it('should refuse a DSS_API_URL that is not an http URL and an unknown transport', () => {
