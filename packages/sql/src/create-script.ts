@@ -100,7 +100,11 @@ function preamble(document: DiagramDocument, dialect: Dialect): string[] {
   return statements;
 }
 
-function createTable(dialect: Dialect, table: DocumentTable, inlineKeys: ForeignKey[]): string[] {
+/**
+ * A table's CREATE TABLE with its keys, then the indexes written apart and its comments; `inlineKeys` are
+ * the foreign keys declared inside it (none when they are added later, as a migration does).
+ */
+export function createTable(dialect: Dialect, table: DocumentTable, inlineKeys: ForeignKey[] = []): string[] {
   const lines = table.columns.map((column) => dialect.column(table.name, column));
   const after: string[] = [];
   for (const key of tableKeys(table)) {

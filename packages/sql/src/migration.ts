@@ -19,9 +19,9 @@ import {
 } from '@dss/schema';
 import { type ForeignKey, foreignKeys, type Key, tableKeys } from './constraints';
 import {
-  comments,
   commentStatement,
   createIndex,
+  createTable,
   declarationPlan,
   foreignKeyClause,
   keyClause,
@@ -390,9 +390,9 @@ class MigrationWriter {
 
   // --- tables and columns --------------------------------------------------------------------------------
 
+  /** Without foreign keys: they are added with the others. */
   private createTable(table: DocumentTable): void {
-    const script = scriptOfTable(this.dialect, table);
-    for (const statement of script) this.emit(statement);
+    for (const statement of createTable(this.dialect, table)) this.emit(statement);
   }
 
   private columns(): void {
@@ -679,23 +679,6 @@ function baseOfSerial(name: string): string {
 function retiredName(name: string): string {
   if (name.endsWith('"')) return `${name.slice(0, -1)}__old"`;
   return `${name}__old`;
-}
-
-/** A table's CREATE statements without foreign keys (they are added with the others). */
-function scriptOfTable(dialect: Dialect, table: DocumentTable): string[] {
-  const lines = table.columns.map((column) => dialect.column(table.name, column));
-  const after: string[] = [];
-  for (const key of tableKeys(table)) {
-    const separate =
-      (key.type === 'index' && dialect.driver !== 'mysql') ||
-      (key.type === 'unique' && dialect.driver === 'pgsql');
-    if (separate) after.push(createIndex(dialect, table, key));
-    else lines.push(keyClause(dialect, table, key));
-  }
-  let statement = `CREATE TABLE ${dialect.table(table.name)} (\n  ${lines.join(',\n  ')}\n)`;
-  if (dialect.driver === 'mysql' && table.comment !== null)
-    statement += ` COMMENT=${dialect.string(table.comment)}`;
-  return [statement, ...after, ...comments(dialect, table)];
 }
 
 /**
