@@ -171,10 +171,7 @@ export function foreignKeyClause(dialect: Dialect, key: ForeignKey): string {
 }
 
 /** Table and column comments: COMMENT ON (PostgreSQL), MS_Description (SQL Server); MySQL has them inline. */
-export function comments(
-  dialect: Dialect,
-  table: Pick<DocumentTable, 'name' | 'comment' | 'columns'>,
-): string[] {
+function comments(dialect: Dialect, table: Pick<DocumentTable, 'name' | 'comment' | 'columns'>): string[] {
   const statements: string[] = [];
   if (table.comment !== null)
     statements.push(commentStatement(dialect, table.name, null, table.comment) ?? '');
