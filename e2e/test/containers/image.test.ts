@@ -28,6 +28,11 @@ for (const entry of fs.readdirSync('/app/node_modules')) {
 process.stdout.write(JSON.stringify({ files, topLevel, uid: process.getuid(), gid: process.getgid(), node: process.version }));
 `;
 
+/** A program of the image, run in a throw-away container of its own with no network. */
+function runInImage(stack: ContainerStack, program: string, ...args: string[]): Promise<string> {
+  return docker(stack, 'run', '--rm', '--network', 'none', '--entrypoint', program, stack.image, ...args);
+}
+
 interface Inventory {
   files: string[];
   topLevel: string[];
@@ -41,20 +46,7 @@ describe('The image', () => {
   let inventory: Inventory;
   beforeAll(async () => {
     stack = containerStack();
-    inventory = JSON.parse(
-      await docker(
-        stack,
-        'run',
-        '--rm',
-        '--network',
-        'none',
-        '--entrypoint',
-        'node',
-        stack.image,
-        '-e',
-        INVENTORY,
-      ),
-    ) as Inventory;
+    inventory = JSON.parse(await runInImage(stack, 'node', '-e', INVENTORY)) as Inventory;
   }, 60_000);
 
   it('should run Node.js 24 as the numeric non-root user 1000:1000', async () => {
@@ -114,15 +106,9 @@ describe('The image', () => {
       (await docker(stack, 'image', 'inspect', '--format', '{{.Size}}', stack.image)).trim(),
     );
     expect(bytes).toBeLessThanOrEqual(250_000_000);
-    const packages = await docker(
+    const packages = await runInImage(
       stack,
-      'run',
-      '--rm',
-      '--network',
-      'none',
-      '--entrypoint',
       'dpkg-query',
-      stack.image,
       '--show',
       '--showformat',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own field placeholder
