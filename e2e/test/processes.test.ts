@@ -8,26 +8,12 @@ import type { DssClient } from '@dss/client';
 import { eventually, grpcHealthStatus } from '@dss/platform/testing';
 import { validatedClient } from '../support/client';
 import { runId } from '../support/diagrams';
+import { mcpCall } from '../support/mcp';
 import { HTTP_SERVICES, GRPC_SERVICES, type ProcessStack, startProcessStack } from '../support/processes';
 import { dss, teamMemberToken } from '../support/stack';
 
 const DDL = `CREATE TABLE customers (id bigserial PRIMARY KEY, email text NOT NULL UNIQUE);
 CREATE TABLE orders (id bigserial PRIMARY KEY, customer_id bigint NOT NULL REFERENCES customers (id));`;
-
-/** One JSON-RPC request to the MCP server over Streamable HTTP (stateless, JSON answers). */
-async function mcpCall(stack: ProcessStack, token: string, method: string, params: object) {
-  const response = await fetch(stack.mcpUrl, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as { result?: Record<string, unknown>; error?: unknown };
-}
 
 describe('The system as separate processes, configured as the chart configures pods', () => {
   let stack: ProcessStack;
@@ -92,13 +78,13 @@ describe('The system as separate processes, configured as the chart configures p
 
     const markdown = await client.getSchemaMarkdown(created.data.uuid);
     expect(markdown).toContain('- status: text');
-    const initialized = await mcpCall(stack, token, 'initialize', {
+    const initialized = await mcpCall(stack.mcpUrl, token, 'initialize', {
       protocolVersion: '2025-06-18',
       capabilities: {},
       clientInfo: { name: 'e2e', version: '1' },
     });
     expect(initialized.result).toMatchObject({ serverInfo: expect.any(Object) });
-    const read = await mcpCall(stack, token, 'tools/call', {
+    const read = await mcpCall(stack.mcpUrl, token, 'tools/call', {
       name: 'get_schema',
       arguments: { diagram_uuid: created.data.uuid },
     });

@@ -6,6 +6,7 @@ import type { DssClient } from '@dss/client';
 import { validatedClient } from '../../support/client';
 import { type ContainerStack, containerStack } from '../../support/containers';
 import { runId } from '../../support/diagrams';
+import { mcpCall } from '../../support/mcp';
 import { teamMemberToken } from '../../support/stack';
 
 const DDL = `CREATE TABLE customers (id bigserial PRIMARY KEY, email text NOT NULL UNIQUE);
@@ -26,31 +27,17 @@ describe('MCP and the web app in their containers', () => {
     client = validatedClient(stack.baseUrl, token);
   }, 60_000);
 
-  async function mcpCall(method: string, params: object) {
-    const response = await fetch(stack.mcpUrl, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    });
-    expect(response.status).toBe(200);
-    return (await response.json()) as { result?: Record<string, unknown>; error?: unknown };
-  }
-
   it('should serve over MCP the schema of a diagram the importer container converted', async () => {
     const created = await client.createDiagram({ name: 'Shop', driver: 'pgsql', ddl: DDL });
     expect(created.data).toMatchObject({ status: 'ready', table_count: 2 });
-    const initialized = await mcpCall('initialize', {
+    const initialized = await mcpCall(stack.mcpUrl, token, 'initialize', {
       protocolVersion: '2025-06-18',
       capabilities: {},
       clientInfo: { name: 'e2e-containers', version: '1' },
     });
     expect(initialized.result).toMatchObject({ serverInfo: expect.any(Object) });
     const markdown = await client.getSchemaMarkdown(created.data.uuid);
-    const read = await mcpCall('tools/call', {
+    const read = await mcpCall(stack.mcpUrl, token, 'tools/call', {
       name: 'get_schema',
       arguments: { diagram_uuid: created.data.uuid },
     });
