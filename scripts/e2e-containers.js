@@ -190,23 +190,13 @@ async function main() {
     const enabled = Object.entries(chart.componentSettings(base))
       .filter(([, c]) => c.enabled)
       .map(([name]) => name);
-    // Free ports, each once: a port just released may be handed out again by the next freePort().
-    const taken = new Set();
-    const uniquePort = async () => {
-      for (;;) {
-        const port = await freePort();
-        if (!taken.has(port)) {
-          taken.add(port);
-          return port;
-        }
-      }
-    };
+    // Free loopback ports; freePort never hands out the same one twice in a process.
     const ports = {};
     for (const name of enabled) {
       const own = base.components[name].ports ?? {};
-      ports[name] = { admin: await uniquePort() };
-      if (own.grpc) ports[name].grpc = await uniquePort();
-      if (own.http) ports[name].http = await uniquePort();
+      ports[name] = { admin: await freePort() };
+      if (own.grpc) ports[name].grpc = await freePort();
+      if (own.http) ports[name].http = await freePort();
     }
     const values = runValues(ports, runId);
     const settings = chart.componentSettings(values);
