@@ -15,7 +15,9 @@ const { isPortFree, freePort, waitFor } = require('./net');
 const { registerCleanup } = require('./cleanup');
 const { ensurePostgresUser, ensureTraversable, giveDirectory } = require('./run-as-user');
 
-const DEFAULT_PORT = 54329;
+// Below the ephemeral range (32768-60999), so no outgoing connection can hold it as its source port.
+const DEFAULT_PORT = 15432;
+const EPHEMERAL_LOW = 32768;
 const SYSTEM_PORT = 5432;
 const START_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 15_000;
@@ -25,7 +27,7 @@ const STOP_TIMEOUT_MS = 15_000;
  * @property {string} dataDir  where to keep the cluster (created if missing)
  * @property {number} [port]  listen here (must be free and not 5432); default: the port persisted in the data
  *   dir, else `defaultPort` if free, else any free port
- * @property {number} [defaultPort]  preferred port for a new data dir (54329)
+ * @property {number} [defaultPort]  preferred port for a new data dir (15432)
  * @property {string} [database]  database to create if missing and return the URL of ('dss')
  * @property {boolean} [durable]  false turns off fsync and friends: faster, for throw-away test clusters (true)
  * @property {(line: string) => void} [logger]  progress lines (user creation, initdb, reuse, stale pid file)
@@ -195,6 +197,11 @@ async function choosePort(explicit, persisted, preferred) {
   }
   for (const candidate of [persisted, preferred]) {
     if (candidate && candidate !== SYSTEM_PORT && (await isPortFree(candidate))) return candidate;
+  }
+  // The next free port above the preferred one, still below the ephemeral range: a kernel-chosen port would
+  // be persisted for this data dir and could later be held as the source port of an outgoing connection.
+  for (let candidate = preferred + 1; candidate < Math.min(preferred + 200, EPHEMERAL_LOW); candidate += 1) {
+    if (candidate !== SYSTEM_PORT && (await isPortFree(candidate))) return candidate;
   }
   return freePort();
 }
