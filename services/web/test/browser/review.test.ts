@@ -120,11 +120,8 @@ describe('review flow in the browser (Chromium, whole embedded system)', () => {
       expect(status.opened_at).not.toBeNull();
 
       // One numbering everywhere: the review page and History show the API's version number.
-      const versions = (await api(web, editor.token, 'GET', `/diagrams/${diagramUuid}/versions`)).body
-        .data as {
-        number: number;
-        proposal_uuid: string | null;
-      }[];
+      const listed = await api(web, editor.token, 'GET', `/diagrams/${diagramUuid}/versions`);
+      const versions = listed.body.data as unknown as { number: number; proposal_uuid: string | null }[];
       const appliedNumber = versions.find((entry) => entry.proposal_uuid === proposal.uuid)?.number;
       expect(appliedNumber).toBeGreaterThan(1);
       expect(await page.textContent('#state-note')).toContain(`version ${appliedNumber}`);
