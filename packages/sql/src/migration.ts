@@ -638,7 +638,9 @@ class MigrationWriter {
         )
           this.warn(
             'adds_not_null_without_default',
-            `${pair.after.name}.${column.name}: a NOT NULL column without a default fails on a table with rows`,
+            dialect.driver === 'mysql'
+              ? `${pair.after.name}.${column.name}: a NOT NULL column without a default gives every existing row the type's zero value ('', 0 or the zero date)`
+              : `${pair.after.name}.${column.name}: a NOT NULL column without a default fails on a table with rows`,
             at,
           );
       }
