@@ -690,6 +690,34 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
       },
     },
     {
+      name: 'marks a column unique through its flag',
+      patch: merge({
+        tables: [{ name: 'customer', columns: [column('name', t.varchar(100), { is_unique_key: true })] }],
+      }),
+      warnings: ['adds_unique_key'],
+    },
+    {
+      name: 'changes a timestamp to a date while rows hold a time of day',
+      rows: "UPDATE customer SET created = '2024-03-04 05:06:07'",
+      edit: toDate('customer', 'created'),
+      warnings: ['narrows_type'],
+      fails: {
+        pgsql:
+          /customer\.created: 2 row\(s\) hold values that date cannot keep \(the time of day would be dropped\)/,
+        mysql: /CONSTRAINT `created fits date` failed/,
+      },
+    },
+    {
+      name: 'changes a timestamp to a date when every value is midnight',
+      rows: "UPDATE customer SET created = '2024-03-04 00:00:00'",
+      edit: toDate('customer', 'created'),
+      warnings: ['narrows_type'],
+      data: [
+        'SELECT CAST(created AS char(10)) AS day FROM customer ORDER BY id',
+        [{ day: '2024-03-04' }, { day: '2024-03-04' }],
+      ],
+    },
+    {
       name: 'retargets a relationship',
       edit: (document) => {
         const link = document.relationships.find(
@@ -701,6 +729,17 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
     },
   ];
   return list.filter((entry) => entry.only === undefined || entry.only === driver);
+}
+
+/** The editor's change of a column to `date` without a default (a patch cannot clear a default). */
+function toDate(table: string, name: string) {
+  return (document: DiagramDocument) => {
+    const target = document.tables
+      .find((entry) => entry.name === table)
+      ?.columns.find((c) => c.name === name);
+    if (target)
+      Object.assign(target, { driver_data_type_name: 'date', driver_data_type_params: null, default: null });
+  };
 }
 
 function proposed(base: DiagramDocument, driver: Driver, entry: Case): DiagramDocument {
@@ -864,3 +903,24 @@ function expectWellFormed(migration: Migration, driver: 'pgsql' | 'mysql'): void
       expect(statement).not.toMatch(/USING .*::(character varying|character|numeric|smallint)\b/);
   } else expect(migration.sql).toMatch(/^-- MariaDB\/MySQL cannot roll back DDL/);
 }
+
+describe('migration SQL for SQL Server', () => {
+  it('should stop with THROW before a change that would cut a value, and mark it guarded', async () => {
+    const base = await importFile(
+      'sqlsrv',
+      'CREATE TABLE people (id int NOT NULL PRIMARY KEY, name nvarchar(100));',
+    );
+    const after = structuredClone(base);
+    const name = after.tables[0]?.columns[1];
+    if (name) name.driver_data_type_params = { length: 20 };
+    const migration = migrationScript(base, after);
+    expect(migration.statements).toEqual([
+      "IF EXISTS (SELECT 1 FROM [dbo].[people] WHERE LEN([name]) > 20) THROW 50000, N'people.name: rows hold values that nvarchar(20) cannot keep (values longer than 20 characters would be cut); nothing was changed', 1",
+      'ALTER TABLE [dbo].[people] ALTER COLUMN [name] nvarchar(20) NULL',
+    ]);
+    expect(migration.safety).toEqual(['guarded', 'guarded']);
+    expect(migration.warnings.map((warning) => [warning.code, warning.statement])).toEqual([
+      ['narrows_type', 1],
+    ]);
+  });
+});
