@@ -183,6 +183,12 @@ describe('export, diff as SQL and proposal migrations', () => {
     expect(data.warnings.map((warning) => warning.code).sort()).toEqual(['drops_table', 'narrows_type']);
     const dropped = data.warnings.find((warning) => warning.code === 'drops_table');
     expect(data.statements[dropped!.statement]).toBe('DROP TABLE "invoices"');
+    const safety = (response.body as { data: { safety: string[] } }).data.safety;
+    expect(safety).toHaveLength(data.statements.length);
+    expect(safety[dropped!.statement]).toBe('destructive');
+    const narrowed = data.warnings.find((warning) => warning.code === 'narrows_type');
+    expect(safety[narrowed!.statement]).toBe('guarded');
+    expect(data.sql).toContain(`-- statement ${dropped!.statement} (destructive)\nDROP TABLE "invoices";`);
     // Run on a database at the base version, it gives the proposed schema.
     const base = await call(stack.baseUrl, `/diagrams/${uuid}/export?format=sql`, { token: viewer });
     const columns = await loadIntoPostgres(`${base.text}\n${data.sql}`);

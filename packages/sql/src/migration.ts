@@ -184,16 +184,35 @@ class MigrationWriter {
     this.createEnumTypes();
     for (const table of this.addedTables) this.createTable(table);
     this.columns(keys);
-    this.drops();
+    const combined = (table: DocumentTable, key: Key) =>
+      key.type === 'primary' &&
+      replacedPrimary(table) &&
+      keys.drop.some((entry) => entry.table.uuid === table.uuid && entry.key.type === 'primary');
+    // MySQL: columns dropped from a table whose primary key is replaced go in the same statement, so the
+    // key and the columns change together or not at all (a column of the old key cannot go first).
+    const folded = new Set(
+      keys.add.filter(({ table, key }) => combined(table, key)).map(({ table }) => table.uuid),
+    );
+    this.drops(folded);
     for (const { table, key } of keys.add) {
       if (this.writtenKeys.has(key)) continue;
-      const combined =
-        key.type === 'primary' &&
-        replacedPrimary(table) &&
-        keys.drop.some((entry) => entry.table.uuid === table.uuid && entry.key.type === 'primary');
       const statement = this.addKey(table, key);
-      const at = this.emit(combined ? statement.replace(' ADD ', ' DROP PRIMARY KEY, ADD ') : statement);
+      if (!combined(table, key)) {
+        this.warnKey(table, key, this.emit(statement));
+        continue;
+      }
+      const before = this.before.tables.find((entry) => entry.uuid === table.uuid);
+      const gone = (before?.columns ?? []).filter(
+        (column) => !table.columns.some((next) => next.uuid === column.uuid),
+      );
+      const dropColumns = gone.map((column) => `DROP COLUMN ${this.dialect.ident(column.name)}, `).join('');
+      const at = this.emit(
+        statement.replace(' ADD ', ` DROP PRIMARY KEY, ${dropColumns}ADD `),
+        gone.length > 0 ? 'destructive' : 'safe',
+      );
       this.warnKey(table, key, at);
+      for (const column of gone)
+        this.warn('drops_column', `${table.name}.${column.name}: the column and its data are deleted`, at);
     }
     if (this.dialect.driver === 'mysql')
       for (const pair of this.columnPairs)
@@ -265,7 +284,11 @@ class MigrationWriter {
 
   private warnKey(table: DocumentTable, key: Key, at: number): void {
     if (key.type === 'primary')
-      this.warn('changes_primary_key', `${table.name}: primary key (${key.columns.join(', ')})`, at);
+      this.warn(
+        'changes_primary_key',
+        `${table.name}: primary key (${key.columns.join(', ')}) fails if rows repeat a value or hold NULL; check first: ${this.repeatsQuery(table, key)}`,
+        at,
+      );
     else if (key.type === 'unique')
       this.warn(
         'adds_unique_key',
@@ -798,9 +821,11 @@ class MigrationWriter {
       );
   }
 
-  private drops(): void {
+  /** Dropped columns (except those of `folded` tables, dropped with their new primary key) and tables. */
+  private drops(folded: Set<string>): void {
     const { dialect } = this;
     for (const pair of this.tablePairs) {
+      if (folded.has(pair.after.uuid)) continue;
       const newUuids = new Set(pair.after.columns.map((c) => c.uuid));
       for (const column of pair.before.columns) {
         if (newUuids.has(column.uuid)) continue;
