@@ -105,6 +105,8 @@ interface Case {
   rows?: string;
   /** The migration must stop with this error, the database and its rows as they were. */
   fails?: Partial<Record<'pgsql' | 'mysql', RegExp>>;
+  /** A statement run after the migration, before `data`. */
+  afterwards?: string;
   /** A query and the rows it must answer after the migration. */
   data?: [string, Record<string, unknown>[]];
   only?: 'pgsql' | 'mysql';
@@ -412,6 +414,9 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
         ],
       }),
       warnings: ['adds_not_null_without_default', 'changes_primary_key'],
+      // The numbering continues after the rows' own numbers.
+      afterwards: "INSERT INTO audit (message) VALUES ('numbered')",
+      data: ["SELECT id FROM audit WHERE message = 'numbered'", [{ id: '3' }]],
     },
     {
       name: 'widens a composite primary key',
@@ -549,7 +554,8 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
         ],
       }),
       warnings: ['changes_primary_key'],
-      data: ['SELECT seq FROM audit ORDER BY seq', [{ seq: '1' }, { seq: '2' }]],
+      afterwards: "INSERT INTO audit (id, message) VALUES (3, 'numbered')",
+      data: ['SELECT seq FROM audit ORDER BY seq', [{ seq: '1' }, { seq: '2' }, { seq: '3' }]],
     },
     {
       name: 'narrows a varchar below a stored value',
@@ -891,6 +897,7 @@ describe.each(['pgsql', 'mysql'] as const)('migration SQL on real %s', (driver) 
               rows: (rowsBefore[old.name] as unknown[]).length,
             });
           }
+          if (entry.afterwards !== undefined) await database.run(entry.afterwards);
           if (entry.data !== undefined)
             expect(texts(await database.rows(entry.data[0]))).toEqual(entry.data[1]);
         }
