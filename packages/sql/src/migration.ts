@@ -346,10 +346,9 @@ class MigrationWriter {
       // A CHECK constraint is validated against every row when it is added: the server's own check,
       // refused with the constraint's name, which says what does not fit.
       const name = dialect.ident(
-        (check.kind === 'not_null'
-          ? `${pair.before.name} holds no NULL`
-          : `${pair.before.name} fits ${type}`
-        ).slice(0, 64),
+        (check.kind === 'not_null' ? `${pair.before.name} holds no NULL` : `${pair.before.name} fits ${type}`)
+          .slice(0, 64)
+          .trimEnd(),
       );
       this.emit(`ALTER TABLE ${table} ADD CONSTRAINT ${name} CHECK (NOT (${where}))`, 'guarded');
       this.emit(`ALTER TABLE ${table} DROP CONSTRAINT ${name}`, 'guarded');
