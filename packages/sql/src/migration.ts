@@ -135,6 +135,7 @@ class MigrationWriter {
     const fks = this.foreignKeyChanges(keys.recreatedColumns);
     // Checks first: on MySQL, which cannot roll DDL back, a migration that stops on one has changed nothing.
     this.checks();
+    if (this.dialect.driver === 'mysql') this.keyChecks(keys.add, fks);
     for (const key of fks.drop) {
       this.emit(this.dropForeignKey(key));
       // MySQL made an index of the key's name when no index began with its columns; it outlives the key.
@@ -253,8 +254,8 @@ class MigrationWriter {
       shift = 1;
       note = [
         '-- MariaDB/MySQL cannot roll back DDL: every statement commits on its own. The checks come first',
-        '-- (a temporary CHECK constraint each), so a migration that stops on one has changed nothing; a',
-        '-- statement that fails later leaves the statements before it applied.',
+        '-- (each reads rows into a temporary table that refuses any row), so a migration that stops on one',
+        '-- has changed nothing; a statement that fails later leaves the statements before it applied.',
       ];
     } else
       note = [
@@ -315,6 +316,73 @@ class MigrationWriter {
     }
   }
 
+  /**
+   * MySQL: stops the script when the query finds a row. The rows go into a temporary table whose CHECK
+   * refuses any row, so the server answers ``CONSTRAINT `<message>` failed`` and nothing is left behind;
+   * the table it makes when no row is found is dropped at once. The real tables are only read.
+   */
+  private refuseRows(message: string, query: string): void {
+    const { dialect } = this;
+    const name = dialect.ident(message.slice(0, 64).trimEnd());
+    this.emit(
+      `CREATE TEMPORARY TABLE ${dialect.ident('dss check')} (CONSTRAINT ${name} CHECK (0)) AS ${query}`,
+      'guarded',
+    );
+    this.emit(`DROP TEMPORARY TABLE ${dialect.ident('dss check')}`, 'guarded');
+  }
+
+  /**
+   * MySQL cannot roll back, so the keys that rows could refuse are checked before the first change as
+   * well: a unique or primary key over repeated values, a foreign key over rows that point nowhere.
+   */
+  private keyChecks(
+    keys: { table: DocumentTable; key: Key }[],
+    fks: { add: ForeignKey[]; fresh: Set<ForeignKey> },
+  ): void {
+    const { dialect } = this;
+    for (const { table, key } of keys) {
+      if (key.type === 'index' || this.writtenKeys.has(key)) continue;
+      const old = this.beforeNames(table.name, key.columns);
+      if (old === null) continue;
+      const columns = old.columns.map(dialect.ident);
+      this.refuseRows(
+        `${old.table}: rows repeat (${old.columns.join(', ')})`,
+        `SELECT 1 AS found FROM ${dialect.table(old.table)} WHERE ${columns
+          .map((name) => `${name} IS NOT NULL`)
+          .join(' AND ')} GROUP BY ${columns.join(', ')} HAVING COUNT(*) > 1 LIMIT 1`,
+      );
+    }
+    for (const key of fks.add) {
+      if (!fks.fresh.has(key)) continue;
+      const child = this.beforeNames(key.table, key.columns);
+      const parent = this.beforeNames(key.refTable, key.refColumns);
+      if (child === null || parent === null) continue;
+      this.refuseRows(
+        `${child.table} (${child.columns.join(', ')}): rows point to no ${parent.table}`,
+        `SELECT 1 AS found FROM ${dialect.table(child.table)} c WHERE ${child.columns
+          .map((name) => `c.${dialect.ident(name)} IS NOT NULL`)
+          .join(' AND ')} AND NOT EXISTS (SELECT 1 FROM ${dialect.table(parent.table)} p WHERE ${child.columns
+          .map((name, n) => `p.${dialect.ident(parent.columns[n] ?? name)} = c.${dialect.ident(name)}`)
+          .join(' AND ')}) LIMIT 1`,
+      );
+    }
+  }
+
+  /** The names a table and its columns had before the migration, or null when one of them is new. */
+  private beforeNames(table: string, columns: string[]): { table: string; columns: string[] } | null {
+    const after = this.after.tables.find((entry) => entry.name === table);
+    const before = this.before.tables.find((entry) => entry.uuid === after?.uuid);
+    if (after === undefined || before === undefined) return null;
+    const names: string[] = [];
+    for (const name of columns) {
+      const uuid = after.columns.find((column) => column.name === name)?.uuid;
+      const old = before.columns.find((column) => column.uuid === uuid);
+      if (old === undefined) return null;
+      names.push(old.name);
+    }
+    return { table: before.name, columns: names };
+  }
+
   private lossOf({ before, after }: ColumnPair): Loss | null {
     if (!this.typeChanged.has(after.uuid)) return null;
     return lossOf(this.dialect.driver, before, after);
@@ -342,17 +410,12 @@ class MigrationWriter {
       let tag = '$check$';
       for (let n = 1; body.includes(tag); n += 1) tag = `$check${n}$`;
       this.emit(`DO ${tag}\n${body}\n${tag}`, 'guarded');
-    } else if (dialect.driver === 'mysql') {
-      // A CHECK constraint is validated against every row when it is added: the server's own check,
-      // refused with the constraint's name, which says what does not fit.
-      const name = dialect.ident(
-        (check.kind === 'not_null' ? `${pair.before.name} holds no NULL` : `${pair.before.name} fits ${type}`)
-          .slice(0, 64)
-          .trimEnd(),
+    } else if (dialect.driver === 'mysql')
+      this.refuseRows(
+        check.kind === 'not_null' ? `${pair.before.name} holds no NULL` : `${pair.before.name} fits ${type}`,
+        `SELECT 1 AS found FROM ${table} WHERE ${where} LIMIT 1`,
       );
-      this.emit(`ALTER TABLE ${table} ADD CONSTRAINT ${name} CHECK (NOT (${where}))`, 'guarded');
-      this.emit(`ALTER TABLE ${table} DROP CONSTRAINT ${name}`, 'guarded');
-    } else
+    else
       this.emit(
         `IF EXISTS (SELECT 1 FROM ${table} WHERE ${where}) THROW 50000, ${dialect.string(message)}, 1`,
         'guarded',
