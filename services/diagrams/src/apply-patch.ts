@@ -6,18 +6,27 @@
 // written instead of a second one.
 //
 // Editor saves (source `editor`): a save made on an older version than the current one is rebased onto
-// it when the two touch different entities (rebase.ts), else refused with `conflict` naming the entity.
+// it when the two touch different entities (@dss/schema's rebasePatch), else refused with `conflict` naming
+// the entities.
 // Consecutive saves of one person make one editing session: while the newest version is that person's
 // `editor` version whose session began less than SESSION_MINUTES ago, a save amends it (README, "Editing
 // sessions") instead of adding a version per edit.
 import { randomUUID } from 'node:crypto';
 import { enqueueEvent, invalidField, isUuid, ServiceError, withTransaction } from '@dss/platform';
-import { apply, type DiagramDocument, type Driver, normalize, validate } from '@dss/schema';
+import {
+  apply,
+  type DiagramDocument,
+  type Driver,
+  normalize,
+  type RebaseConflict,
+  rebaseConflictMessage,
+  rebasePatch,
+  validate,
+} from '@dss/schema';
 import type { Pool } from 'pg';
 import { DIAGRAMS_CHANGED_SUBJECT, validationError } from './create-diagram';
 import * as life from './lifecycle-repository';
 import { lockTeamListClockShared } from './locks';
-import { ensureRebasable } from './rebase';
 import { buildRepresentations } from './representations';
 import * as repo from './repository';
 import { diagramNotFound } from './requests';
@@ -74,15 +83,18 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
       );
     const driver = current.driver as Driver;
     const normalized = normalize(patchInput);
+    if (stale) {
+      const baseText = isUuid(base) ? await life.findVersionDocumentByUuid(client, current.uuid, base) : null;
+      if (baseText === null) throw invalidField('base_version_uuid', 'is not a version of this diagram');
+      const baseDocument = JSON.parse(baseText) as DiagramDocument;
+      // The edit was made (and checked) on its base; rebasePatch decides whether it means the same here.
+      const onBase = validate(normalized.patch, baseDocument, driver, 'propose');
+      if (!onBase.ok) throw validationError(onBase);
+      const rebased = rebasePatch(onBase.patch, baseDocument, current.document);
+      if (!rebased.ok) throw rebaseConflict(rebased.conflicts);
+    }
     const result = validate(normalized.patch, current.document, driver, 'propose');
     if (!result.ok) throw validationError(result);
-    if (stale) {
-      const baseDocument = isUuid(base)
-        ? await life.findVersionDocumentByUuid(client, current.uuid, base)
-        : null;
-      if (baseDocument === null) throw invalidField('base_version_uuid', 'is not a version of this diagram');
-      ensureRebasable(JSON.parse(baseDocument) as DiagramDocument, current.document, result.patch);
-    }
     const document = apply(current.document, result.patch).document;
     for (const [uuid, [left, top]] of notePositions) {
       const note = document.sticky_notes.find((entry) => entry.uuid === uuid);
@@ -132,6 +144,34 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
       rebased: stale,
     };
   });
+}
+
+/**
+ * `conflict` naming the entities: the message lists the reasons, `errors` one entry per entity with a path
+ * such as `tables.orders.columns.email` (the entity as the save's base names it).
+ */
+function rebaseConflict(conflicts: RebaseConflict[]): ServiceError {
+  return new ServiceError('conflict', rebaseConflictMessage(conflicts), {
+    errors: conflicts.map((conflict) => ({ path: conflictPath(conflict), message: conflict.reason })),
+  });
+}
+
+function conflictPath(conflict: RebaseConflict): string {
+  const table = conflict.table === undefined ? [] : ['tables', conflict.table];
+  switch (conflict.entity) {
+    case 'table':
+      return table.join('.');
+    case 'column':
+      return [...table, 'columns', conflict.column ?? ''].join('.');
+    case 'index':
+      return [...table, 'indexes', conflict.name ?? ''].join('.');
+    case 'relationship':
+      return ['relationships', conflict.name ?? ''].join('.');
+    case 'group':
+      return ['groups', conflict.name ?? ''].join('.');
+    default:
+      return ['sticky_notes', conflict.name ?? ''].join('.');
+  }
 }
 
 /** `{"<uuid>": [left, top]}` as whole, non-negative positions; empty text is none. */

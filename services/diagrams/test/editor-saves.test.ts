@@ -140,19 +140,29 @@ describe('ApplyPatch from the editor', () => {
       expect(bobs.rebased).toBe(false);
     });
 
-    it('should refuse a save touching a table changed since its version with conflict naming it, storing nothing', async () => {
+    it('should refuse a save that adds the same column as the save before it, naming it, storing nothing', async () => {
       const diagram = await newDiagram();
-      await save(diagram.uuid, bob, addColumn('orders', 'phone'), diagram.first);
+      await save(diagram.uuid, bob, addColumn('orders', 'note'), diagram.first);
       const before = await harness.client.GetSchema({
         principal: alice,
         uuid: diagram.uuid,
         format: '',
         level: '',
       });
-      const error = await failureOf(save(diagram.uuid, alice, addColumn('orders', 'note'), diagram.first));
+      const error = await failureOf(
+        save(
+          diagram.uuid,
+          alice,
+          {
+            strategy: 'merge',
+            tables: [{ name: 'orders', columns: [{ name: 'note', type: 'varchar(20)' }] }],
+          },
+          diagram.first,
+        ),
+      );
       expect(error.code).toBe('conflict');
-      expect(error.message).toContain('"orders"');
-      expect(error.extra.errors).toEqual([expect.objectContaining({ path: 'tables.orders' })]);
+      expect(error.message).toContain('note');
+      expect(error.extra.errors).toEqual([expect.objectContaining({ path: 'tables.orders.columns.note' })]);
       const after = await harness.client.GetSchema({
         principal: alice,
         uuid: diagram.uuid,
@@ -162,30 +172,26 @@ describe('ApplyPatch from the editor', () => {
       expect(after.etag).toBe(before.etag);
     });
 
-    it('should treat a changed relationship as a change of both its tables', async () => {
+    it('should refuse a save into a table renamed since its version, naming the table', async () => {
       const diagram = await newDiagram();
       await save(
         diagram.uuid,
         bob,
-        {
-          strategy: 'merge',
-          tables: [],
-          deletions: {
-            relationships: [
-              {
-                source_table: 'orders',
-                source_column: 'customer_id',
-                target_table: 'customers',
-                target_column: 'id',
-              },
-            ],
-          },
-        },
+        { strategy: 'merge', tables: [{ name: 'purchases', old_name: 'orders', columns: [] }] },
         diagram.first,
       );
-      const error = await failureOf(save(diagram.uuid, alice, addColumn('customers', 'x'), diagram.first));
+      const error = await failureOf(save(diagram.uuid, alice, addColumn('orders', 'x'), diagram.first));
       expect(error.code).toBe('conflict');
-      expect(error.message).toContain('"customers"');
+      expect(error.message).toContain('orders');
+      expect(error.extra.errors!.map((entry) => entry.path)).toContain('tables.orders');
+    });
+
+    it('should rebase edits to different columns of one table', async () => {
+      const diagram = await newDiagram();
+      await save(diagram.uuid, bob, addColumn('orders', 'phone'), diagram.first);
+      const alices = await save(diagram.uuid, alice, addColumn('orders', 'note'), diagram.first);
+      expect(alices.rebased).toBe(true);
+      expect(await columnsOf(diagram.uuid, 'orders')).toEqual(expect.arrayContaining(['phone', 'note']));
     });
 
     it('should refuse a base that is not a version of the diagram, and keep preview conflicts for other sources', async () => {
