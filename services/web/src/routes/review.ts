@@ -71,18 +71,14 @@ export function reviewRoutes(router: Router, context: WebAppContext): void {
     });
     // The proposal is the team's, so the person may learn that its diagram is gone (in the Trash or purged).
     if (found === null) {
-      res
-        .status(404)
-        .send(
-          messagePage(
-            {
-              title: `Review: ${proposal.title}`,
-              viewer: { ...viewer.user, csrfToken: csrfTokenFor(context, req, res) },
-            },
-            'The diagram was deleted',
-            `The diagram of the proposal “${proposal.title}” was deleted, so the proposal can no longer be reviewed. An owner can restore the diagram from the Trash within 30 days of its deletion.`,
-          ).text,
-        );
+      const chrome = {
+        title: `Review: ${proposal.title}`,
+        viewer: { ...viewer.user, csrfToken: csrfTokenFor(context, req, res) },
+      };
+      const message =
+        `The diagram of the proposal “${proposal.title}” was deleted, so the proposal can no longer be ` +
+        'reviewed. An owner can restore the diagram from the Trash within 30 days of its deletion.';
+      res.status(404).send(messagePage(chrome, 'The diagram was deleted', message).text);
       return;
     }
     const { diagram } = found;
