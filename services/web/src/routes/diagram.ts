@@ -48,8 +48,8 @@ export function diagramRoutes(router: Router, context: WebAppContext): void {
 <p class="crumbs"><a href="/">${membership.team_name}</a> /</p>
 <h1>${diagram.name}</h1>
 <p class="meta"><span class="badge">${diagram.driver}</span> ${statusText(diagram)} · <a href="/embed/${diagram.uuid}">embed view</a></p>
-${importWarnings(diagram.warnings)}
 ${lifecycleControls(diagram, membership.role, csrfToken)}
+${importWarnings(diagram.warnings)}
 ${drawing(diagram, document)}
 ${canEdit(membership.role) && document ? layoutForm(diagram.uuid, csrfToken, versions.versions[0]?.uuid ?? '') : ''}
 ${canEdit(membership.role) && document ? pasteBox(diagram.uuid, csrfToken) : ''}
