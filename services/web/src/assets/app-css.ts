@@ -89,6 +89,18 @@ h4.mark-added { color: var(--added); } h4.mark-changed { color: var(--changed); 
 .review-actions { display: flex; gap: 2rem; align-items: flex-start; margin: 1.5rem 0; background: var(--paper);
   border: 1px solid var(--line); border-radius: 8px; padding: 1rem; }
 .review-actions textarea { width: 24rem; max-width: 100%; }
+.export-menu { display: inline-block; position: relative; margin: 0.2rem 0.6rem 0.2rem 0; }
+.export-menu summary { cursor: pointer; display: inline-block; padding: 0.3rem 0.8rem; border: 1px solid var(--line); border-radius: 6px; background: var(--paper); }
+.export-menu ul { position: absolute; z-index: 5; list-style: none; margin: 0.2rem 0 0; padding: 0.4rem 0; min-width: 12rem;
+  background: var(--paper); border: 1px solid var(--line); border-radius: 6px; box-shadow: 0 4px 12px rgba(0, 0, 0, 0.12); }
+.export-menu li a { display: block; padding: 0.3rem 0.9rem; }
+.version-banner { border-left-color: #b45309; }
+.version-tools { display: flex; flex-wrap: wrap; gap: 0.8rem; align-items: center; margin: 0.6rem 0; }
+.version-label { display: inline-block; padding: 0 0.4rem; border-radius: 4px; background: #fef3c7; color: #78350f; font-size: 0.85em; }
+.compare-versions { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: end; margin: 0 0 0.8rem; }
+.compare-form { display: flex; flex-wrap: wrap; gap: 0.8rem; align-items: end; margin: 0.6rem 0; }
+.share-links td, .share-links th { padding: 0.3rem 0.6rem; text-align: left; border-bottom: 1px solid var(--line); }
+.share-url { font-family: ui-monospace, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
 body.embed { background: var(--paper); }
 main.embed { max-width: none; margin: 0; padding: 0; }
 main.embed figure.diagram { border: none; height: 100vh; border-radius: 0; }
