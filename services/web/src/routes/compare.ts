@@ -28,7 +28,8 @@ export function compareRoutes(router: Router, context: WebAppContext): void {
     if (versions.length === 0) throw notFound();
     const latest = versions[0]!.number;
     const to = req.query.to === undefined ? latest : versionNumberOf(req.query.to);
-    const from = req.query.from === undefined && to !== null ? Math.max(1, to - 1) : versionNumberOf(req.query.from);
+    const from =
+      req.query.from === undefined && to !== null ? Math.max(1, to - 1) : versionNumberOf(req.query.from);
     const fromVersion = versions.find((version) => version.number === from);
     const toVersion = versions.find((version) => version.number === to);
     if (!fromVersion || !toVersion) throw notFound();
@@ -50,7 +51,12 @@ export function compareRoutes(router: Router, context: WebAppContext): void {
 <h1>Compare versions</h1>
 <p class="notice" role="status" id="compare-banner">From <a href="/diagrams/${diagram.uuid}/versions/${String(fromVersion.number)}">${versionName(fromVersion)}</a> to <a href="/diagrams/${diagram.uuid}/versions/${String(toVersion.number)}">${versionName(toVersion)}</a>.</p>
 ${compareForm(diagram.uuid, versions, fromVersion.number, toVersion.number)}
-${changeView(change, diagram.name, `${versionName(toVersion)} with the changes`)}
+${changeView(
+  change,
+  diagram.name,
+  `${versionName(toVersion)} with the changes`,
+  `Run on a database built from the export of version ${fromVersion.number}; it brings it to version ${toVersion.number}.`,
+)}
 </main>`,
       ).text,
     );

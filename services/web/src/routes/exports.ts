@@ -30,7 +30,11 @@ export function exportRoutes(router: Router, context: WebAppContext): void {
         ? await fullDocument(clients, viewer, membership, diagram)
         : await versionDocument(clients, viewer, membership, diagram, requested);
     if (!document || number === undefined)
-      throw new PageError(409, 'Nothing to export', 'The diagram has no schema yet (it is importing, or its import failed).');
+      throw new PageError(
+        409,
+        'Nothing to export',
+        'The diagram has no schema yet (it is importing, or its import failed).',
+      );
     const exported = await exportBody(document, format as ExportFormat);
     res.setHeader(
       'Content-Disposition',

@@ -109,7 +109,11 @@ ${editor && number !== latest ? restoreForm(diagram.uuid, number, csrfToken) : '
     if (number === null) throw notFound();
     const { diagram, membership } = await findVisibleDiagram(clients, viewer, String(req.params.uuid));
     if (!canEdit(membership.role)) throw editorRequired();
-    await clients.diagrams.RestoreVersion({ principal: principalFor(viewer, membership), uuid: diagram.uuid, number });
+    await clients.diagrams.RestoreVersion({
+      principal: principalFor(viewer, membership),
+      uuid: diagram.uuid,
+      number,
+    });
     res.redirect(303, `/diagrams/${diagram.uuid}`);
   });
 

@@ -12,6 +12,7 @@ export function changeView(
   change: ProposedChange,
   title: string,
   diagramHeading = 'Diagram with the changes',
+  migrationNote = "Run on a database built from the diagram's export before this change. Applying the proposal changes the diagram only; it runs nothing.",
 ): Html {
   if (!change.fits)
     return html`<div class="notice error" id="no-longer-fits">
@@ -21,7 +22,7 @@ export function changeView(
   const highlighted = reviewDiagram(change.before, change.after, change.changes);
   return html`<div class="changes-grid">
 <section class="changes-section"><h2>Changes</h2>${diffView(change.changes)}</section>
-${migrationView(migrationScript(change.before, change.after), change.after.driver)}
+${migrationView(migrationScript(change.before, change.after), change.after.driver, migrationNote)}
 </div>
 <section><h2>${diagramHeading}</h2>
 <figure class="diagram" id="diagram" data-focus="changes">${trustedHtml(renderDiagramSvg(highlighted.document, { highlight: highlighted.highlight, title }))}</figure>
@@ -31,12 +32,12 @@ ${migrationView(migrationScript(change.before, change.after), change.after.drive
 const DRIVER_NAMES: Record<Driver, string> = { pgsql: 'PostgreSQL', mysql: 'MySQL', sqlsrv: 'SQL Server' };
 
 /** The SQL that brings a database from the base version to the proposed one, its warnings first. */
-export function migrationView(migration: Migration, driver: Driver): Html {
+export function migrationView(migration: Migration, driver: Driver, note: string): Html {
   if (migration.statements.length === 0)
     return html`<section class="migration" id="migration"><h2>Migration</h2><p class="muted">Nothing to run: the change is to the canvas only.</p></section>`;
   return html`<section class="migration" id="migration">
 <h2>Migration (${DRIVER_NAMES[driver]})</h2>
-<p class="muted">Run on a database built from the diagram's export before this change. Applying the proposal changes the diagram only; it runs nothing.</p>
+<p class="muted">${note}</p>
 ${
   migration.warnings.length > 0
     ? html`<ul class="migration-warnings" id="migration-warnings">${migration.warnings.map(
