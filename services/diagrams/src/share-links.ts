@@ -130,7 +130,7 @@ export async function openShareLink(context: ShareContext, token: string) {
   const link = rows[0];
   if (!link) throw notFound();
   const diagram = await repo.findDiagram(context.pool, link.team_id, link.diagram_uuid);
-  if (!diagram || diagram.status !== 'ready') throw notFound();
+  if (diagram?.status !== 'ready') throw notFound();
   const document =
     link.version_number === null
       ? await currentDocument(context.pool, diagram.uuid)

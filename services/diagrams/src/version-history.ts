@@ -91,7 +91,8 @@ export async function setVersionLabel(
   const label = input.label.trim();
   if ([...label].length > MAX_LABEL_LENGTH)
     throw invalidField('label', `must be at most ${MAX_LABEL_LENGTH} characters`);
-  if ([...label].some((char) => char.charCodeAt(0) < 0x20 || char === '\u007f')) throw invalidField('label', 'must be one line of text');
+  if ([...label].some((char) => char.charCodeAt(0) < 0x20 || char === '\u007f'))
+    throw invalidField('label', 'must be one line of text');
   if (!isUuid(input.uuid)) throw diagramNotFound();
   const diagram = await repo.findDiagram(context.pool, caller.teamId, input.uuid.toLowerCase());
   if (!diagram) throw diagramNotFound();
