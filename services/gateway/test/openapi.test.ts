@@ -89,12 +89,14 @@ const ADDITIONS: [string, string][] = [
   ['GET', '/proposals/{uuid}/migration'],
   ['PATCH', '/diagrams/{uuid}'],
   ['POST', '/diagrams/{uuid}/duplicate'],
+  ['PATCH', '/diagrams/{uuid}/versions/{number}'],
 ];
 
 /** Fields added within /v1 beyond the spec's tables: [schema, field]. */
 const FIELD_ADDITIONS: [string, string][] = [
   ['Diagram', 'warnings'],
   ['CreateDiagramRequest', 'dbml'],
+  ['ProposeChangesRequest', 'restore_version'],
 ];
 
 describe('OpenAPI description (openapi/openapi.yaml)', () => {
