@@ -16,6 +16,7 @@ import { drawRoutes } from './routes/draw';
 import { exportRoutes } from './routes/exports';
 import { homeRoutes } from './routes/home';
 import { reviewRoutes } from './routes/review';
+import { shareRoutes } from './routes/share';
 import { signInRoutes } from './routes/sign-in';
 import { tokenRoutes } from './routes/tokens';
 import { versionRoutes } from './routes/versions';
@@ -85,6 +86,7 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
   versionRoutes(pages, context);
   compareRoutes(pages, context);
   exportRoutes(pages, context);
+  shareRoutes(pages, context);
   reviewRoutes(pages, context);
   tokenRoutes(pages, context);
   app.use(pages);
