@@ -132,9 +132,9 @@ ${notice ? noticeView(notice) : ''}
         }</p>
 </section>
 ${stateView(proposal, reviewer, csrfToken, decidedBy, appliedNumber)}
+${proposal.state === 'pending' && reviewer && change?.fits ? actions(proposal.uuid, csrfToken) : ''}
 ${change ? changeView(change, diagram.name) : ''}
 ${before || change ? '' : html`<p class="notice" id="diagram-not-ready">The diagram has no schema right now (it is importing, or its import failed), so the changes cannot be shown or applied.</p>`}
-${proposal.state === 'pending' && reviewer && change?.fits ? actions(proposal.uuid, csrfToken) : ''}
 ${proposal.state === 'pending' && !reviewer ? html`<p class="muted" id="viewer-note">You can view this proposal; owners and editors of the team apply or decline it.</p>` : ''}
 </main>`,
       ).text,
@@ -246,7 +246,8 @@ function stateView(
 }
 
 function actions(uuid: string, csrfToken: string): Html {
-  return html`<section class="review-actions">
+  // Above the changes, so a reviewer reaches them without scrolling past a long diff.
+  return html`<section class="review-actions" aria-label="Review actions">
 <form method="post" action="/review/${uuid}/apply" id="apply-form">
 ${csrfField(csrfToken)}
 <button type="submit" class="primary">Apply changes</button>
