@@ -42,6 +42,8 @@ export function diagramItem(diagram: DiagramMessage) {
         statement: item.statement,
       })),
     },
+    // An addition to the spec's table: the database the diagram is for (`mysql`, `pgsql`, `sqlsrv`).
+    driver: diagram.driver,
   };
 }
 

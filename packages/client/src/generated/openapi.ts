@@ -251,7 +251,7 @@ export interface paths {
         };
         /**
          * The migration SQL of a proposal
-         * @description The SQL that turns a database at the proposal's base version into the proposed schema, in the diagram's driver: renames as renames, `ALTER TABLE … ADD/DROP/ALTER COLUMN`, index and foreign-key changes in an order the server accepts. The base is the diagram as it is now for a pending (or declined, or expired) proposal, and the version before the one it wrote for an applied proposal. The database is assumed to be built from the base version's export (`GET /diagrams/{uuid}/export?format=sql`), which fixes the names of unnamed keys. `format=json` answers `{data: {sql, statements, warnings}}`; warnings name statements that may lose data or fail on existing rows. Rate limit: the schema limit.
+         * @description The SQL that turns a database at the proposal's base version into the proposed schema, in the diagram's driver: renames as renames, `ALTER TABLE … ADD/DROP/ALTER COLUMN`, index and foreign-key changes in an order the server accepts. The base is the diagram as it is now for a pending (or declined, or expired) proposal, and the version before the one it wrote for an applied proposal. A pending proposal is computed against the version it was made on (`base_version_uuid`) and rebased onto the diagram as it is now by entity identity; when an entity it uses was renamed, dropped or changed in between, the answer is 409 `conflict` naming it (and applying it is refused alike). The database is assumed to be built from the base version's export (`GET /diagrams/{uuid}/export?format=sql`), which fixes the names of unnamed keys. `format=json` answers `{data: {sql, statements, warnings}}`; warnings name statements that may lose data or fail on existing rows. Rate limit: the schema limit.
          */
         get: operations["getProposalMigration"];
         put?: never;
@@ -328,7 +328,27 @@ export interface components {
             limit?: number;
             /** @description With `plan_limit` and `limit_type` `tables`: how many tables the request would lead to. */
             requested?: number;
+            /** @description With `conflict` for a change made on an older version of the diagram (a proposal): the entities it uses that changed since, by identity. */
+            conflicts?: components["schemas"]["RebaseConflict"][];
         } & (unknown & unknown & unknown & unknown);
+        /** @description An entity a change uses that was changed since the version the change was made on. */
+        RebaseConflict: {
+            /** @enum {string} */
+            entity: "table" | "column" | "index" | "relationship" | "group" | "sticky_note";
+            /** @description The table (as the older version names it); a relationship's source table. Absent for groups and notes. */
+            table?: string;
+            /** @description For a column, its name in the older version. */
+            column?: string;
+            /** @description An index or group name; a relationship as `source_table.column -> target_table.column`; a note's uuid. */
+            name?: string;
+            /**
+             * @description `added`: the name the change introduces was introduced in between too.
+             * @enum {string}
+             */
+            change: "dropped" | "renamed" | "changed" | "added";
+            /** @description One sentence naming the entity and what happened to it. */
+            reason: string;
+        };
         /** @description One validation problem. */
         PatchProblem: {
             /** @description Where the problem is, such as `tables[1].columns[0].type`. */
@@ -474,6 +494,8 @@ export interface components {
             status: components["schemas"]["DiagramStatus"];
             error: components["schemas"]["DiagramError"];
             warnings: components["schemas"]["ImportWarnings"];
+            /** @description An addition to the spec's Diagram table: the database the diagram is for, the driver its column types resolve against (the same as `driver` of its schema). */
+            driver: components["schemas"]["Driver"];
         } & components["schemas"]["DiagramStatusRules"];
         /** @description An addition to the spec's Diagram table. What the SQL DDL import skipped or changed: a statement the parser could not read is skipped (inside a CREATE or ALTER TABLE, only the unreadable clause is dropped) and the rest is imported; a type outside the driver's data-type catalog takes the closest one. `total` counts every warning, `items` holds the first 100 in the order they were found. Always `{total: 0, items: []}` for a diagram not created from DDL, while importing and after a failed import. */
         ImportWarnings: {
@@ -875,6 +897,8 @@ export interface components {
             applied_at: components["schemas"]["Timestamp"] | null;
             /** @description The version the apply created in the diagram's history; null until applied. */
             applied_version_uuid: string | null;
+            /** @description The diagram version the proposal was made on (an addition within v1). Its migration and its apply rebase the patch from there onto the diagram as it is now by entity identity, or answer 409 `conflict` naming what changed in between. Null for proposals made before it was recorded. */
+            base_version_uuid: string | null;
             /** @description When it was declined; null until then. */
             declined_at: components["schemas"]["Timestamp"] | null;
             /** @description The reviewer's text; null when none was given. */
@@ -1129,7 +1153,7 @@ export interface components {
                 "application/json": components["schemas"]["DiagramNotReadyError"];
             };
         };
-        /** @description `conflict`: the pending proposal no longer fits the diagram as it is now (`errors` lists why), so there is no migration to write; or `diagram_not_ready` while the diagram is importing. */
+        /** @description `conflict`: the pending proposal no longer means what it meant on the version it was made on: an entity it changes, deletes or relies on was renamed, dropped or changed since (`conflicts` names each, and `message` repeats their reasons), or it no longer passes validation (`errors` lists why). There is no migration to write, and applying it is refused with the same reason. Or `diagram_not_ready` while the diagram is importing. */
         ProposalConflict: {
             headers: {
                 [name: string]: unknown;

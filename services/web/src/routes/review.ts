@@ -19,7 +19,7 @@ import { csrfTokenFor } from '../csrf';
 import { type Html, html, trustedHtml } from '../html';
 import { findVisibleDiagram, fullDocument, userNames } from '../lookups';
 import { notFound, pageErrorOf, pageStatusOf } from '../page-errors';
-import { type ProposedChange, proposedChange } from '../proposed-document';
+import { type ProposedChange, proposalChange } from '../proposed-document';
 import { requireViewer, viewerOf } from '../session';
 import { canEdit, membershipOf, principalFor, type Viewer } from '../viewer';
 import { diffView } from '../views/diff';
@@ -93,7 +93,7 @@ export function reviewRoutes(router: Router, context: WebAppContext): void {
       proposal.state === 'applied'
         ? await appliedChange(proposal.applied_version_uuid)
         : before
-          ? proposedChange(before, review.patch_json, diagram.driver as Driver)
+          ? await proposalChange(clients, proposal.uuid, viewer.user.id)
           : null;
     const csrfToken = csrfTokenFor(context, req, res);
     res.status(status).send(
@@ -232,7 +232,12 @@ function changeView(change: ProposedChange, title: string): Html {
   if (!change.fits)
     return html`<div class="notice error" id="no-longer-fits">
 <p>This proposal no longer fits the diagram as it is now, so it cannot be applied: ${change.message}</p>
-<ul class="problems">${change.problems.map((problem) => html`<li><code>${problem.path}</code> ${problem.message}</li>`)}</ul>
+${
+  change.conflicts?.length
+    ? html`<ul class="conflicts" id="conflicts">${change.conflicts.map((conflict) => html`<li>${conflict.reason}</li>`)}</ul>`
+    : ''
+}
+${change.problems.length > 0 ? html`<ul class="problems">${change.problems.map((problem) => html`<li><code>${problem.path}</code> ${problem.message}</li>`)}</ul>` : ''}
 </div>`;
   const highlighted = reviewDiagram(change.before, change.after, change.changes);
   return html`<div class="changes-grid">
