@@ -111,7 +111,7 @@ export interface paths {
         };
         /**
          * Get a diagram's schema as JSON or Markdown
-         * @description Tables (sorted by name), columns and indexes (schema order) and relationships, without canvas layout, groups or sticky notes. JSON by default; compact Markdown when `Accept` asks for `text/markdown` or the query has `format=ai`. JSON and Markdown each have their own `ETag`; the ETag changes with schema content (comments included) but not with canvas-only edits, so moving or recoloring a table still gives 304. Rate limit: 30 per minute per token (schema limit).
+         * @description Tables (sorted by name), columns and indexes (schema order) and relationships, without canvas layout, groups or sticky notes. JSON by default; compact Markdown when `Accept` asks for `text/markdown` or the query has `format=ai` (or `format=markdown`; `format=json` asks for JSON). JSON and Markdown each have their own `ETag`; the ETag changes with schema content (comments included) but not with canvas-only edits, so moving or recoloring a table still gives 304. Rate limit: 30 per minute per token (schema limit).
          */
         get: operations["getDiagramSchema"];
         put?: never;
@@ -1235,8 +1235,8 @@ export interface components {
         Limit: number;
         /** @description The `meta.next_cursor` of the previous page; omit for the first page. */
         Cursor: string;
-        /** @description `ai` returns the Markdown rendering whatever `Accept` says. */
-        Format: "ai";
+        /** @description `ai` (the spec's switch) or `markdown` returns the Markdown rendering whatever `Accept` says; `json` the JSON one (both additions within v1, as the version and diff reads take them). Without it, `Accept` decides. */
+        Format: "json" | "markdown" | "ai";
         /** @description Detail of the Markdown rendering: `detailed` has types and constraints, `simple` column names only. */
         Level: "detailed" | "simple";
         /** @description Narrow the catalog to one driver; omit for all three. */
@@ -1458,7 +1458,7 @@ export interface operations {
     getDiagramSchema: {
         parameters: {
             query?: {
-                /** @description `ai` returns the Markdown rendering whatever `Accept` says. */
+                /** @description `ai` (the spec's switch) or `markdown` returns the Markdown rendering whatever `Accept` says; `json` the JSON one (both additions within v1, as the version and diff reads take them). Without it, `Accept` decides. */
                 format?: components["parameters"]["Format"];
                 /** @description Detail of the Markdown rendering: `detailed` has types and constraints, `simple` column names only. */
                 level?: components["parameters"]["Level"];
