@@ -18,3 +18,4 @@ export * from './document-patch';
 export * from './diff-markdown';
 export * from './rebase';
 export * from './patch-onto';
+export * from './integrity';
