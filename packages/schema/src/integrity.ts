@@ -66,24 +66,23 @@ export function relationshipIssues(
       pairs.push([from, to]);
     }
     if (pairs.length !== group.length) continue;
-    const name = describeKey(group);
-    const identity = foreignKeyIdentity(group);
+    // Names and identities are built only for a refused key: most keys are fine, and a diagram has thousands.
     const targetColumns = pairs.map(([, to]) => to.name);
     if (!isKey(target, targetColumns))
       issues.push({
         kind: 'target_not_key',
-        key: `target_not_key:${identity}`,
+        key: `target_not_key:${foreignKeyIdentity(group)}`,
         relationships: group,
-        message: `relationship ${name}: ${target.name}(${targetColumns.join(', ')}) is not a primary key or unique key of ${target.name}, and a foreign key must reference one`,
+        message: `relationship ${describeKey(group)}: ${target.name}(${targetColumns.join(', ')}) is not a primary key or unique key of ${target.name}, and a foreign key must reference one`,
       });
     for (const [from, to] of pairs) {
       const reason = typeMismatch(document.driver, from, to);
       if (reason !== null)
         issues.push({
           kind: 'incompatible_types',
-          key: `incompatible_types:${identity}:${from.uuid}:${to.uuid}`,
+          key: `incompatible_types:${foreignKeyIdentity(group)}:${from.uuid}:${to.uuid}`,
           relationships: group,
-          message: `relationship ${name}: ${first.source_table}.${from.name} (${typeText(from)}) and ${first.target_table}.${to.name} (${typeText(to)}) cannot be a foreign key on ${DRIVER_NAMES[document.driver]}: ${reason}`,
+          message: `relationship ${describeKey(group)}: ${first.source_table}.${from.name} (${typeText(from)}) and ${first.target_table}.${to.name} (${typeText(to)}) cannot be a foreign key on ${DRIVER_NAMES[document.driver]}: ${reason}`,
         });
     }
   }
@@ -126,8 +125,21 @@ function typeText(column: Column): string {
   return `${text}${column.is_unsigned ? ' unsigned' : ''}${params?.array ? '[]' : ''}`;
 }
 
+const families: Record<Driver, Map<string, string>> = {
+  mysql: new Map(),
+  pgsql: new Map(),
+  sqlsrv: new Map(),
+};
+
+/** The catalog family of a column's type, memoised per driver (diagrams repeat a handful of type names). */
 function familyOf(driver: Driver, column: Column): string {
-  return lookupDataType(driver, column.driver_data_type_name)?.family ?? 'other';
+  const name = column.driver_data_type_name;
+  let family = families[driver].get(name);
+  if (family === undefined) {
+    family = lookupDataType(driver, name)?.family ?? 'other';
+    if (families[driver].size < 10_000) families[driver].set(name, family);
+  }
+  return family;
 }
 
 const sameValues = (a: Column, b: Column) =>
