@@ -43,8 +43,6 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`error: ${error.code}: ${error.message}\n`);
       // The reasons behind it (e.g. why a proposal's patch no longer fits), one a line.
       for (const problem of error.extra.errors ?? []) io.stderr(`  ${problem.path}: ${problem.message}\n`);
-      for (const conflict of error.extra.conflicts ?? [])
-        io.stderr(`  ${conflict.entity}: ${conflict.reason}\n`);
       return 1;
     }
     io.stderr(`error: ${(error as Error).message}\n`);

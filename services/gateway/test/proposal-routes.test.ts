@@ -469,16 +469,17 @@ describe('Proposal routes (real gateway, real services)', () => {
         await call(token.reader, 'GET', `/proposals/${proposalB}/migration?format=json`),
         409,
         'conflict',
-        { conflicts: [conflict] },
+        {
+          conflicts: [conflict],
+          errors: [{ path: 'tables.customers.columns.email', message: conflict.reason }],
+        },
       );
       expect(body.error.message).toContain(conflict.reason);
       await expectError(
         await call(token.reader, 'GET', `/proposals/${proposalB}/migration`),
         409,
         'conflict',
-        {
-          conflicts: [conflict],
-        },
+        { conflicts: [conflict], errors: expect.any(Array) },
       );
       const refused = await applyProposal(proposalB).then(
         () => null,

@@ -3,7 +3,7 @@
 // (@dss/schema applyPatchOnto). The migration, the review page and ApplyProposal all go through here, so
 // they agree on what a proposal means and on why it no longer applies.
 import { ServiceError, type ServiceClient } from '@dss/platform';
-import { applyPatchOnto, type DiagramDocument } from '@dss/schema';
+import { applyPatchOnto, type DiagramDocument, rebaseConflictProblems } from '@dss/schema';
 import type { ProposalRow } from './repository';
 
 export interface ProposedChange {
@@ -30,11 +30,15 @@ export async function proposedChange(
   const current = (JSON.parse(full.body) as { data: DiagramDocument }).data;
   const base = await baseDocument(diagrams, principal, row, full.version_uuid, current);
   const result = applyPatchOnto(patch, base, current);
+  // `errors` as an editor save's conflict has them (one per entity), `conflicts` with the entity's fields.
   if (!result.ok)
-    throw new ServiceError('conflict', result.message, {
-      ...(result.conflicts.length > 0 ? { conflicts: result.conflicts } : {}),
-      ...(result.problems.length > 0 ? { errors: result.problems } : {}),
-    });
+    throw new ServiceError(
+      'conflict',
+      result.message,
+      result.conflicts.length > 0
+        ? { errors: rebaseConflictProblems(result.conflicts), conflicts: result.conflicts }
+        : { errors: result.problems },
+    );
   return { current, currentVersionUuid: full.version_uuid, after: result.after };
 }
 

@@ -50,7 +50,8 @@ export async function proposalChange(
     return {
       fits: false,
       message: error.message,
-      problems: error.extra.errors ?? [],
+      // A stale proposal's `errors` repeat its conflicts; they are listed once, as conflicts.
+      problems: error.extra.conflicts?.length ? [] : (error.extra.errors ?? []),
       conflicts: error.extra.conflicts ?? [],
     };
   }

@@ -1212,7 +1212,7 @@ export interface components {
                 "application/json": components["schemas"]["DiagramNotReadyError"];
             };
         };
-        /** @description `conflict`: the pending proposal no longer means what it meant on the version it was made on: an entity it changes, deletes or relies on was renamed, dropped or changed since (`conflicts` names each, and `message` repeats their reasons), or it no longer passes validation (`errors` lists why). There is no migration to write, and applying it is refused with the same reason. Or `diagram_not_ready` while the diagram is importing. */
+        /** @description `conflict`: the pending proposal no longer means what it meant on the version it was made on: an entity it changes, deletes or relies on was renamed, dropped or changed since (`conflicts` names each, `errors` gives one problem per entity with a path such as `tables.users.columns.name`, as an editor save's conflict does, and `message` repeats their reasons), or it no longer passes validation (`errors` lists why). There is no migration to write, and applying it is refused with the same reason. Or `diagram_not_ready` while the diagram is importing. */
         ProposalConflict: {
             headers: {
                 [name: string]: unknown;
