@@ -1494,6 +1494,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenPropose"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UpdateUnprocessable"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
@@ -1531,6 +1532,7 @@ export interface operations {
             403: components["responses"]["ForbiddenPropose"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["DiagramNotReady"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["DuplicateUnprocessable"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
