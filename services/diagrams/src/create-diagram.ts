@@ -56,6 +56,7 @@ export interface CreateDiagramInput {
   schema_json?: string;
   dbml?: string;
   wait_ms?: number;
+  empty?: boolean;
 }
 
 export interface CreateContext {
@@ -71,6 +72,11 @@ export async function createDiagram(context: CreateContext, caller: Caller, inpu
   const hasDdl = input.ddl !== undefined && input.ddl !== null;
   const hasSchema = input.schema_json !== undefined && input.schema_json !== null;
   const hasDbml = input.dbml !== undefined && input.dbml !== null;
+  if (input.empty === true) {
+    if (hasDdl || hasSchema || hasDbml)
+      throw new ServiceError('invalid_request', 'an empty diagram is created without ddl, schema or dbml');
+    return createEmpty(context, caller, { name, driver });
+  }
   if (Number(hasDdl) + Number(hasSchema) + Number(hasDbml) !== 1) {
     const message = 'exactly one of ddl, schema and dbml is required';
     throw new ServiceError('invalid_request', 'send exactly one of ddl, schema and dbml', {
@@ -364,6 +370,26 @@ async function createFromPatch(
       diagram: toDiagram(diagram, context.appUrl, teamNames(caller)),
       counts_json: JSON.stringify(counts),
       warnings_json: JSON.stringify(warnings),
+      replayed: false,
+      poll_after_seconds: POLL_AFTER_SECONDS,
+    };
+  });
+}
+
+/**
+ * An empty diagram, ready at once (the web app's "New diagram" with an empty start). No replay record:
+ * the web's create is a form post, and two of them are two diagrams, as two clicks of "New" are.
+ */
+async function createEmpty(context: CreateContext, caller: Caller, input: { name: string; driver: Driver }) {
+  const document = emptyDocument(input.driver);
+  return withTransaction(context.pool, async (client) => {
+    await lockTeamCaps(client, caller.teamId);
+    await checkPrivateDiagramsCap(client, caller);
+    const diagram = await storeNewDiagram(client, caller, { ...input, document });
+    return {
+      diagram: toDiagram(diagram, context.appUrl, teamNames(caller)),
+      counts_json: JSON.stringify(documentCounts(document)),
+      warnings_json: '[]',
       replayed: false,
       poll_after_seconds: POLL_AFTER_SECONDS,
     };

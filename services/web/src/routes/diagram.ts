@@ -46,7 +46,7 @@ export function diagramRoutes(router: Router, context: WebAppContext): void {
 <div class="primary-column">
 <p class="crumbs"><a href="/">${membership.team_name}</a> /</p>
 <h1>${diagram.name}</h1>
-<p class="meta"><span class="badge">${diagram.driver}</span> ${statusText(diagram)} · <a href="/embed/${diagram.uuid}">embed view</a></p>
+<p class="meta"><span class="badge">${diagram.driver}</span> ${statusText(diagram)} · <a href="/embed/${diagram.uuid}">embed view</a> · <a href="/diagrams/${diagram.uuid}/edit">${canEdit(membership.role) ? 'Open in the editor' : 'Open in the editor (read-only)'}</a></p>
 ${importWarnings(diagram.warnings)}
 ${drawing(diagram, document)}
 ${canEdit(membership.role) && document ? layoutForm(diagram.uuid, csrfToken, versions.versions[0]?.uuid ?? '') : ''}

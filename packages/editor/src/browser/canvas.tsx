@@ -1,0 +1,95 @@
+// The drawing: the server's renderer (renderDiagramSvg, the same code as every other page) draws the whole
+// document, parsed as XML and put in a scrolling canvas at 1:1 scale. A press on a table selects it (Shift
+// adds to the selection); dragging moves every selected table, written as one edit when released.
+import { useEffect, useRef } from 'preact/hooks';
+import { renderDiagramSvg } from '@dss/diagram-svg';
+import type { EditorController } from './controller';
+
+export function Canvas({ editor, title }: { editor: EditorController; title: string }) {
+  const host = useRef<HTMLDivElement>(null);
+  const document = editor.document.value;
+  const selection = editor.selection.value;
+
+  useEffect(() => {
+    const element = host.current;
+    if (!element) return;
+    const svg = parseSvg(renderDiagramSvg(document, { title }));
+    const box = svg.viewBox.baseVal;
+    // Natural size, so the canvas scrolls and one unit is one pixel; the view origin is the viewBox's.
+    svg.setAttribute('width', String(Math.max(box.width, 1)));
+    svg.setAttribute('height', String(Math.max(box.height, 1)));
+    element.replaceChildren(svg);
+    mark(element, selection);
+    const updateView = () => {
+      editor.view = { left: box.x + element.scrollLeft, top: box.y + element.scrollTop, width: element.clientWidth, height: element.clientHeight };
+    };
+    updateView();
+    element.onscroll = updateView;
+  }, [document]);
+
+  useEffect(() => {
+    if (host.current) mark(host.current, selection);
+  }, [selection]);
+
+  useEffect(() => {
+    const element = host.current;
+    if (!element) return;
+    let drag: { x: number; y: number; moved: boolean; groups: SVGGElement[] } | null = null;
+    const down = (event: PointerEvent) => {
+      const group = (event.target as Element).closest<SVGGElement>('g.dss-table');
+      if (!group) {
+        if (!event.shiftKey) editor.selection.value = [];
+        return;
+      }
+      const name = group.dataset['table'] ?? '';
+      const current = editor.selection.value;
+      if (event.shiftKey) editor.selection.value = current.includes(name) ? current.filter((n) => n !== name) : [...current, name];
+      else if (!current.includes(name)) editor.select([name]);
+      else editor.openPanel({ kind: 'table', table: name });
+      if (!editor.editable) return;
+      const groups = editor.selection.value
+        .map((selected) => element.querySelector<SVGGElement>(`g.dss-table[data-table="${CSS.escape(selected)}"]`))
+        .filter((g) => g !== null);
+      drag = { x: event.clientX, y: event.clientY, moved: false, groups };
+      element.setPointerCapture(event.pointerId);
+    };
+    const move = (event: PointerEvent) => {
+      if (!drag) return;
+      const dx = event.clientX - drag.x;
+      const dy = event.clientY - drag.y;
+      if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
+      for (const group of drag.groups) {
+        group.setAttribute('transform', `translate(${dx} ${dy})`);
+        group.classList.add('dragging');
+      }
+    };
+    const up = (event: PointerEvent) => {
+      if (!drag) return;
+      const { moved, x, y } = drag;
+      drag = null;
+      if (moved) editor.nudge(event.clientX - x, event.clientY - y, true);
+    };
+    element.addEventListener('pointerdown', down);
+    element.addEventListener('pointermove', move);
+    element.addEventListener('pointerup', up);
+    return () => {
+      element.removeEventListener('pointerdown', down);
+      element.removeEventListener('pointermove', move);
+      element.removeEventListener('pointerup', up);
+    };
+  }, []);
+
+  return <div class="editor-canvas" ref={host} id="editor-canvas" role="region" aria-label="Diagram" tabIndex={0} />;
+}
+
+function mark(element: HTMLElement, selection: string[]): void {
+  const selected = new Set(selection);
+  for (const group of Array.from(element.querySelectorAll<SVGGElement>('g.dss-table')))
+    group.classList.toggle('selected', selected.has(group.dataset['table'] ?? ''));
+}
+
+/** The SVG as a node, parsed as XML (never as HTML), in a document where nothing runs. */
+function parseSvg(markup: string): SVGSVGElement {
+  const parsed = new DOMParser().parseFromString(markup, 'image/svg+xml');
+  return window.document.importNode(parsed.documentElement, true) as unknown as SVGSVGElement;
+}
