@@ -6,4 +6,10 @@ import * as path from 'node:path';
 export const editorBundlePath: string = path.resolve(__dirname, '..', 'dist', 'browser', 'editor.js');
 
 /** The "New diagram" page's script (reads a chosen file into the form), served as /assets/new-diagram.js. */
-export const newDiagramBundlePath: string = path.resolve(__dirname, '..', 'dist', 'browser', 'new-diagram.js');
+export const newDiagramBundlePath: string = path.resolve(
+  __dirname,
+  '..',
+  'dist',
+  'browser',
+  'new-diagram.js',
+);

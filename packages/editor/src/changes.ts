@@ -65,7 +65,8 @@ export function patchBetween(from: DiagramDocument, to: DiagramDocument): EditPa
     if (!groupsTo.has(group.uuid)) deletions.groups.push({ name: group.name, delete_children: false });
   for (const group of to.groups) {
     const before = groupsFrom.get(group.uuid);
-    if (before && before.name !== group.name) deletions.groups.push({ name: before.name, delete_children: false });
+    if (before && before.name !== group.name)
+      deletions.groups.push({ name: before.name, delete_children: false });
     if (!before || !sameFrame(before, group) || before.name !== group.name)
       groups.push({ name: group.name, ...frameOf(group) });
   }
@@ -116,11 +117,20 @@ export function patchBetween(from: DiagramDocument, to: DiagramDocument): EditPa
   for (const note of to.sticky_notes) {
     const before = notesFrom.get(note.uuid);
     // A note has no name to address it by: a changed note is deleted and written anew.
-    if (before && before.content === note.content && sameFrame(before, note) && before.parent_uuid === note.parent_uuid)
+    if (
+      before &&
+      before.content === note.content &&
+      sameFrame(before, note) &&
+      before.parent_uuid === note.parent_uuid
+    )
       continue;
     if (before) deletions.sticky_notes.push(before.uuid);
     const parentName = note.parent_uuid === null ? undefined : groupNamesTo.get(note.parent_uuid);
-    notes.push({ content: note.content, ...frameOf(note), ...(parentName !== undefined ? { parent_name: parentName } : {}) });
+    notes.push({
+      content: note.content,
+      ...frameOf(note),
+      ...(parentName !== undefined ? { parent_name: parentName } : {}),
+    });
   }
 
   if (tables.length > 0) patch.tables = tables;
@@ -141,7 +151,10 @@ function changedTable(
   const entry: Record<string, unknown> = { name: after.name };
   if (before.name !== after.name) entry.old_name = before.name;
   if ((before.comment ?? '') !== (after.comment ?? '')) entry.comment = after.comment ?? '';
-  if (Math.round(before.left) !== Math.round(after.left) || Math.round(before.top) !== Math.round(after.top)) {
+  if (
+    Math.round(before.left) !== Math.round(after.left) ||
+    Math.round(before.top) !== Math.round(after.top)
+  ) {
     entry.left = Math.round(after.left);
     entry.top = Math.round(after.top);
   }
@@ -158,7 +171,9 @@ function changedTable(
   if (columns.length > 0) entry.columns = columns;
   const indexesAfter = new Map(after.indexes.map((index) => [index.name, index]));
   const indexesBefore = new Map(before.indexes.map((index) => [index.name, index]));
-  const droppedIndexes = before.indexes.filter((index) => !indexesAfter.has(index.name)).map((index) => index.name);
+  const droppedIndexes = before.indexes
+    .filter((index) => !indexesAfter.has(index.name))
+    .map((index) => index.name);
   if (droppedIndexes.length > 0) deletions.indexes.push({ table: before.name, indexes: droppedIndexes });
   const indexes = after.indexes.filter((index) => {
     const old = indexesBefore.get(index.name);
@@ -218,7 +233,11 @@ function endpoints(r: Relationship): Record<string, string> {
 }
 
 /** Whether both ends of a relationship of `from` (by table and column uuid) are still in `to`. */
-function endpointsSurvive(r: Relationship, to: DiagramDocument, tablesFrom: Map<string, DocumentTable>): boolean {
+function endpointsSurvive(
+  r: Relationship,
+  to: DiagramDocument,
+  tablesFrom: Map<string, DocumentTable>,
+): boolean {
   const tablesTo = new Map(to.tables.map((table) => [table.uuid, table]));
   const survives = (tableName: string, columnName: string) => {
     const table = [...tablesFrom.values()].find((candidate) => candidate.name === tableName);

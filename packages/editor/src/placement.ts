@@ -10,7 +10,11 @@ export interface Rect {
 const MARGIN = 24;
 const STEP = 40;
 
-export function freeSpotFor(size: { width: number; height: number }, view: Rect, taken: readonly Rect[]): {
+export function freeSpotFor(
+  size: { width: number; height: number },
+  view: Rect,
+  taken: readonly Rect[],
+): {
   left: number;
   top: number;
 } {

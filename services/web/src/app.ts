@@ -74,7 +74,11 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
   const pasteForms = express.urlencoded({ extended: false, limit: PASTE_BODY_LIMIT, parameterLimit: 20 });
   const editsJson = express.json({ limit: PASTE_BODY_LIMIT });
   app.use((req, res, next) =>
-    (EDITS_PATH.test(req.path) ? editsJson : PASTE_PATH.test(req.path) ? pasteForms : smallForms)(req, res, next),
+    (EDITS_PATH.test(req.path) ? editsJson : PASTE_PATH.test(req.path) ? pasteForms : smallForms)(
+      req,
+      res,
+      next,
+    ),
   );
   app.use(loadViewer(context));
   app.use(verifyFormPosts(context));

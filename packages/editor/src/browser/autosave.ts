@@ -61,14 +61,21 @@ export class Autosave {
     if (result.ok) {
       this.#version = kept.base_version_uuid || this.#version;
       this.schedule(0);
-    } else this.#setState({ kind: 'failed', message: `Edits kept from before could not be re-applied: ${result.message}` });
+    } else
+      this.#setState({
+        kind: 'failed',
+        message: `Edits kept from before could not be re-applied: ${result.message}`,
+      });
   }
 
   /** Called after every edit (and undo, redo): keeps the unsaved patch and saves it shortly. */
   changed(): void {
     const patch = patchBetween(this.#saved, this.store.document);
     this.#keep(patch);
-    if (this.#state.kind !== 'conflict') this.schedule(DEBOUNCE_MS);
+    if (this.#state.kind === 'conflict') return;
+    // "Saving…" from the edit on, so the status never reads "Saved" while an edit waits to be sent.
+    if (this.#state.kind !== 'offline') this.#setState({ kind: 'saving' });
+    this.schedule(DEBOUNCE_MS);
   }
 
   schedule(delay: number): void {
@@ -83,14 +90,18 @@ export class Autosave {
     const page = new DOMParser().parseFromString(await response.text(), 'text/html');
     const data = page.getElementById('editor-document')?.textContent;
     const version = page.getElementById('editor')?.dataset['version'];
-    if (!data || !version) return this.#setState({ kind: 'failed', message: 'The newest version could not be read.' });
+    if (!data || !version)
+      return this.#setState({ kind: 'failed', message: 'The newest version could not be read.' });
     const newest = JSON.parse(data) as DiagramDocument;
     this.#saved = newest;
     this.#version = version;
     this.store.replaceDocument(newest);
     const result = this.store.applyUnrecorded(patch);
     if (!result.ok)
-      return this.#setState({ kind: 'conflict', message: `Your edit no longer fits the newest version: ${result.message}` });
+      return this.#setState({
+        kind: 'conflict',
+        message: `Your edit no longer fits the newest version: ${result.message}`,
+      });
     this.#setState({ kind: 'saving' });
     this.changed();
     this.schedule(0);
@@ -122,9 +133,12 @@ export class Autosave {
         headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': this.csrfToken },
         body: JSON.stringify({ base_version_uuid: this.#version, patch }),
       });
-      const answer = (await response.json().catch(() => null)) as
-        | { version_uuid?: string; document?: DiagramDocument; message?: string; errors?: { path: string; message: string }[] }
-        | null;
+      const answer = (await response.json().catch(() => null)) as {
+        version_uuid?: string;
+        document?: DiagramDocument;
+        message?: string;
+        errors?: { path: string; message: string }[];
+      } | null;
       if (response.ok && answer?.version_uuid && answer.document) {
         this.#version = answer.version_uuid;
         this.#saved = answer.document;
@@ -137,7 +151,10 @@ export class Autosave {
           this.#setState({ kind: 'saved' });
         } else this.changed();
       } else if (response.status === 409) {
-        this.#setState({ kind: 'conflict', message: answer?.message ?? 'Someone changed the diagram meanwhile.' });
+        this.#setState({
+          kind: 'conflict',
+          message: answer?.message ?? 'Someone changed the diagram meanwhile.',
+        });
       } else {
         const detail = answer?.errors?.map((problem) => problem.message).join('; ');
         this.#setState({
@@ -166,7 +183,11 @@ export class Autosave {
   #keep(patch: EditPatch): void {
     try {
       if (isEmptyPatch(patch)) localStorage.removeItem(this.#key());
-      else localStorage.setItem(this.#key(), JSON.stringify({ base_version_uuid: this.#version, patch } satisfies Kept));
+      else
+        localStorage.setItem(
+          this.#key(),
+          JSON.stringify({ base_version_uuid: this.#version, patch } satisfies Kept),
+        );
     } catch {
       // Storage full or disabled: saving still works, only the offline copy is missing.
     }

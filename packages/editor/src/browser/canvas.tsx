@@ -21,7 +21,12 @@ export function Canvas({ editor, title }: { editor: EditorController; title: str
     element.replaceChildren(svg);
     mark(element, selection);
     const updateView = () => {
-      editor.view = { left: box.x + element.scrollLeft, top: box.y + element.scrollTop, width: element.clientWidth, height: element.clientHeight };
+      editor.view = {
+        left: box.x + element.scrollLeft,
+        top: box.y + element.scrollTop,
+        width: element.clientWidth,
+        height: element.clientHeight,
+      };
     };
     updateView();
     element.onscroll = updateView;
@@ -43,12 +48,17 @@ export function Canvas({ editor, title }: { editor: EditorController; title: str
       }
       const name = group.dataset['table'] ?? '';
       const current = editor.selection.value;
-      if (event.shiftKey) editor.selection.value = current.includes(name) ? current.filter((n) => n !== name) : [...current, name];
+      if (event.shiftKey)
+        editor.selection.value = current.includes(name)
+          ? current.filter((n) => n !== name)
+          : [...current, name];
       else if (!current.includes(name)) editor.select([name]);
       else editor.openPanel({ kind: 'table', table: name });
       if (!editor.editable) return;
       const groups = editor.selection.value
-        .map((selected) => element.querySelector<SVGGElement>(`g.dss-table[data-table="${CSS.escape(selected)}"]`))
+        .map((selected) =>
+          element.querySelector<SVGGElement>(`g.dss-table[data-table="${CSS.escape(selected)}"]`),
+        )
         .filter((g) => g !== null);
       drag = { x: event.clientX, y: event.clientY, moved: false, groups };
       element.setPointerCapture(event.pointerId);
@@ -79,7 +89,16 @@ export function Canvas({ editor, title }: { editor: EditorController; title: str
     };
   }, []);
 
-  return <div class="editor-canvas" ref={host} id="editor-canvas" role="region" aria-label="Diagram" tabIndex={0} />;
+  return (
+    <div
+      class="editor-canvas"
+      ref={host}
+      id="editor-canvas"
+      role="region"
+      aria-label="Diagram"
+      tabIndex={0}
+    />
+  );
 }
 
 function mark(element: HTMLElement, selection: string[]): void {

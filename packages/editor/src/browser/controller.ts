@@ -6,7 +6,7 @@ import type { DiagramDocument, DocumentTable } from '@dss/schema';
 import { writtenColumn, type EditPatch } from '../changes';
 import { freeSpotFor, type Rect } from '../placement';
 import type { EditorStore, EditResult } from '../store';
-import { Autosave, type SaveState } from './autosave';
+import type { Autosave, SaveState } from './autosave';
 
 export type Panel =
   | { kind: 'table'; table: string }
@@ -117,24 +117,46 @@ export class EditorController {
     let number = this.document.value.tables.length + 1;
     while (taken.has(`table_${number}`)) number++;
     const name = `table_${number}`;
-    const boxes = this.document.value.tables.map(({ left, top, width, height }) => ({ left, top, width, height }));
+    const boxes = this.document.value.tables.map(({ left, top, width, height }) => ({
+      left,
+      top,
+      width,
+      height,
+    }));
     const spot = freeSpotFor({ width: 220, height: 80 }, this.view, boxes);
     const id = idColumn(this.store.driver);
-    if (this.edit('Add table', { strategy: 'merge', tables: [{ name, ...spot, columns: [id] }] }, 'toolbar')) {
+    if (
+      this.edit('Add table', { strategy: 'merge', tables: [{ name, ...spot, columns: [id] }] }, 'toolbar')
+    ) {
       this.selection.value = [name];
       this.openPanel({ kind: 'table', table: name });
     }
   }
 
   addNote(): void {
-    const boxes = this.document.value.tables.map(({ left, top, width, height }) => ({ left, top, width, height }));
+    const boxes = this.document.value.tables.map(({ left, top, width, height }) => ({
+      left,
+      top,
+      width,
+      height,
+    }));
     const spot = freeSpotFor({ width: 200, height: 100 }, this.view, boxes);
-    this.edit('Add note', { strategy: 'merge', sticky_notes: [{ content: 'Note', ...spot, width: 200, height: 100 }] }, 'toolbar');
+    this.edit(
+      'Add note',
+      { strategy: 'merge', sticky_notes: [{ content: 'Note', ...spot, width: 200, height: 100 }] },
+      'toolbar',
+    );
   }
 
   renameTable(from: string, to: string): void {
     if (from === to) return;
-    if (this.edit('Rename table', { strategy: 'merge', tables: [{ name: to, old_name: from, columns: [] }] }, 'table')) {
+    if (
+      this.edit(
+        'Rename table',
+        { strategy: 'merge', tables: [{ name: to, old_name: from, columns: [] }] },
+        'table',
+      )
+    ) {
       this.selection.value = this.selection.value.map((name) => (name === from ? to : name));
       this.panel.value = { kind: 'table', table: to };
     }
@@ -142,7 +164,13 @@ export class EditorController {
 
   deleteTables(names: string[]): void {
     if (names.length === 0) return;
-    if (this.edit(names.length === 1 ? 'Delete table' : 'Delete tables', { strategy: 'merge', deletions: { tables: names } }, 'table')) {
+    if (
+      this.edit(
+        names.length === 1 ? 'Delete table' : 'Delete tables',
+        { strategy: 'merge', deletions: { tables: names } },
+        'table',
+      )
+    ) {
       this.selection.value = [];
       this.panel.value = null;
     }
@@ -154,7 +182,9 @@ export class EditorController {
 
   /** Moves the selected tables by (dx, dy) diagram units, as one undo step. */
   nudge(dx: number, dy: number, _dragged: boolean): void {
-    const tables = this.selection.value.map((name) => this.table(name)).filter((table) => table !== undefined);
+    const tables = this.selection.value
+      .map((name) => this.table(name))
+      .filter((table) => table !== undefined);
     if (tables.length === 0) return;
     this.edit(
       tables.length === 1 ? 'Move table' : 'Move tables',
@@ -173,12 +203,30 @@ export class EditorController {
 
   /** A column written anew from the form (its old name when renamed), through the engine. */
   saveColumn(table: string, oldName: string | null, column: Record<string, unknown>): boolean {
-    const entry = { ...column, ...(oldName !== null && oldName !== column.name ? { old_name: oldName } : {}) };
-    return this.edit(oldName === null ? 'Add column' : 'Change column', { strategy: 'merge', tables: [{ name: table, columns: [entry] }] }, 'column');
+    // A merge patch reads a column entry with an existing name as a change of that column, so a new
+    // column that repeats a name is refused here, in the words the engine uses for a colliding rename.
+    if (oldName === null && this.table(table)?.columns.some((existing) => existing.name === column.name)) {
+      const message = `table "${table}" already has a column "${String(column.name)}"`;
+      this.refusal.value = { place: 'column', message, problems: [] };
+      return false;
+    }
+    const entry = {
+      ...column,
+      ...(oldName !== null && oldName !== column.name ? { old_name: oldName } : {}),
+    };
+    return this.edit(
+      oldName === null ? 'Add column' : 'Change column',
+      { strategy: 'merge', tables: [{ name: table, columns: [entry] }] },
+      'column',
+    );
   }
 
   deleteColumn(table: string, column: string): boolean {
-    return this.edit('Delete column', { strategy: 'merge', deletions: { columns: [{ table, columns: [column] }] } }, 'column');
+    return this.edit(
+      'Delete column',
+      { strategy: 'merge', deletions: { columns: [{ table, columns: [column] }] } },
+      'column',
+    );
   }
 
   #keepSelectionValid(): void {
@@ -186,7 +234,8 @@ export class EditorController {
     const kept = this.selection.value.filter((name) => names.has(name));
     if (kept.length !== this.selection.value.length) this.selection.value = kept;
     const panel = this.panel.value;
-    if ((panel?.kind === 'table' || panel?.kind === 'column') && !names.has(panel.table)) this.panel.value = null;
+    if ((panel?.kind === 'table' || panel?.kind === 'column') && !names.has(panel.table))
+      this.panel.value = null;
   }
 }
 

@@ -41,7 +41,13 @@ function App({ editor, title }: { editor: EditorController; title: string }) {
           </button>
         ))}
         {editor.editable && (
-          <p class={state.kind === 'failed' || state.kind === 'conflict' ? 'editor-status failed' : 'editor-status'} role="status" id="editor-status">
+          <p
+            class={
+              state.kind === 'failed' || state.kind === 'conflict' ? 'editor-status failed' : 'editor-status'
+            }
+            role="status"
+            id="editor-status"
+          >
             {describeSaveState(state)}
           </p>
         )}
@@ -70,14 +76,31 @@ function Side({ editor }: { editor: EditorController }) {
     const table = editor.table(panel.table);
     if (table && panel.kind === 'table') return <TablePanel editor={editor} table={table} />;
     if (table && panel.kind === 'column') {
-      const column = panel.column === null ? null : (table.columns.find((c) => c.name === panel.column) ?? null);
-      return <ColumnForm key={`${table.uuid}:${panel.column ?? ''}`} editor={editor} table={table} column={column} />;
+      const column =
+        panel.column === null ? null : (table.columns.find((c) => c.name === panel.column) ?? null);
+      return (
+        <ColumnForm
+          key={`${table.uuid}:${panel.column ?? ''}`}
+          editor={editor}
+          table={table}
+          column={column}
+        />
+      );
     }
   }
   return (
     <section class="editor-panel" aria-label="Help">
       <h2>Edit the diagram</h2>
       <p>Select a table to change it, or use “Add table”. Drag tables to move them; Shift selects several.</p>
+      <ul class="items">
+        {editor.document.value.tables.map((table) => (
+          <li key={table.uuid}>
+            <button type="button" onClick={() => editor.select([table.name])}>
+              Open table {table.name}
+            </button>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }
@@ -114,7 +137,9 @@ function start(): void {
   const editable = root.dataset['editable'] === 'true';
   const documentValue = JSON.parse(data.textContent ?? 'null') as DiagramDocument;
   const store = new EditorStore(documentValue, driver);
-  const autosave = editable ? new Autosave(store, diagram, root.dataset['version'] ?? '', root.dataset['csrf'] ?? '') : null;
+  const autosave = editable
+    ? new Autosave(store, diagram, root.dataset['version'] ?? '', root.dataset['csrf'] ?? '')
+    : null;
   const editor = new EditorController(store, autosave, editable);
   autosave?.restoreKept();
   const title = document.querySelector('h1')?.firstChild?.textContent?.trim() ?? 'Diagram';

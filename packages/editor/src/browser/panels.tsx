@@ -2,7 +2,14 @@
 // driver's catalog with its parameters, flags the driver has, default, comment) and the relationship form.
 // A refused edit shows the engine's message in the panel where it was made.
 import { useState } from 'preact/hooks';
-import { type Column, type DataTypeEntry, dataTypeCatalog, type DocumentTable, lookupDataType, writtenType } from '@dss/schema';
+import {
+  type Column,
+  type DataTypeEntry,
+  dataTypeCatalog,
+  type DocumentTable,
+  lookupDataType,
+  writtenType,
+} from '@dss/schema';
 import type { EditorController } from './controller';
 
 export function Problem({ editor, place }: { editor: EditorController; place: string }) {
@@ -37,7 +44,11 @@ export function TablePanel({ editor, table }: { editor: EditorController; table:
           const comment = String(data.get('comment') ?? '');
           if (name !== table.name) editor.renameTable(table.name, name);
           else if (comment !== (table.comment ?? ''))
-            editor.edit('Comment table', { strategy: 'merge', tables: [{ name, comment, columns: [] }] }, 'table');
+            editor.edit(
+              'Comment table',
+              { strategy: 'merge', tables: [{ name, comment, columns: [] }] },
+              'table',
+            );
         }}
       >
         <label>
@@ -55,12 +66,16 @@ export function TablePanel({ editor, table }: { editor: EditorController; table:
         {table.columns.map((column) => (
           <li key={column.uuid}>
             <span>
-              {column.name} <code>{writtenType(column.driver_data_type_name, column.driver_data_type_params)}</code>
+              {column.name}{' '}
+              <code>{writtenType(column.driver_data_type_name, column.driver_data_type_params)}</code>
               {column.is_primary_key ? ' PK' : ''}
               {column.is_nullable ? '' : ' not null'}
             </span>
             {!readOnly && (
-              <button type="button" onClick={() => editor.openPanel({ kind: 'column', table: table.name, column: column.name })}>
+              <button
+                type="button"
+                onClick={() => editor.openPanel({ kind: 'column', table: table.name, column: column.name })}
+              >
                 Edit column {column.name}
               </button>
             )}
@@ -69,7 +84,10 @@ export function TablePanel({ editor, table }: { editor: EditorController; table:
       </ul>
       {!readOnly && (
         <div class="row">
-          <button type="button" onClick={() => editor.openPanel({ kind: 'column', table: table.name, column: null })}>
+          <button
+            type="button"
+            onClick={() => editor.openPanel({ kind: 'column', table: table.name, column: null })}
+          >
             Add column
           </button>
           <button type="button" class="danger" onClick={() => editor.deleteTables([table.name])}>
@@ -97,7 +115,14 @@ function IndexSection({ editor, table }: { editor: EditorController; table: Docu
                 type="button"
                 class="danger"
                 onClick={() =>
-                  editor.edit('Delete index', { strategy: 'merge', deletions: { indexes: [{ table: table.name, indexes: [index.name] }] } }, 'table')
+                  editor.edit(
+                    'Delete index',
+                    {
+                      strategy: 'merge',
+                      deletions: { indexes: [{ table: table.name, indexes: [index.name] }] },
+                    },
+                    'table',
+                  )
                 }
               >
                 Delete index {index.name}
@@ -115,8 +140,18 @@ function IndexSection({ editor, table }: { editor: EditorController; table: Docu
               .split(',')
               .map((name) => name.trim())
               .filter((name) => name !== '');
-            const entry = { name: String(data.get('name') ?? '').trim(), type: String(data.get('kind')), columns };
-            if (editor.edit('Add index', { strategy: 'merge', tables: [{ name: table.name, columns: [], indexes: [entry] }] }, 'table'))
+            const entry = {
+              name: String(data.get('name') ?? '').trim(),
+              type: String(data.get('kind')),
+              columns,
+            };
+            if (
+              editor.edit(
+                'Add index',
+                { strategy: 'merge', tables: [{ name: table.name, columns: [], indexes: [entry] }] },
+                'table',
+              )
+            )
               event.currentTarget.reset();
           }}
         >
@@ -143,9 +178,19 @@ function IndexSection({ editor, table }: { editor: EditorController; table: Docu
   );
 }
 
-export function ColumnForm({ editor, table, column }: { editor: EditorController; table: DocumentTable; column: Column | null }) {
+export function ColumnForm({
+  editor,
+  table,
+  column,
+}: {
+  editor: EditorController;
+  table: DocumentTable;
+  column: Column | null;
+}) {
   const catalog = dataTypeCatalog[editor.store.driver] as readonly DataTypeEntry[];
-  const [typeName, setTypeName] = useState(column?.driver_data_type_name ?? (editor.store.driver === 'pgsql' ? 'text' : 'varchar'));
+  const [typeName, setTypeName] = useState(
+    column?.driver_data_type_name ?? (editor.store.driver === 'pgsql' ? 'text' : 'varchar'),
+  );
   const entry = lookupDataType(editor.store.driver, typeName);
   const params = column?.driver_data_type_params ?? null;
   const has = (name: string) => entry?.params.some((param) => param.name === name) ?? false;
@@ -163,7 +208,9 @@ export function ColumnForm({ editor, table, column }: { editor: EditorController
           event.preventDefault();
           const data = new FormData(event.currentTarget);
           const text = (name: string) => String(data.get(name) ?? '').trim();
-          const numbers = ['length', 'precision', 'scale'].filter((name) => has(name) && text(name) !== '').map(text);
+          const numbers = ['length', 'precision', 'scale']
+            .filter((name) => has(name) && text(name) !== '')
+            .map(text);
           const written = numbers.length > 0 ? `${typeName}(${numbers.join(',')})` : typeName;
           const values = text('values')
             .split(',')
@@ -191,7 +238,11 @@ export function ColumnForm({ editor, table, column }: { editor: EditorController
         </label>
         <label>
           Type
-          <select name="type" value={entry?.name ?? typeName} onChange={(event) => setTypeName(event.currentTarget.value)}>
+          <select
+            name="type"
+            value={entry?.name ?? typeName}
+            onChange={(event) => setTypeName(event.currentTarget.value)}
+          >
             {catalog.map((type) => (
               <option key={type.name} value={type.name}>
                 {type.name}
@@ -202,19 +253,31 @@ export function ColumnForm({ editor, table, column }: { editor: EditorController
         {has('length') && (
           <label>
             Length
-            <input name="length" inputMode="numeric" defaultValue={params?.length !== undefined ? String(params.length) : ''} />
+            <input
+              name="length"
+              inputMode="numeric"
+              defaultValue={params?.length !== undefined ? String(params.length) : ''}
+            />
           </label>
         )}
         {has('precision') && (
           <label>
             Precision
-            <input name="precision" inputMode="numeric" defaultValue={params?.precision !== undefined ? String(params.precision) : ''} />
+            <input
+              name="precision"
+              inputMode="numeric"
+              defaultValue={params?.precision !== undefined ? String(params.precision) : ''}
+            />
           </label>
         )}
         {has('scale') && (
           <label>
             Scale
-            <input name="scale" inputMode="numeric" defaultValue={params?.scale !== undefined ? String(params.scale) : ''} />
+            <input
+              name="scale"
+              inputMode="numeric"
+              defaultValue={params?.scale !== undefined ? String(params.scale) : ''}
+            />
           </label>
         )}
         {has('values') && (
@@ -228,8 +291,16 @@ export function ColumnForm({ editor, table, column }: { editor: EditorController
           <Check name="primary" label="Primary key" checked={column?.is_primary_key ?? false} />
           <Check name="unique" label="Unique" checked={column?.is_unique_key ?? false} />
           <Check name="index" label="Index" checked={column?.is_index ?? false} />
-          {canAutoIncrement && <Check name="auto_increment" label="Auto increment" checked={column?.is_auto_increment ?? false} />}
-          {option('unsigned') && <Check name="unsigned" label="Unsigned" checked={column?.is_unsigned ?? false} />}
+          {canAutoIncrement && (
+            <Check
+              name="auto_increment"
+              label="Auto increment"
+              checked={column?.is_auto_increment ?? false}
+            />
+          )}
+          {option('unsigned') && (
+            <Check name="unsigned" label="Unsigned" checked={column?.is_unsigned ?? false} />
+          )}
         </div>
         <label>
           Default
@@ -246,7 +317,8 @@ export function ColumnForm({ editor, table, column }: { editor: EditorController
               type="button"
               class="danger"
               onClick={() => {
-                if (editor.deleteColumn(table.name, column.name)) editor.openPanel({ kind: 'table', table: table.name });
+                if (editor.deleteColumn(table.name, column.name))
+                  editor.openPanel({ kind: 'table', table: table.name });
               }}
             >
               Delete column
@@ -271,7 +343,9 @@ function Check({ name, label, checked }: { name: string; label: string; checked:
 
 export function RelationshipPanel({ editor }: { editor: EditorController }) {
   const document = editor.document.value;
-  const columns = document.tables.flatMap((table) => table.columns.map((column) => `${table.name}.${column.name}`));
+  const columns = document.tables.flatMap((table) =>
+    table.columns.map((column) => `${table.name}.${column.name}`),
+  );
   return (
     <section class="editor-panel" aria-label="Relationships">
       <h2>Relationships</h2>
@@ -290,7 +364,13 @@ export function RelationshipPanel({ editor }: { editor: EditorController }) {
               target_table: targetTable,
               target_column: targetColumn,
             };
-            if (editor.edit('Add relationship', { strategy: 'merge', relationships: [relationship] }, 'relationship'))
+            if (
+              editor.edit(
+                'Add relationship',
+                { strategy: 'merge', relationships: [relationship] },
+                'relationship',
+              )
+            )
               event.currentTarget.reset();
           }}
         >
@@ -337,7 +417,12 @@ export function RelationshipPanel({ editor }: { editor: EditorController }) {
                         strategy: 'merge',
                         deletions: {
                           relationships: [
-                            { source_table: r.source_table, source_column: r.source_column, target_table: r.target_table, target_column: r.target_column },
+                            {
+                              source_table: r.source_table,
+                              source_column: r.source_column,
+                              target_table: r.target_table,
+                              target_column: r.target_column,
+                            },
                           ],
                         },
                       },

@@ -42,7 +42,12 @@ export function editorRoutes(router: Router, context: WebAppContext): void {
     if (start !== 'empty' && source.trim() === '')
       return newDiagramPage(req, res, 'Paste the SQL or DBML, or choose a file, to start from it.', 422);
     if (start !== 'empty' && Buffer.byteLength(source) > MAX_DDL_BYTES)
-      return newDiagramPage(req, res, `The text is larger than ${MAX_DDL_BYTES / 1024}KB, the most an import takes.`, 413);
+      return newDiagramPage(
+        req,
+        res,
+        `The text is larger than ${MAX_DDL_BYTES / 1024}KB, the most an import takes.`,
+        413,
+      );
     try {
       const created = await clients.diagrams.CreateDiagram({
         principal: { ...principalFor(viewer, membership), token_id: `web:${viewer.user.id}` },
@@ -150,7 +155,9 @@ ${
     const viewer = viewerOf(res)!;
     const { diagram, membership } = await findVisibleDiagram(clients, viewer, String(req.params.uuid));
     if (!canEdit(membership.role))
-      return void res.status(403).json({ code: 'forbidden', message: 'Only owners and editors can change this diagram.' });
+      return void res
+        .status(403)
+        .json({ code: 'forbidden', message: 'Only owners and editors can change this diagram.' });
     const body = (req.body ?? {}) as Record<string, unknown>;
     const patch = body.patch;
     if (patch === null || typeof patch !== 'object' || Array.isArray(patch))

@@ -1,0 +1,278 @@
+/// <reference lib="dom" />
+// The editor, driven as a person drives it, through roles and accessible names only: a new empty diagram,
+// two tables with columns of several types, a relationship undone and redone, a column renamed, a table
+// deleted; the API then serves exactly that schema and its SQL loads into the real database. Refused
+// edits show the engine's message and store nothing; a viewer gets no controls and a forged save is 403.
+import type { TestMember } from '@dss/system';
+import type { Page } from 'playwright-core';
+import { scratchMariadb, scratchPostgres } from '../../../../packages/sql/test/real-db';
+import { saveScreenshot } from '../support/browser';
+import { useBrowserSuite } from '../support/browser-suite';
+import { api, createPerson, type WebTestSystem } from '../support/web-system';
+
+interface SchemaTable {
+  name: string;
+  columns: {
+    name: string;
+    driver_data_type_name: string;
+    driver_data_type_params: Record<string, unknown> | null;
+    is_nullable: boolean;
+    is_primary_key: boolean;
+  }[];
+}
+interface Schema {
+  tables: SchemaTable[];
+  relationships: {
+    source_table: string;
+    source_column: string;
+    target_table: string;
+    target_column: string;
+    type: string;
+  }[];
+}
+
+describe('the editor (Chromium, whole embedded system)', () => {
+  const suite = useBrowserSuite();
+  let web: WebTestSystem;
+  let owner: TestMember;
+  let viewer: TestMember;
+  let outsider: TestMember;
+
+  beforeAll(async () => {
+    web = suite.web;
+    await web.people.team('editing');
+    await web.people.team('elsewhere');
+    owner = await createPerson(web, 'editing', 'owner', 'Olga Owner');
+    viewer = await createPerson(web, 'editing', 'viewer', 'Vic Viewer');
+    outsider = await createPerson(web, 'elsewhere', 'owner', 'Otto Outsider');
+  });
+
+  const schemaOf = async (uuid: string) =>
+    (await api(web, owner.token, 'GET', `/diagrams/${uuid}/schema`)).body.data as unknown as Schema;
+
+  async function newDiagram(page: Page, name: string, database: string): Promise<string> {
+    await page.getByRole('link', { name: 'New diagram' }).click();
+    await page.getByRole('textbox', { name: 'Name' }).fill(name);
+    await page.getByRole('combobox', { name: 'Database' }).selectOption({ label: database });
+    await page.getByRole('radio', { name: 'Empty' }).check();
+    await Promise.all([
+      page.waitForURL(/\/edit$/),
+      page.getByRole('button', { name: 'Create diagram' }).click(),
+    ]);
+    await page.getByRole('button', { name: 'Add table' }).waitFor();
+    return page.url().split('/').at(-2)!;
+  }
+
+  async function addTable(page: Page, name: string) {
+    await page.getByRole('button', { name: 'Add table' }).click();
+    await page.getByRole('textbox', { name: 'Table name' }).fill(name);
+    await page.getByRole('button', { name: 'Save table' }).click();
+    await page.getByRole('heading', { name: `Table ${name}` }).waitFor();
+  }
+
+  async function addColumn(
+    page: Page,
+    column: {
+      name: string;
+      type: string;
+      length?: string;
+      precision?: string;
+      scale?: string;
+      nullable?: boolean;
+      unsigned?: boolean;
+      /** The engine is expected to refuse it (its message stays in the form). */
+      refused?: boolean;
+    },
+  ) {
+    await page.getByRole('button', { name: 'Add column' }).click();
+    await page.getByRole('textbox', { name: 'Column name' }).fill(column.name);
+    await page.getByRole('combobox', { name: 'Type' }).selectOption(column.type);
+    if (column.length) await page.getByRole('textbox', { name: 'Length' }).fill(column.length);
+    if (column.precision) await page.getByRole('textbox', { name: 'Precision' }).fill(column.precision);
+    if (column.scale) await page.getByRole('textbox', { name: 'Scale' }).fill(column.scale);
+    if (column.unsigned) await page.getByRole('checkbox', { name: 'Unsigned' }).check();
+    await page.getByRole('checkbox', { name: 'Nullable' }).setChecked(column.nullable ?? true);
+    await page.getByRole('button', { name: 'Save column' }).click();
+    // Saved: the form gives way to the table panel; refused: the engine's message stays in the form.
+    await page.getByRole('button', { name: 'Add column' }).or(page.getByRole('alert')).first().waitFor();
+    if (!column.refused && (await page.getByRole('alert').count()) > 0)
+      throw new Error(`column ${column.name} was refused: ${await page.getByRole('alert').textContent()}`);
+  }
+
+  async function addRelationship(page: Page, from: string, to: string) {
+    await page.getByRole('button', { name: 'Add relationship' }).click();
+    await page.getByRole('combobox', { name: 'From column' }).fill(from);
+    await page.getByRole('combobox', { name: 'To column' }).fill(to);
+    await page.getByRole('button', { name: 'Save relationship' }).click();
+  }
+
+  const saved = (page: Page) =>
+    page
+      .getByRole('status')
+      .filter({ hasText: /^Saved$/ })
+      .waitFor({ timeout: 15_000 });
+
+  async function buildLibrary(
+    page: Page,
+    types: { text: string; textLength?: string; whole: string; money: string; unsignedKeys?: boolean },
+    shots: boolean,
+  ) {
+    if (shots) await saveScreenshot(page, 'editor-empty-diagram');
+    await addTable(page, 'authors');
+    await addColumn(page, { name: 'name', type: types.text, length: types.textLength, nullable: false });
+    await addColumn(page, { name: 'born', type: 'date' });
+    await addTable(page, 'books');
+    await addColumn(page, { name: 'title', type: types.text, length: types.textLength, nullable: false });
+    await addColumn(page, { name: 'price', type: types.money, precision: '8', scale: '2' });
+    // MySQL's new tables get `bigint unsigned` keys; a foreign key must match that exactly.
+    await addColumn(page, { name: 'author_id', type: types.whole, nullable: false, unsigned: types.unsignedKeys });
+    if (shots) {
+      await page.getByRole('button', { name: 'Edit column price' }).click();
+      await saveScreenshot(page, 'editor-table-being-edited');
+      await page.getByRole('button', { name: 'Cancel' }).click();
+    }
+    await addRelationship(page, 'books.author_id', 'authors.id');
+    if (shots) await saveScreenshot(page, 'editor-relationship-drawn');
+    const relationship = page.getByRole('button', {
+      name: 'Delete relationship books.author_id → authors.id',
+    });
+    await relationship.waitFor();
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await relationship.waitFor({ state: 'detached' });
+    await page.keyboard.press('Control+Shift+Z');
+    await relationship.waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Open table books' }).click();
+    await page.getByRole('button', { name: 'Edit column title' }).click();
+    await page.getByRole('textbox', { name: 'Column name' }).fill('book_title');
+    await page.getByRole('button', { name: 'Save column' }).click();
+    await addTable(page, 'scratch');
+    await page.getByRole('button', { name: 'Delete table' }).click();
+    await page.getByRole('button', { name: 'Open table scratch' }).waitFor({ state: 'detached' });
+    await saved(page);
+  }
+
+  function expectLibrary(schema: Schema, types: { text: string; whole: string; money: string }) {
+    expect(schema.tables.map((table) => table.name)).toEqual(['authors', 'books']);
+    const books = schema.tables.find((table) => table.name === 'books')!;
+    expect(
+      books.columns.map((column) => [column.name, column.driver_data_type_name, column.is_nullable]),
+    ).toEqual([
+      ['id', expect.any(String), false],
+      ['book_title', types.text, false],
+      ['price', types.money, true],
+      ['author_id', types.whole, false],
+    ]);
+    expect(books.columns[2]!.driver_data_type_params).toMatchObject({ precision: 8, scale: 2 });
+    expect(schema.tables[0]!.columns.map((column) => column.name)).toEqual(['id', 'name', 'born']);
+    expect(
+      schema.relationships.map((r) => [
+        r.source_table,
+        r.source_column,
+        r.target_table,
+        r.target_column,
+        r.type,
+      ]),
+    ).toEqual([['books', 'author_id', 'authors', 'id', 'many-to-one']]);
+  }
+
+  async function exportedSql(uuid: string): Promise<string> {
+    const response = await fetch(`${web.apiUrl}/diagrams/${uuid}/export?format=sql`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
+    expect(response.status).toBe(200);
+    return response.text();
+  }
+
+  it('When a person builds a PostgreSQL diagram by hand, then /schema and the exported SQL (loaded into PostgreSQL) hold exactly that', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Library', 'PostgreSQL');
+    await buildLibrary(page, { text: 'character varying', textLength: '120', whole: 'bigint', money: 'numeric' }, true);
+    expectLibrary(await schemaOf(uuid), { text: 'character varying', whole: 'bigint', money: 'numeric' });
+    const database = await scratchPostgres();
+    try {
+      await database.run(await exportedSql(uuid));
+      const shape = await database.shape();
+      expect(Object.keys(shape.tables).sort()).toEqual(['authors', 'books']);
+      expect(shape.foreignKeys).toHaveLength(1);
+      expect(shape.foreignKeys[0]).toContain('author_id');
+    } finally {
+      await database.drop();
+    }
+    const versions = await api(web, owner.token, 'GET', `/diagrams/${uuid}/versions`);
+    expect(JSON.stringify(versions.body)).toContain('editor');
+  });
+
+  it('When a person builds a MySQL diagram by hand, then its exported SQL loads into MariaDB', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Library (MySQL)', 'MySQL');
+    await buildLibrary(
+      page,
+      { text: 'varchar', textLength: '120', whole: 'bigint', money: 'decimal', unsignedKeys: true },
+      false,
+    );
+    expectLibrary(await schemaOf(uuid), { text: 'varchar', whole: 'bigint', money: 'decimal' });
+    const database = await scratchMariadb();
+    try {
+      await database.run(await exportedSql(uuid));
+      const shape = await database.shape();
+      expect(Object.keys(shape.tables).sort()).toEqual(['authors', 'books']);
+      expect(shape.foreignKeys).toHaveLength(1);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('When an edit is refused by the patch engine, then its message is shown where it was made and nothing is stored', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Refusals', 'PostgreSQL');
+    await addTable(page, 'people');
+    await saved(page);
+    const before = await schemaOf(uuid);
+
+    await addColumn(page, { name: 'id', type: 'integer', refused: true });
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/id/);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    await addColumn(page, { name: 'nick', type: 'character varying', length: '99999999', refused: true });
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/length|10485760/i);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    await addRelationship(page, 'people.id', 'people.missing');
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/missing/);
+    await saveScreenshot(page, 'editor-refused-relationship');
+
+    expect(await page.getByRole('status').textContent()).toBe('Saved');
+    expect(await schemaOf(uuid)).toEqual(before);
+  });
+
+  it('When a viewer opens the editor, then it is read-only and a forged save answers 403 and changes nothing; another team gets 404', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Guarded', 'PostgreSQL');
+    await addTable(page, 'secrets');
+    await saved(page);
+    const before = await schemaOf(uuid);
+
+    const viewing = await suite.signedInPage(viewer, `/diagrams/${uuid}/edit`);
+    await viewing.getByRole('region', { name: 'Diagram' }).waitFor();
+    expect(await viewing.getByRole('button', { name: 'Add table' }).count()).toBe(0);
+    expect(await viewing.getByRole('button', { name: 'Undo' }).count()).toBe(0);
+    const forged = await viewing.evaluate(async (diagram) => {
+      const root = document.getElementById('editor')!;
+      const response = await fetch(`/diagrams/${diagram}/edits`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': root.dataset.csrf ?? '' },
+        body: JSON.stringify({
+          base_version_uuid: root.dataset.version,
+          patch: { strategy: 'merge', deletions: { tables: ['secrets'] } },
+        }),
+      });
+      return response.status;
+    }, uuid);
+    expect(forged).toBe(403);
+    expect(await schemaOf(uuid)).toEqual(before);
+
+    const outside = await suite.signedInPage(outsider, `/diagrams/${uuid}/edit`);
+    expect(await outside.getByRole('heading', { name: 'Not found' }).count()).toBe(1);
+  });
+});
