@@ -220,7 +220,7 @@ export function describeSaveState(state: SaveState): string {
     case 'offline':
       return 'Offline: your edits are kept in this browser and sent when the connection returns';
     case 'conflict':
-      return `Not saved, conflict: ${state.message}`;
+      return 'Not saved: conflict';
     case 'failed':
       return state.message;
   }

@@ -150,6 +150,8 @@ export class EditorController {
 
   renameTable(from: string, to: string): void {
     if (from === to) return;
+    // Taken before the edit, which drops names that no longer exist from the selection.
+    const selected = this.selection.value;
     if (
       this.edit(
         'Rename table',
@@ -157,7 +159,7 @@ export class EditorController {
         'table',
       )
     ) {
-      this.selection.value = this.selection.value.map((name) => (name === from ? to : name));
+      this.selection.value = selected.map((name) => (name === from ? to : name));
       this.panel.value = { kind: 'table', table: to };
     }
   }

@@ -275,4 +275,54 @@ describe('the editor (Chromium, whole embedded system)', () => {
     const outside = await suite.signedInPage(outsider, `/diagrams/${uuid}/edit`);
     expect(await outside.getByRole('heading', { name: 'Not found' }).count()).toBe(1);
   });
+
+  it('When two pages change the same table, then the later one reports the conflict, keeps its edit on screen and overwrites nothing', async () => {
+    const first = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(first, 'Contested', 'PostgreSQL');
+    await addTable(first, 'customers');
+    await saved(first);
+    const second = await suite.signedInPage(owner, `/diagrams/${uuid}/edit`);
+    await second.getByRole('button', { name: 'Open table customers' }).click();
+
+    await first.getByRole('textbox', { name: 'Table name' }).fill('clients');
+    await first.getByRole('button', { name: 'Save table' }).click();
+    await saved(first);
+    await second.getByRole('textbox', { name: 'Table name' }).fill('patrons');
+    await second.getByRole('button', { name: 'Save table' }).click();
+
+    const conflict = second.getByRole('alert').filter({ hasText: 'Someone else changed this diagram' });
+    await conflict.waitFor({ timeout: 15_000 });
+    expect(await second.getByRole('status').textContent()).toMatch(/conflict/i);
+    await second.getByRole('heading', { name: 'Table patrons' }).waitFor();
+    await saveScreenshot(second, 'editor-conflict');
+    expect((await schemaOf(uuid)).tables.map((table) => table.name)).toEqual(['clients']);
+  });
+
+  it('When keys are pressed on the canvas, then ? lists the shortcuts, Escape closes them, arrows nudge and Delete removes the selection', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Keys', 'MySQL');
+    await addTable(page, 'temporary');
+    await saved(page);
+    await page.getByRole('region', { name: 'Diagram' }).focus();
+    await page.keyboard.press('?');
+    await page.getByRole('region', { name: 'Keyboard shortcuts' }).waitFor();
+    expect(await page.getByRole('region', { name: 'Keyboard shortcuts' }).textContent()).toContain('Undo');
+    await page.keyboard.press('Escape');
+    await page.getByRole('region', { name: 'Keyboard shortcuts' }).waitFor({ state: 'detached' });
+    const position = async () => {
+      const full = await api(web, owner.token, 'GET', `/diagrams/${uuid}/schema-full`);
+      const tables = (full.body.data as { tables: { left: number }[] } | undefined)?.tables ?? [];
+      return tables[0]?.left;
+    };
+    const left = await position();
+    await page.keyboard.press('ArrowRight');
+    await saved(page);
+    expect(await position()).toBe((left ?? 0) + 10);
+    await page.keyboard.press('Delete');
+    await saved(page);
+    expect((await schemaOf(uuid)).tables).toEqual([]);
+    await page.keyboard.press('Control+z');
+    await saved(page);
+    expect((await schemaOf(uuid)).tables.map((table) => table.name)).toEqual(['temporary']);
+  });
 });
