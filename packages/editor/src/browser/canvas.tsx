@@ -6,7 +6,7 @@ import { renderDiagramSvg } from '@dss/diagram-svg';
 import type { EditorController } from './controller';
 
 export function Canvas({ editor, title }: { editor: EditorController; title: string }) {
-  const host = useRef<HTMLDivElement>(null);
+  const host = useRef<HTMLElement>(null);
   const document = editor.document.value;
   const selection = editor.selection.value;
 
@@ -89,15 +89,11 @@ export function Canvas({ editor, title }: { editor: EditorController; title: str
     };
   }, []);
 
+  // A section with a name is a region. It takes focus: it scrolls (WCAG: a scrollable region must be
+  // reachable by keyboard) and the arrow keys and Delete act on its selection.
   return (
-    <div
-      class="editor-canvas"
-      ref={host}
-      id="editor-canvas"
-      role="region"
-      aria-label="Diagram"
-      tabIndex={0}
-    />
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling canvas that keys act on, see above
+    <section class="editor-canvas" ref={host} id="editor-canvas" aria-label="Diagram" tabIndex={0} />
   );
 }
 

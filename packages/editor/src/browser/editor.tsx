@@ -54,8 +54,8 @@ function App({ editor, title }: { editor: EditorController; title: string }) {
       </div>
       {state.kind === 'conflict' && (
         <div class="editor-problem editor-conflict" role="alert">
-          <strong>Someone else changed this diagram, so your edit was not saved.</strong> The server said: {state.message}.
-          Your edit is still here.{' '}
+          <strong>Someone else changed this diagram, so your edit was not saved.</strong> The server said:{' '}
+          {state.message}. Your edit is still here.{' '}
           <button type="button" onClick={() => void editor.autosave?.reapply()}>
             Re-apply my edit on the newest version
           </button>

@@ -125,7 +125,12 @@ describe('the editor (Chromium, whole embedded system)', () => {
     await addColumn(page, { name: 'title', type: types.text, length: types.textLength, nullable: false });
     await addColumn(page, { name: 'price', type: types.money, precision: '8', scale: '2' });
     // MySQL's new tables get `bigint unsigned` keys; a foreign key must match that exactly.
-    await addColumn(page, { name: 'author_id', type: types.whole, nullable: false, unsigned: types.unsignedKeys });
+    await addColumn(page, {
+      name: 'author_id',
+      type: types.whole,
+      nullable: false,
+      unsigned: types.unsignedKeys,
+    });
     if (shots) {
       await page.getByRole('button', { name: 'Edit column price' }).click();
       await saveScreenshot(page, 'editor-table-being-edited');
@@ -187,7 +192,11 @@ describe('the editor (Chromium, whole embedded system)', () => {
   it('When a person builds a PostgreSQL diagram by hand, then /schema and the exported SQL (loaded into PostgreSQL) hold exactly that', async () => {
     const page = await suite.signedInPage(owner, '/');
     const uuid = await newDiagram(page, 'Library', 'PostgreSQL');
-    await buildLibrary(page, { text: 'character varying', textLength: '120', whole: 'bigint', money: 'numeric' }, true);
+    await buildLibrary(
+      page,
+      { text: 'character varying', textLength: '120', whole: 'bigint', money: 'numeric' },
+      true,
+    );
     expectLibrary(await schemaOf(uuid), { text: 'character varying', whole: 'bigint', money: 'numeric' });
     const database = await scratchPostgres();
     try {
