@@ -334,4 +334,61 @@ describe('the editor (Chromium, whole embedded system)', () => {
     await saved(page);
     expect((await schemaOf(uuid)).tables.map((table) => table.name)).toEqual(['temporary']);
   });
+
+  it("When a diagram starts from SQL read from a file, then the editor opens on the imported tables with the import's warnings", async () => {
+    const page = await suite.signedInPage(owner, '/');
+    await page.getByRole('link', { name: 'New diagram' }).click();
+    await page.getByRole('textbox', { name: 'Name' }).fill('Imported');
+    await page.getByRole('combobox', { name: 'Database' }).selectOption({ label: 'PostgreSQL' });
+    await page.getByLabel('Or read it from a file').setInputFiles({
+      name: 'shop.sql',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('CREATE TABLE shops (id bigint PRIMARY KEY, name text NOT NULL, area geometry);\n'),
+    });
+    await page.getByRole('status').filter({ hasText: 'Read shop.sql.' }).waitFor();
+    expect(await page.getByRole('radio', { name: 'From SQL' }).isChecked()).toBe(true);
+    await Promise.all([
+      page.waitForURL(/\/edit$/),
+      page.getByRole('button', { name: 'Create diagram' }).click(),
+    ]);
+    await page.getByRole('button', { name: 'Open table shops' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByText(/The SQL import skipped or changed/).count()).toBe(1);
+  });
+
+  it('When the connection drops while editing, then the edit is kept, the status says so, and it is saved when the connection returns', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Offline', 'PostgreSQL');
+    await page.context().setOffline(true);
+    await addTable(page, 'written_offline');
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Offline/ })
+      .waitFor({ timeout: 15_000 });
+    expect(
+      await page.evaluate(() => Object.keys(localStorage).some((key) => key.startsWith('dss-editor:'))),
+    ).toBe(true);
+    expect((await schemaOf(uuid)).tables).toEqual([]);
+    await page.context().setOffline(false);
+    await saved(page);
+    expect((await schemaOf(uuid)).tables.map((table) => table.name)).toEqual(['written_offline']);
+  });
+
+  it('When a tab closes before its edit was sent, then the next page of that diagram sends the kept edit', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Closed tab', 'PostgreSQL');
+    await page.context().setOffline(true);
+    await addTable(page, 'kept_in_browser');
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Offline/ })
+      .waitFor({ timeout: 15_000 });
+    await page.context().setOffline(false);
+    // The same browser profile opens the diagram again at once (the first page is gone before it retries).
+    const again = await page.context().newPage();
+    await page.close();
+    await again.goto(`${web.webUrl}/diagrams/${uuid}/edit`);
+    await again.getByRole('button', { name: 'Open table kept_in_browser' }).waitFor();
+    await saved(again);
+    expect((await schemaOf(uuid)).tables.map((table) => table.name)).toEqual(['kept_in_browser']);
+  });
 });
