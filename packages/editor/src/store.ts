@@ -29,6 +29,9 @@ export class EditorStore {
   readonly #redo: HistoryEntry[] = [];
   readonly #listeners = new Set<() => void>();
   readonly #newUuid: (() => string) | undefined;
+  #noteRenames: ReadonlyMap<string, string> = new Map();
+  /** Every note seen in this session and still referred to: uuid → text and place. */
+  readonly #noteKeys = new Map<string, string>();
 
   constructor(
     document: DiagramDocument,
@@ -37,6 +40,7 @@ export class EditorStore {
   ) {
     this.#document = document;
     this.#newUuid = options.newUuid;
+    for (const note of document.sticky_notes) this.#noteKeys.set(note.uuid, noteKey(note));
   }
 
   get document(): DiagramDocument {
@@ -124,8 +128,56 @@ export class EditorStore {
     return { ok: true, document };
   }
 
+  /** Notes of the last replaced document that live on under another uuid (old → new), for the panels. */
+  get noteRenames(): ReadonlyMap<string, string> {
+    return this.#noteRenames;
+  }
+
   #commit(document: DiagramDocument): void {
+    const renamed = this.#noteUuidChanges(document);
+    this.#noteRenames = renamed;
+    if (renamed.size > 0)
+      for (const stack of [this.#undo, this.#redo])
+        for (const [at, entry] of stack.entries())
+          stack[at] = {
+            ...entry,
+            forward: renameNotes(entry.forward, renamed),
+            inverse: renameNotes(entry.inverse, renamed),
+          };
     this.#document = document;
     for (const listener of this.#listeners) listener();
   }
+
+  /**
+   * Notes are deleted by uuid, but a note comes back under a new uuid: written again by undo, or as the
+   * server's copy after a save. A note gone from view whose text and place reappear under another uuid
+   * is the same note, and the history is rewritten to name it so (old uuid → new uuid).
+   */
+  #noteUuidChanges(next: DiagramDocument): Map<string, string> {
+    const changes = new Map<string, string>();
+    const present = new Set(next.sticky_notes.map((note) => note.uuid));
+    const byKey = new Map(next.sticky_notes.map((note) => [noteKey(note), note.uuid]));
+    for (const [uuid, key] of this.#noteKeys) {
+      if (present.has(uuid)) continue;
+      const now = byKey.get(key);
+      if (now === undefined || now === uuid) continue;
+      changes.set(uuid, now);
+      this.#noteKeys.delete(uuid);
+    }
+    for (const note of next.sticky_notes) this.#noteKeys.set(note.uuid, noteKey(note));
+    return changes;
+  }
+}
+
+function noteKey(note: DiagramDocument['sticky_notes'][number]): string {
+  return `${note.content}\u0000${Math.round(note.left)}\u0000${Math.round(note.top)}`;
+}
+
+function renameNotes(patch: EditPatch, renamed: Map<string, string>): EditPatch {
+  const notes = patch.deletions?.sticky_notes;
+  if (!notes?.some((uuid) => renamed.has(uuid))) return patch;
+  return {
+    ...patch,
+    deletions: { ...patch.deletions, sticky_notes: notes.map((uuid) => renamed.get(uuid) ?? uuid) },
+  };
 }

@@ -105,6 +105,38 @@ describe('EditorStore', () => {
   });
 });
 
+describe('EditorStore › .replaceDocument()', () => {
+  it("should let undo remove a note after the server's copy gave it another uuid", () => {
+    const store = new EditorStore(emptyDocument('pgsql'), 'pgsql');
+    store.edit('Add note', { strategy: 'merge', sticky_notes: [{ content: 'hello', left: 5, top: 6 }] });
+    const local = store.document;
+    const server = {
+      ...local,
+      sticky_notes: local.sticky_notes.map((note) => ({
+        ...note,
+        uuid: '00000000-0000-4000-8000-000000000001',
+      })),
+    };
+    store.replaceDocument(server);
+    expect(store.undo()).toEqual({ ok: true });
+    expect(store.document.sticky_notes).toEqual([]);
+  });
+
+  it('should redo a note delete after its undo wrote the note back under a new uuid', () => {
+    const store = new EditorStore(emptyDocument('pgsql'), 'pgsql');
+    store.edit('Add note', { strategy: 'merge', sticky_notes: [{ content: 'hello', left: 5, top: 6 }] });
+    const uuid = store.document.sticky_notes[0]!.uuid;
+    store.edit('Delete note', { strategy: 'merge', deletions: { sticky_notes: [uuid] } });
+    store.undo();
+    expect(store.document.sticky_notes.map((note) => note.content)).toEqual(['hello']);
+    expect(store.redo()).toEqual({ ok: true });
+    expect(store.document.sticky_notes).toEqual([]);
+    expect(store.undo()).toEqual({ ok: true });
+    expect(store.undo()).toEqual({ ok: true });
+    expect(store.document.sticky_notes).toEqual([]);
+  });
+});
+
 describe('patchBetween()', () => {
   it('should write the patch that turns one document into the other, for a copy with other uuids too', () => {
     const first = new EditorStore(emptyDocument('pgsql'), 'pgsql');

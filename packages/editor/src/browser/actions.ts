@@ -49,6 +49,15 @@ export const ACTIONS: Action[] = [
     perform: (editor) => editor.openPanel({ kind: 'relationship' }),
   },
   {
+    name: 'add-group',
+    label: 'Add group',
+    keys: ['G'],
+    matches: (e) => e.key === 'g' && !mod(e),
+    toolbar: true,
+    edits: true,
+    perform: (editor) => editor.addGroup(),
+  },
+  {
     name: 'add-note',
     label: 'Add note',
     keys: ['N'],

@@ -39,14 +39,43 @@ export function Canvas({ editor, title }: { editor: EditorController; title: str
   useEffect(() => {
     const element = host.current;
     if (!element) return;
-    let drag: { x: number; y: number; moved: boolean; groups: SVGGElement[] } | null = null;
+    // What a drag moves: the selected tables, one group, or one note; written as one edit on release.
+    let drag: {
+      x: number;
+      y: number;
+      moved: boolean;
+      shapes: SVGGElement[];
+      done: (dx: number, dy: number) => void;
+    } | null = null;
+    const startDrag = (
+      event: PointerEvent,
+      shapes: SVGGElement[],
+      done: (dx: number, dy: number) => void,
+    ) => {
+      if (!editor.editable) return;
+      drag = { x: event.clientX, y: event.clientY, moved: false, shapes, done };
+      element.setPointerCapture(event.pointerId);
+    };
     const down = (event: PointerEvent) => {
-      const group = (event.target as Element).closest<SVGGElement>('g.dss-table');
-      if (!group) {
+      const target = event.target as Element;
+      const table = target.closest<SVGGElement>('g.dss-table');
+      const note = table ? null : target.closest<SVGGElement>('g.dss-note');
+      const group = table || note ? null : target.closest<SVGGElement>('g.dss-group');
+      if (note) {
+        const uuid = note.dataset['note'] ?? '';
+        editor.openPanel({ kind: 'note', uuid });
+        return startDrag(event, [note], (dx, dy) => editor.changeNote(uuid, { dx, dy }));
+      }
+      if (group) {
+        const name = group.dataset['group'] ?? '';
+        editor.openPanel({ kind: 'group', name });
+        return startDrag(event, [group], (dx, dy) => editor.moveGroup(name, dx, dy));
+      }
+      if (!table) {
         if (!event.shiftKey) editor.selection.value = [];
         return;
       }
-      const name = group.dataset['table'] ?? '';
+      const name = table.dataset['table'] ?? '';
       const current = editor.selection.value;
       if (event.shiftKey)
         editor.selection.value = current.includes(name)
@@ -54,30 +83,28 @@ export function Canvas({ editor, title }: { editor: EditorController; title: str
           : [...current, name];
       else if (!current.includes(name)) editor.select([name]);
       else editor.openPanel({ kind: 'table', table: name });
-      if (!editor.editable) return;
-      const groups = editor.selection.value
+      const shapes = editor.selection.value
         .map((selected) =>
           element.querySelector<SVGGElement>(`g.dss-table[data-table="${CSS.escape(selected)}"]`),
         )
         .filter((g) => g !== null);
-      drag = { x: event.clientX, y: event.clientY, moved: false, groups };
-      element.setPointerCapture(event.pointerId);
+      startDrag(event, shapes, (dx, dy) => editor.nudge(dx, dy, true));
     };
     const move = (event: PointerEvent) => {
       if (!drag) return;
       const dx = event.clientX - drag.x;
       const dy = event.clientY - drag.y;
       if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
-      for (const group of drag.groups) {
-        group.setAttribute('transform', `translate(${dx} ${dy})`);
-        group.classList.add('dragging');
+      for (const shape of drag.shapes) {
+        shape.setAttribute('transform', `translate(${dx} ${dy})`);
+        shape.classList.add('dragging');
       }
     };
     const up = (event: PointerEvent) => {
       if (!drag) return;
-      const { moved, x, y } = drag;
+      const { moved, x, y, done } = drag;
       drag = null;
-      if (moved) editor.nudge(event.clientX - x, event.clientY - y, true);
+      if (moved) done(event.clientX - x, event.clientY - y);
     };
     element.addEventListener('pointerdown', down);
     element.addEventListener('pointermove', move);

@@ -13,6 +13,7 @@ export type Panel =
   | { kind: 'column'; table: string; column: string | null }
   | { kind: 'relationship' }
   | { kind: 'note'; uuid: string }
+  | { kind: 'group'; name: string }
   | null;
 
 export interface Refusal {
@@ -43,6 +44,9 @@ export class EditorController {
     store.subscribe(() => {
       this.document.value = store.document;
       this.history.value = { canUndo: store.canUndo, canRedo: store.canRedo };
+      const panel = this.panel.value;
+      const renamed = panel?.kind === 'note' ? store.noteRenames.get(panel.uuid) : undefined;
+      if (renamed !== undefined) this.panel.value = { kind: 'note', uuid: renamed };
     });
     autosave?.onChange((state) => {
       this.saveState.value = state;
@@ -134,18 +138,123 @@ export class EditorController {
   }
 
   addNote(): void {
-    const boxes = this.document.value.tables.map(({ left, top, width, height }) => ({
-      left,
-      top,
-      width,
-      height,
-    }));
-    const spot = freeSpotFor({ width: 200, height: 100 }, this.view, boxes);
+    const spot = freeSpotFor({ width: 200, height: 100 }, this.view, this.#boxes());
+    const before = new Set(this.document.value.sticky_notes.map((note) => note.uuid));
+    const patch: EditPatch = {
+      strategy: 'merge',
+      sticky_notes: [{ content: 'Note', ...spot, width: 200, height: 100 }],
+    };
+    if (this.edit('Add note', patch, 'toolbar')) {
+      const made = this.document.value.sticky_notes.find((note) => !before.has(note.uuid));
+      if (made) this.openPanel({ kind: 'note', uuid: made.uuid });
+    }
+  }
+
+  addGroup(): void {
+    const taken = new Set(this.document.value.groups.map((group) => group.name));
+    let number = this.document.value.groups.length + 1;
+    while (taken.has(`group_${number}`)) number++;
+    const name = `group_${number}`;
+    const spot = freeSpotFor({ width: 360, height: 260 }, this.view, this.#boxes());
+    if (
+      this.edit(
+        'Add group',
+        { strategy: 'merge', groups: [{ name, ...spot, width: 360, height: 260 }] },
+        'toolbar',
+      )
+    )
+      this.openPanel({ kind: 'group', name });
+  }
+
+  /** A group is renamed as the patch format allows: the old one deleted, a new one made, members moved over. */
+  renameGroup(from: string, to: string): void {
+    const group = this.document.value.groups.find((candidate) => candidate.name === from);
+    if (!group || from === to) return;
+    const members = this.document.value.tables.filter((table) => table.parent_uuid === group.uuid);
+    const patch: EditPatch = {
+      strategy: 'merge',
+      groups: [{ name: to, left: group.left, top: group.top, width: group.width, height: group.height }],
+      tables: members.map((table) => ({ name: table.name, parent_name: to, columns: [] })),
+      deletions: { groups: [{ name: from, delete_children: false }] },
+    };
+    if (this.edit('Rename group', patch, 'group')) this.panel.value = { kind: 'group', name: to };
+  }
+
+  moveGroup(name: string, dx: number, dy: number): void {
+    const group = this.document.value.groups.find((candidate) => candidate.name === name);
+    if (!group) return;
     this.edit(
-      'Add note',
-      { strategy: 'merge', sticky_notes: [{ content: 'Note', ...spot, width: 200, height: 100 }] },
-      'toolbar',
+      'Move group',
+      {
+        strategy: 'merge',
+        groups: [
+          {
+            name,
+            left: Math.max(0, Math.round(group.left + dx)),
+            top: Math.max(0, Math.round(group.top + dy)),
+          },
+        ],
+      },
+      'group',
     );
+  }
+
+  deleteGroup(name: string): void {
+    if (
+      this.edit(
+        'Delete group',
+        { strategy: 'merge', deletions: { groups: [{ name, delete_children: false }] } },
+        'group',
+      )
+    )
+      this.panel.value = null;
+  }
+
+  joinGroup(table: string, group: string): void {
+    this.edit(
+      'Join group',
+      { strategy: 'merge', tables: [{ name: table, parent_name: group, columns: [] }] },
+      'table',
+    );
+  }
+
+  /**
+   * A note has no name for a patch to address, so a changed note is deleted and written anew; the panel
+   * follows it to its new record.
+   */
+  changeNote(uuid: string, change: { content?: string; dx?: number; dy?: number }): void {
+    const note = this.document.value.sticky_notes.find((candidate) => candidate.uuid === uuid);
+    if (!note) return;
+    const group = this.document.value.groups.find((candidate) => candidate.uuid === note.parent_uuid);
+    const next = {
+      content: change.content ?? note.content,
+      left: Math.max(0, Math.round(note.left + (change.dx ?? 0))),
+      top: Math.max(0, Math.round(note.top + (change.dy ?? 0))),
+      width: Math.round(note.width),
+      height: Math.round(note.height),
+      ...(group ? { parent_name: group.name } : {}),
+    };
+    const before = new Set(this.document.value.sticky_notes.map((candidate) => candidate.uuid));
+    const label = change.content !== undefined ? 'Change note' : 'Move note';
+    if (
+      this.edit(
+        label,
+        { strategy: 'merge', sticky_notes: [next], deletions: { sticky_notes: [uuid] } },
+        'note',
+      )
+    ) {
+      const made = this.document.value.sticky_notes.find((candidate) => !before.has(candidate.uuid));
+      if (made && this.panel.value?.kind === 'note') this.panel.value = { kind: 'note', uuid: made.uuid };
+    }
+  }
+
+  deleteNote(uuid: string): void {
+    if (this.edit('Delete note', { strategy: 'merge', deletions: { sticky_notes: [uuid] } }, 'note'))
+      this.panel.value = null;
+  }
+
+  #boxes(): Rect[] {
+    return this.document.value.tables.map(({ left, top, width, height }) => ({ left, top, width, height }));
   }
 
   renameTable(from: string, to: string): void {

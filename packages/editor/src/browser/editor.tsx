@@ -11,6 +11,7 @@ import { ACTIONS, actionForKey } from './actions';
 import { Autosave, describeSaveState } from './autosave';
 import { Canvas } from './canvas';
 import { EditorController } from './controller';
+import { GroupPanel, NotePanel } from './group-panels';
 import { ColumnForm, Problem, RelationshipPanel, TablePanel } from './panels';
 
 function App({ editor, title }: { editor: EditorController; title: string }) {
@@ -73,6 +74,14 @@ function App({ editor, title }: { editor: EditorController; title: string }) {
 function Side({ editor }: { editor: EditorController }) {
   const panel = editor.panel.value;
   if (panel?.kind === 'relationship') return <RelationshipPanel editor={editor} />;
+  if (panel?.kind === 'group') {
+    const group = editor.document.value.groups.find((candidate) => candidate.name === panel.name);
+    if (group) return <GroupPanel editor={editor} group={group} />;
+  }
+  if (panel?.kind === 'note') {
+    const note = editor.document.value.sticky_notes.find((candidate) => candidate.uuid === panel.uuid);
+    if (note) return <NotePanel editor={editor} note={note} />;
+  }
   if (panel?.kind === 'table' || panel?.kind === 'column') {
     const table = editor.table(panel.table);
     if (table && panel.kind === 'table') return <TablePanel editor={editor} table={table} />;
@@ -98,6 +107,22 @@ function Side({ editor }: { editor: EditorController }) {
           <li key={table.uuid}>
             <button type="button" onClick={() => editor.select([table.name])}>
               Open table {table.name}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <ul class="items">
+        {editor.document.value.groups.map((group) => (
+          <li key={group.uuid}>
+            <button type="button" onClick={() => editor.openPanel({ kind: 'group', name: group.name })}>
+              Open group {group.name}
+            </button>
+          </li>
+        ))}
+        {editor.document.value.sticky_notes.map((note, at) => (
+          <li key={note.uuid}>
+            <button type="button" onClick={() => editor.openPanel({ kind: 'note', uuid: note.uuid })}>
+              Open note {at + 1}: {note.content.slice(0, 30)}
             </button>
           </li>
         ))}

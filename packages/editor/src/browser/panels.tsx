@@ -95,8 +95,35 @@ export function TablePanel({ editor, table }: { editor: EditorController; table:
           </button>
         </div>
       )}
+      <GroupChoice editor={editor} table={table} />
       <IndexSection editor={editor} table={table} />
     </section>
+  );
+}
+
+/** Joining a group (or moving to another); the patch format has no way to leave every group. */
+function GroupChoice({ editor, table }: { editor: EditorController; table: DocumentTable }) {
+  const groups = editor.document.value.groups;
+  if (groups.length === 0 || !editor.editable) return null;
+  const current = groups.find((group) => group.uuid === table.parent_uuid);
+  return (
+    <label>
+      Group
+      <select
+        value={current?.name ?? ''}
+        onChange={(event) => {
+          const name = event.currentTarget.value;
+          if (name !== '' && name !== current?.name) editor.joinGroup(table.name, name);
+        }}
+      >
+        {!current && <option value="">(none)</option>}
+        {groups.map((group) => (
+          <option key={group.uuid} value={group.name}>
+            {group.name}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

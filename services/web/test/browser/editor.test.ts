@@ -391,4 +391,39 @@ describe('the editor (Chromium, whole embedded system)', () => {
     await saved(again);
     expect((await schemaOf(uuid)).tables.map((table) => table.name)).toEqual(['kept_in_browser']);
   });
+
+  it('When a person makes a group and a sticky note, then they are saved, renamed, joined, changed and deleted as shown', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Grouped', 'PostgreSQL');
+    const full = async () =>
+      (await api(web, owner.token, 'GET', `/diagrams/${uuid}/schema-full`)).body.data as unknown as {
+        tables: { name: string; parent_uuid: string | null }[];
+        groups: { uuid: string; name: string }[];
+        sticky_notes: { content: string }[];
+      };
+    await addTable(page, 'invoices');
+    await page.getByRole('button', { name: 'Add group' }).click();
+    await page.getByRole('textbox', { name: 'Group name' }).fill('billing');
+    await page.getByRole('button', { name: 'Save group' }).click();
+    await page.getByRole('heading', { name: 'Group billing' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Open table invoices' }).click();
+    await page.getByRole('combobox', { name: 'Group' }).selectOption('billing');
+    await page.getByRole('button', { name: 'Add note' }).click();
+    await page.getByRole('textbox', { name: 'Note text' }).fill('Invoices are immutable');
+    await page.getByRole('button', { name: 'Save note' }).click();
+    await saved(page);
+    let stored = await full();
+    expect(stored.groups.map((group) => group.name)).toEqual(['billing']);
+    expect(stored.tables[0]!.parent_uuid).toBe(stored.groups[0]!.uuid);
+    expect(stored.sticky_notes.map((note) => note.content)).toEqual(['Invoices are immutable']);
+
+    await page.getByRole('button', { name: 'Delete note' }).click();
+    await page.keyboard.press('Control+z');
+    await page.keyboard.press('Control+y');
+    await saved(page);
+    stored = await full();
+    expect(stored.sticky_notes).toEqual([]);
+    expect(stored.groups.map((group) => group.name)).toEqual(['billing']);
+  });
 });
