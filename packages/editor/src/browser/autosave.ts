@@ -58,14 +58,16 @@ export class Autosave {
     const kept = this.#readKept();
     if (kept === null) return;
     const result = this.store.applyUnrecorded(kept.patch);
-    if (result.ok) {
-      this.#version = kept.base_version_uuid || this.#version;
-      this.schedule(0);
-    } else
-      this.#setState({
+    if (!result.ok)
+      return this.#setState({
         kind: 'failed',
         message: `Edits kept from before could not be re-applied: ${result.message}`,
       });
+    // The server may have stored it after all (the tab closed while the answer was on its way).
+    if (isEmptyPatch(patchBetween(this.#saved, this.store.document))) return this.#clearKept();
+    this.#version = kept.base_version_uuid || this.#version;
+    this.#setState({ kind: 'saving' });
+    this.schedule(0);
   }
 
   /** Called after every edit (and undo, redo): keeps the unsaved patch and saves it shortly. */

@@ -382,10 +382,12 @@ describe('the editor (Chromium, whole embedded system)', () => {
       .getByRole('status')
       .filter({ hasText: /^Offline/ })
       .waitFor({ timeout: 15_000 });
-    await page.context().setOffline(false);
-    // The same browser profile opens the diagram again at once (the first page is gone before it retries).
-    const again = await page.context().newPage();
+    // The tab closes while still offline, so its edit never left; the same browser profile opens it again.
+    const context = page.context();
     await page.close();
+    expect((await schemaOf(uuid)).tables).toEqual([]);
+    await context.setOffline(false);
+    const again = await context.newPage();
     await again.goto(`${web.webUrl}/diagrams/${uuid}/edit`);
     await again.getByRole('button', { name: 'Open table kept_in_browser' }).waitFor();
     await saved(again);
