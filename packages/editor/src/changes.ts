@@ -90,6 +90,8 @@ export function patchBetween(from: DiagramDocument, to: DiagramDocument): EditPa
       });
       continue;
     }
+    // apply shares the records a patch does not touch, so the same object is the same table.
+    if (before === table) continue;
     const entry = changedTable(before, table, deletions);
     const parentChanged =
       before.parent_uuid !== table.parent_uuid ||
@@ -99,12 +101,13 @@ export function patchBetween(from: DiagramDocument, to: DiagramDocument): EditPa
   }
 
   const relationshipsFrom = new Set(from.relationships.map((r) => r.uuid));
+  const endpointsSurvive = survivalCheck(from, to);
   const relationshipsTo = new Map(to.relationships.map((r) => [r.uuid, r]));
   const relationships: Record<string, unknown>[] = [];
   for (const r of from.relationships) {
     const after = relationshipsTo.get(r.uuid);
     // A relationship whose table or column goes is dropped with it; naming it again would be refused.
-    if (!after && endpointsSurvive(r, to, tablesFrom)) deletions.relationships.push(endpoints(r));
+    if (!after && endpointsSurvive(r)) deletions.relationships.push(endpoints(r));
     else if (after && after.type !== r.type) relationships.push({ type: after.type, ...endpoints(after) });
   }
   for (const r of to.relationships)
@@ -116,6 +119,7 @@ export function patchBetween(from: DiagramDocument, to: DiagramDocument): EditPa
   for (const note of from.sticky_notes) if (!notesTo.has(note.uuid)) deletions.sticky_notes.push(note.uuid);
   for (const note of to.sticky_notes) {
     const before = notesFrom.get(note.uuid);
+    if (before === note) continue;
     // A note has no name to address it by: a changed note is deleted and written anew.
     if (
       before &&
@@ -232,18 +236,21 @@ function endpoints(r: Relationship): Record<string, string> {
   };
 }
 
-/** Whether both ends of a relationship of `from` (by table and column uuid) are still in `to`. */
-function endpointsSurvive(
-  r: Relationship,
-  to: DiagramDocument,
-  tablesFrom: Map<string, DocumentTable>,
-): boolean {
-  const tablesTo = new Map(to.tables.map((table) => [table.uuid, table]));
+/**
+ * Whether both ends of a relationship of `from` (by table and column uuid) are still in `to`. Built once
+ * per patch: name → table of `from`, and the column uuids of every table of `to`.
+ */
+function survivalCheck(from: DiagramDocument, to: DiagramDocument): (r: Relationship) => boolean {
+  const tablesFrom = new Map(from.tables.map((table) => [table.name, table]));
+  const columnsTo = new Map(
+    to.tables.map((table) => [table.uuid, new Set(table.columns.map((column) => column.uuid))]),
+  );
   const survives = (tableName: string, columnName: string) => {
-    const table = [...tablesFrom.values()].find((candidate) => candidate.name === tableName);
+    const table = tablesFrom.get(tableName);
     const column = table?.columns.find((candidate) => candidate.name === columnName);
-    if (!table || !column) return false;
-    return tablesTo.get(table.uuid)?.columns.some((candidate) => candidate.uuid === column.uuid) ?? false;
+    return (
+      table !== undefined && column !== undefined && (columnsTo.get(table.uuid)?.has(column.uuid) ?? false)
+    );
   };
-  return survives(r.source_table, r.source_column) && survives(r.target_table, r.target_column);
+  return (r) => survives(r.source_table, r.source_column) && survives(r.target_table, r.target_column);
 }
