@@ -9,7 +9,7 @@ body.editing main.editor-page { max-width: none; margin: 0; padding: 0.5rem 1rem
 .editor-status.failed { color: #b91c1c; font-weight: 600; }
 .editor-canvas { border: 1px solid #cbd5e1; border-radius: 6px; overflow: auto; height: calc(100vh - 12rem);
   min-height: 24rem; background: #f8fafc; position: relative; }
-.editor-canvas svg { display: block; }
+.editor-canvas svg { display: block; user-select: none; -webkit-user-select: none; }
 .editor-canvas g.dss-table { cursor: pointer; }
 .editor-canvas g.dss-table.selected rect.dss-box { stroke: #2563eb; stroke-width: 3; }
 .editor-canvas g.dss-table.dragging { opacity: 0.8; }

@@ -58,13 +58,18 @@ export class Autosave {
     const kept = this.#readKept();
     if (kept === null) return;
     const result = this.store.applyUnrecorded(kept.patch);
-    if (!result.ok)
-      return this.#setState({
+    if (!result.ok) {
+      this.#setState({
         kind: 'failed',
         message: `Edits kept from before could not be re-applied: ${result.message}`,
       });
+      return;
+    }
     // The server may have stored it after all (the tab closed while the answer was on its way).
-    if (isEmptyPatch(patchBetween(this.#saved, this.store.document))) return this.#clearKept();
+    if (isEmptyPatch(patchBetween(this.#saved, this.store.document))) {
+      this.#clearKept();
+      return;
+    }
     this.#version = kept.base_version_uuid || this.#version;
     this.#setState({ kind: 'saving' });
     this.schedule(0);

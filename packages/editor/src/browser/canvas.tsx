@@ -7,6 +7,8 @@ import type { EditorController } from './controller';
 
 export function Canvas({ editor, title }: { editor: EditorController; title: string }) {
   const host = useRef<HTMLElement>(null);
+  /** The dashed line of a relationship being drawn; kept across redraws (a save may land mid-drag). */
+  const draft = useRef<SVGLineElement | null>(null);
   const document = editor.document.value;
   const selection = editor.selection.value;
 
@@ -19,6 +21,7 @@ export function Canvas({ editor, title }: { editor: EditorController; title: str
     svg.setAttribute('width', String(Math.max(box.width, 1)));
     svg.setAttribute('height', String(Math.max(box.height, 1)));
     element.replaceChildren(svg);
+    if (draft.current) svg.appendChild(draft.current);
     mark(element, selection);
     const updateView = () => {
       editor.view = {
@@ -56,9 +59,35 @@ export function Canvas({ editor, title }: { editor: EditorController; title: str
       drag = { x: event.clientX, y: event.clientY, moved: false, shapes, done };
       element.setPointerCapture(event.pointerId);
     };
+    // Linking: with the relationship panel open (or Alt held), a drag from a column row to another
+    // column row draws a relationship (many-to-one, from the first column to the second).
+    let link: { from: string; line: SVGLineElement } | null = null;
     const down = (event: PointerEvent) => {
       const target = event.target as Element;
       const table = target.closest<SVGGElement>('g.dss-table');
+      const from = columnAt(target);
+      if (editor.editable && from && (event.altKey || editor.panel.value?.kind === 'relationship')) {
+        const svg = element.querySelector('svg')!;
+        const line = window.document.createElementNS('http://www.w3.org/2000/svg', 'line');
+        const point = svgPoint(svg, event);
+        for (const [name, value] of [
+          ['x1', point.x],
+          ['y1', point.y],
+          ['x2', point.x],
+          ['y2', point.y],
+        ] as const)
+          line.setAttribute(name, String(value));
+        line.setAttribute('class', 'dss-link-draft');
+        line.setAttribute('stroke', '#2563eb');
+        line.setAttribute('stroke-width', '2');
+        line.setAttribute('stroke-dasharray', '6 4');
+        svg.appendChild(line);
+        link = { from, line };
+        draft.current = line;
+        event.preventDefault();
+        element.setPointerCapture(event.pointerId);
+        return;
+      }
       const note = table ? null : target.closest<SVGGElement>('g.dss-note');
       const group = table || note ? null : target.closest<SVGGElement>('g.dss-group');
       if (note) {
@@ -91,6 +120,12 @@ export function Canvas({ editor, title }: { editor: EditorController; title: str
       startDrag(event, shapes, (dx, dy) => editor.nudge(dx, dy, true));
     };
     const move = (event: PointerEvent) => {
+      if (link) {
+        const point = svgPoint(element.querySelector('svg')!, event);
+        link.line.setAttribute('x2', String(point.x));
+        link.line.setAttribute('y2', String(point.y));
+        return;
+      }
       if (!drag) return;
       const dx = event.clientX - drag.x;
       const dy = event.clientY - drag.y;
@@ -101,6 +136,16 @@ export function Canvas({ editor, title }: { editor: EditorController; title: str
       }
     };
     const up = (event: PointerEvent) => {
+      if (link) {
+        const { from, line } = link;
+        link = null;
+        draft.current = null;
+        line.remove();
+        // Pointer capture sends the release to the canvas: the row under the pointer is looked up.
+        const to = columnAt(window.document.elementFromPoint(event.clientX, event.clientY));
+        if (to && to !== from) editor.link(from, to);
+        return;
+      }
       if (!drag) return;
       const { moved, x, y, done } = drag;
       drag = null;
@@ -122,6 +167,26 @@ export function Canvas({ editor, title }: { editor: EditorController; title: str
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling canvas that keys act on, see above
     <section class="editor-canvas" ref={host} id="editor-canvas" aria-label="Diagram" tabIndex={0} />
   );
+}
+
+/** `table.column` of the column row an element is in, from the row's place in its table's drawing. */
+function columnAt(target: Element | null): string | null {
+  const row = target?.closest<SVGGElement>('g.dss-column');
+  const table = row?.closest<SVGGElement>('g.dss-table');
+  if (!row || !table) return null;
+  const rows = Array.from(table.querySelectorAll('g.dss-column'));
+  const name = row.querySelector('text.dss-column-name')?.textContent?.trim();
+  return name && rows.includes(row) ? `${table.dataset['table'] ?? ''}.${name}` : null;
+}
+
+/** The pointer's place in the drawing's units (the canvas shows it at 1:1 from the viewBox origin). */
+function svgPoint(svg: SVGSVGElement, event: PointerEvent): { x: number; y: number } {
+  const box = svg.viewBox.baseVal;
+  const rect = svg.getBoundingClientRect();
+  return {
+    x: Math.round(event.clientX - rect.left + box.x),
+    y: Math.round(event.clientY - rect.top + box.y),
+  };
 }
 
 function mark(element: HTMLElement, selection: string[]): void {

@@ -150,6 +150,25 @@ export class EditorController {
     }
   }
 
+  /** A relationship drawn by a drag from one column to another (`table.column` each), many-to-one. */
+  link(from: string, to: string): void {
+    const split = (text: string) => {
+      const at = text.lastIndexOf('.');
+      return [text.slice(0, at), text.slice(at + 1)] as const;
+    };
+    const [sourceTable, sourceColumn] = split(from);
+    const [targetTable, targetColumn] = split(to);
+    const relationship = {
+      type: 'many-to-one',
+      source_table: sourceTable,
+      source_column: sourceColumn,
+      target_table: targetTable,
+      target_column: targetColumn,
+    };
+    this.panel.value = { kind: 'relationship' };
+    this.edit('Add relationship', { strategy: 'merge', relationships: [relationship] }, 'relationship');
+  }
+
   addGroup(): void {
     const taken = new Set(this.document.value.groups.map((group) => group.name));
     let number = this.document.value.groups.length + 1;

@@ -428,4 +428,29 @@ describe('the editor (Chromium, whole embedded system)', () => {
     expect(stored.sticky_notes).toEqual([]);
     expect(stored.groups.map((group) => group.name)).toEqual(['billing']);
   });
+
+  it('When a person drags from a column to a column with the relationship panel open, then the relationship is drawn and saved', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Dragged link', 'PostgreSQL');
+    await addTable(page, 'teams');
+    await addTable(page, 'players');
+    await addColumn(page, { name: 'team_id', type: 'bigint', nullable: false });
+    await saved(page);
+    await page.getByRole('button', { name: 'Add relationship' }).click();
+    // The drag itself is geometry: from the players.team_id row to the teams.id row of the drawing.
+    const from = await page.locator('g.dss-table[data-table="players"] g.dss-column').nth(1).boundingBox();
+    const to = await page.locator('g.dss-table[data-table="teams"] g.dss-column').nth(0).boundingBox();
+    await page.mouse.move(from!.x + 20, from!.y + from!.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(to!.x + 40, to!.y + to!.height / 2, { steps: 8 });
+    await saveScreenshot(page, 'editor-relationship-being-drawn');
+    await page.mouse.up();
+    await page.getByRole('button', { name: 'Delete relationship players.team_id → teams.id' }).waitFor();
+    await saved(page);
+    expect(
+      (await schemaOf(uuid)).relationships.map(
+        (r) => `${r.source_table}.${r.source_column}>${r.target_table}.${r.target_column}`,
+      ),
+    ).toEqual(['players.team_id>teams.id']);
+  });
 });
