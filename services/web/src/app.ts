@@ -10,6 +10,7 @@ import { csrfTokenFor, verifyFormPosts } from './csrf';
 import { notFound, PageError, pageErrorOf } from './page-errors';
 import { assetRoutes } from './routes/assets';
 import { diagramRoutes } from './routes/diagram';
+import { diagramLifecycleRoutes } from './routes/diagram-lifecycle';
 import { drawRoutes } from './routes/draw';
 import { editorRoutes } from './routes/editor';
 import { homeRoutes } from './routes/home';
@@ -89,6 +90,7 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
   // Before the diagram routes, so `/diagrams/new` is not read as a diagram id.
   editorRoutes(pages, context);
   diagramRoutes(pages, context);
+  diagramLifecycleRoutes(pages, context);
   reviewRoutes(pages, context);
   tokenRoutes(pages, context);
   app.use(pages);
