@@ -301,6 +301,8 @@ describe('the editor (Chromium, whole embedded system)', () => {
 
     const conflict = second.getByRole('alert').filter({ hasText: 'Someone else changed this diagram' });
     await conflict.waitFor({ timeout: 15_000 });
+    // The engine names the entity both changed.
+    expect(await conflict.textContent()).toContain('customers');
     expect(await second.getByRole('status').textContent()).toMatch(/conflict/i);
     await second.getByRole('heading', { name: 'Table patrons' }).waitFor();
     await saveScreenshot(second, 'editor-conflict');
