@@ -49,6 +49,8 @@ describe('accessibility of every page (axe-core in Chromium, whole embedded syst
   it.each([
     ['home', () => '/'],
     ['tokens', () => '/settings/tokens'],
+    ['Trash', () => '/trash'],
+    ['delete confirmation', () => `/diagrams/${diagramUuid}/delete`],
     ['New diagram', () => '/diagrams/new'],
     ['diagram', () => `/diagrams/${diagramUuid}`],
     ['embed', () => `/embed/${diagramUuid}`],
