@@ -15,6 +15,7 @@ const SOURCES: Record<string, string> = {
   apply: 'proposal',
   paste: 'paste',
   layout: 'layout',
+  editor: 'editor',
 };
 
 export function versionRoutes(

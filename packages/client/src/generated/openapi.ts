@@ -616,10 +616,10 @@ export interface components {
             number: number;
             created_at: components["schemas"]["Timestamp"];
             /**
-             * @description What made the version: a DDL import, a create from a patch, an applied proposal, a patch pasted in the web app, a layout saved by hand.
+             * @description What made the version: a DDL import, a create from a patch, an applied proposal, a patch pasted in the web app, a layout saved by hand, edits saved by the web editor.
              * @enum {string}
              */
-            source: "import" | "create" | "proposal" | "paste" | "layout";
+            source: "import" | "create" | "proposal" | "paste" | "layout" | "editor";
             /** @description With `proposal`, the applied proposal's uuid; otherwise null. */
             proposal_uuid: string | null;
             /** @description Display name of the person who made the change; null when unknown. */

@@ -192,7 +192,8 @@ function addControls(figure: HTMLElement, svg: SVGSVGElement, viewport: Viewport
   button('+', 'Zoom in (+)', () => viewport.zoomBy(1.4), 'in');
   button('−', 'Zoom out (−)', () => viewport.zoomBy(1 / 1.4), 'out');
   button('Fit', 'Fit the whole diagram (0)', () => viewport.fit(), 'fit');
-  button('100%', 'Actual size (1)', () => viewport.actualSize(), 'actual');
+  // The accessible name holds the visible label (WCAG 2.5.3, label in name): "100%", then what it does.
+  button('100%', '100%, actual size (1)', () => viewport.actualSize(), 'actual');
 
   const tables = Array.from(svg.querySelectorAll<SVGGElement>('g.dss-table[data-table]'));
   if (tables.length >= SEARCH_FROM_TABLES) {

@@ -43,6 +43,7 @@ form.inline { display: inline; }
 input, select, textarea { font: inherit; padding: 0.4rem 0.55rem; border: 1px solid var(--line); border-radius: 6px; background: var(--paper); }
 button { font: inherit; padding: 0.4rem 0.9rem; border-radius: 6px; border: 1px solid var(--line); background: var(--paper); cursor: pointer; }
 button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
+a.button { display: inline-block; padding: 0.4rem 0.9rem; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent); color: #fff; text-decoration: none; }
 button.danger { color: var(--removed); border-color: var(--removed); }
 button.link { border: none; background: none; color: var(--accent); padding: 0; text-decoration: underline; }
 .error { color: var(--removed); }

@@ -2,6 +2,7 @@
 // diagram stylesheet and /draw browser bundle of @dss/diagram-svg. Cached briefly, revalidated by ETag.
 import { readFileSync } from 'node:fs';
 import { diagramCss, drawBundlePath, viewportBundlePath } from '@dss/diagram-svg';
+import { editorBundlePath, editorCss, newDiagramBundlePath } from '@dss/editor';
 import type { Response, Router } from 'express';
 import { APP_CSS } from '../assets/app-css';
 
@@ -39,6 +40,14 @@ export function assetRoutes(router: Router): void {
     drawBundle ??= readFileSync(drawBundlePath, 'utf8');
     send(res, 'text/javascript', drawBundle);
   });
+  router.get('/assets/editor.css', (_req, res) => send(res, 'text/css', editorCss));
+  const bundles = new Map<string, string>();
+  const bundle = (file: string) => (_req: unknown, res: Response) => {
+    if (!bundles.has(file)) bundles.set(file, readFileSync(file, 'utf8'));
+    send(res, 'text/javascript', bundles.get(file)!);
+  };
+  router.get('/assets/editor.js', bundle(editorBundlePath));
+  router.get('/assets/new-diagram.js', bundle(newDiagramBundlePath));
   router.get(['/favicon.ico', '/assets/favicon.svg'], (_req, res) => send(res, 'image/svg+xml', FAVICON));
   router.get('/assets/viewport.js', (_req, res) => {
     viewportBundle ??= readFileSync(viewportBundlePath, 'utf8');
