@@ -12,6 +12,7 @@ import { assetRoutes } from './routes/assets';
 import { diagramRoutes } from './routes/diagram';
 import { drawRoutes } from './routes/draw';
 import { homeRoutes } from './routes/home';
+import { liveRoutes } from './routes/live';
 import { reviewRoutes } from './routes/review';
 import { signInRoutes } from './routes/sign-in';
 import { tokenRoutes } from './routes/tokens';
@@ -77,6 +78,7 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
   signInRoutes(pages, context);
   homeRoutes(pages, context);
   diagramRoutes(pages, context);
+  liveRoutes(pages, context);
   reviewRoutes(pages, context);
   tokenRoutes(pages, context);
   app.use(pages);
