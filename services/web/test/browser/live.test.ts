@@ -5,7 +5,7 @@
 import { type TestMember, twoTableShopPatch } from '@dss/system';
 import { saveScreenshot } from '../support/browser';
 import { useBrowserSuite } from '../support/browser-suite';
-import { api, createDiagram, createPerson, WebClient, type WebTestSystem } from '../support/web-system';
+import { createDiagram, createPerson, WebClient, type WebTestSystem } from '../support/web-system';
 import { livePage, pasteSave, previewPaste, tableNames } from '../support/live-pages';
 
 describe('two people on one diagram, live (Chromium, whole embedded system)', () => {
