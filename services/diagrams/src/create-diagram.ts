@@ -123,7 +123,7 @@ async function createFromDdl(
   input: { name: string; driver: Driver; ddl: string; format: 'sql' | 'dbml'; waitMs: number },
 ) {
   const key = replayKey(
-    caller.tokenId,
+    replayOwner(caller),
     input.name,
     input.driver,
     input.format === 'dbml' ? 'dbml' : 'ddl',
@@ -334,32 +334,39 @@ async function createFromPatch(
   input: { name: string; driver: Driver; schemaJson: string },
 ) {
   ensureWithinBytes('schema', input.schemaJson, MAX_SCHEMA_BYTES);
+  // A person in the web app holds no token: their creates are not replayed (a replay key without a
+  // token would join different people's creates), and they may start from an empty diagram.
+  const fromWeb = caller.tokenId === '';
   const key = replayKey(caller.tokenId, input.name, input.driver, 'schema', input.schemaJson);
   const answer = (record: repo.ReplayRecord) => replayAnswer(context, caller, record);
 
   // The common retry finds its diagram before any validation or layout work.
-  const earlier = await repo.findReplay(context.pool, key, caller.teamId);
+  const earlier = fromWeb ? null : await repo.findReplay(context.pool, key, caller.teamId);
   if (earlier) return answer(earlier);
 
-  const { patch, warnings } = validPatch(input.schemaJson, input.driver);
-  checkTablesCap(caller, patch.tables.length);
-  const document = apply(emptyDocument(input.driver), patch).document;
+  const { patch, warnings } = validPatch(input.schemaJson, input.driver, fromWeb);
+  checkTablesCap(caller, patch?.tables.length ?? 0);
+  const empty = emptyDocument(input.driver);
+  const document = patch === null ? empty : apply(empty, patch).document;
   const counts = documentCounts(document);
 
   return withTransaction(context.pool, async (client) => {
-    await lockReplayKey(client, key);
-    const concurrent = await repo.findReplay(client, key, caller.teamId);
-    if (concurrent) return answer(concurrent);
+    if (!fromWeb) {
+      await lockReplayKey(client, key);
+      const concurrent = await repo.findReplay(client, key, caller.teamId);
+      if (concurrent) return answer(concurrent);
+    }
     await lockTeamCaps(client, caller.teamId);
     await checkPrivateDiagramsCap(client, caller);
     const diagram = await storeNewDiagram(client, caller, { ...input, document });
-    await repo.insertReplay(client, {
-      key,
-      diagram_uuid: diagram.uuid,
-      counts,
-      warnings,
-      windowSeconds: context.replayWindowSeconds,
-    });
+    if (!fromWeb)
+      await repo.insertReplay(client, {
+        key,
+        diagram_uuid: diagram.uuid,
+        counts,
+        warnings,
+        windowSeconds: context.replayWindowSeconds,
+      });
     return {
       diagram: toDiagram(diagram, context.appUrl, teamNames(caller)),
       counts_json: JSON.stringify(counts),
@@ -368,6 +375,14 @@ async function createFromPatch(
       poll_after_seconds: POLL_AFTER_SECONDS,
     };
   });
+}
+
+/**
+ * Whose creates may replay each other: the token's; a person in the web app (no token) only their own,
+ * so a form sent twice makes one import.
+ */
+function replayOwner(caller: Caller): string {
+  return caller.tokenId === '' ? `web:${caller.userId}` : caller.tokenId;
 }
 
 function replayKey(...parts: string[]): string {
@@ -391,7 +406,12 @@ function teamNames(caller: Caller) {
   return { team_slug: caller.teamSlug, team_name: caller.teamName };
 }
 
-function validPatch(schemaJson: string, driver: Driver): { patch: Patch; warnings: PatchWarning[] } {
+/** The validated create patch; null for a web create that defines no table (an empty diagram). */
+function validPatch(
+  schemaJson: string,
+  driver: Driver,
+  emptyAllowed: boolean,
+): { patch: Patch | null; warnings: PatchWarning[] } {
   let input: unknown;
   try {
     input = JSON.parse(schemaJson);
@@ -402,6 +422,7 @@ function validPatch(schemaJson: string, driver: Driver): { patch: Patch; warning
     throw invalidField('schema', 'must be a JSON object');
   const normalized = normalize(input);
   const result = validate(normalized.patch, null, driver, 'create');
+  if (!result.ok && result.code === 'no_tables' && emptyAllowed) return { patch: null, warnings: [] };
   if (!result.ok) throw validationError(result);
   return { patch: result.patch, warnings: normalized.warnings };
 }
@@ -421,7 +442,7 @@ export function validationError(result: Extract<ReturnType<typeof validate>, { o
   }
 }
 
-function checkTablesCap(caller: Caller, requested: number): void {
+export function checkTablesCap(caller: Caller, requested: number): void {
   const limit = caller.caps.maxTablesPerDiagram;
   if (limit !== null && requested > limit) {
     throw new ServiceError(
@@ -432,7 +453,7 @@ function checkTablesCap(caller: Caller, requested: number): void {
   }
 }
 
-async function checkPrivateDiagramsCap(client: PoolClient, caller: Caller): Promise<void> {
+export async function checkPrivateDiagramsCap(client: PoolClient, caller: Caller): Promise<void> {
   const limit = caller.caps.maxPrivateDiagrams;
   if (limit === null) return;
   if ((await repo.countTeamDiagrams(client, caller.teamId)) >= limit) {
@@ -444,11 +465,23 @@ async function checkPrivateDiagramsCap(client: PoolClient, caller: Caller): Prom
   }
 }
 
-async function storeNewDiagram(
+/**
+ * Stores a new ready diagram with its first version and `diagrams.changed`. The version's origin: the
+ * token of an API create (kind `api`), the web app (kind `web`, no token) or the diagram duplicated.
+ */
+export async function storeNewDiagram(
   client: PoolClient,
   caller: Caller,
-  input: { name: string; driver: Driver; document: DiagramDocument },
+  input: {
+    name: string;
+    driver: Driver;
+    document: DiagramDocument;
+    description?: string | null;
+    origin?: { kind: string; id: string };
+  },
 ): Promise<repo.DiagramRow> {
+  const origin =
+    input.origin ?? (caller.tokenId === '' ? { kind: 'web', id: '' } : { kind: 'api', id: caller.tokenId });
   const uuid = randomUUID();
   const versionUuid = randomUUID();
   await lockTeamListClockShared(client, caller.teamId);
@@ -459,6 +492,7 @@ async function storeNewDiagram(
     team_name: caller.teamName,
     name: input.name,
     slug: slugOf(input.name),
+    description: input.description ?? null,
     driver: input.driver,
     status: 'ready',
     table_count: input.document.tables.length,
@@ -470,8 +504,8 @@ async function storeNewDiagram(
     diagram_uuid: uuid,
     author_user_id: caller.userId,
     source: 'create',
-    source_kind: 'api',
-    source_id: caller.tokenId,
+    source_kind: origin.kind,
+    source_id: origin.id,
   });
   await repo.setCurrentVersion(client, uuid, versionUuid);
   await enqueueEvent(client, repo.SCHEMA, DIAGRAMS_CHANGED_SUBJECT, {

@@ -29,6 +29,9 @@ export function toDiagram(row: DiagramRow, appUrl: string, team?: TeamNames) {
   };
 }
 
+/** Kinds of apply that History names by their kind: paste-back, layout by hand, editing sessions. */
+const VISIBLE_APPLY_KINDS = new Set(['paste', 'layout', 'editor']);
+
 /** `number` is the version's place in the diagram's history, 1 the oldest. */
 export function toVersion(row: VersionRow, number: number) {
   return {
@@ -36,10 +39,10 @@ export function toVersion(row: VersionRow, number: number) {
     number,
     created_at: row.created_at.toISOString(),
     author_user_id: row.author_user_id,
-    // A patch pasted in the web app, or positions saved by hand, are stored as applies of kind `paste`
-    // or `layout`; History and the versions API name them as such.
+    // A patch pasted in the web app, positions saved by hand, or an editing session in the editor are
+    // stored as applies of kind `paste`, `layout` or `editor`; History and the versions API name them so.
     source:
-      row.source === 'apply' && (row.source_kind === 'paste' || row.source_kind === 'layout')
+      row.source === 'apply' && row.source_kind !== null && VISIBLE_APPLY_KINDS.has(row.source_kind)
         ? row.source_kind
         : row.source,
     source_id: row.source_id,
