@@ -170,6 +170,21 @@ describe('live routes over HTTP (whole embedded system)', () => {
     expect(ok.response.status).toBe(204);
   });
 
+  it('should tell the pages of a diagram moved to the Trash, and end their streams', async () => {
+    const doomed = await createDiagram(web, ann, twoTableShopPatch(), 'Doomed');
+    const reader = await openEventStream(`${web.webUrl}/diagrams/${doomed}/events`, {
+      cookie: benClient.cookieHeader(),
+    });
+    open.push(reader);
+    await reader.next('presence');
+    const csrf = await annClient.csrfToken(`/diagrams/${doomed}/delete`);
+    const deleted = await annClient.request(`/diagrams/${doomed}/delete`, { form: { _csrf: csrf } });
+    expect(deleted.response.status).toBe(303);
+    await reader.next('deleted');
+    await reader.ended;
+    expect((await benClient.request(`/diagrams/${doomed}/document.json`)).response.status).toBe(404);
+  });
+
   describe('two web replicas sharing one bus', () => {
     let replicas: WebApp[];
     const urlOf = (replica: WebApp) => `http://127.0.0.1:${replica.port}`;

@@ -8,7 +8,7 @@
 //                        `open` after `offline` means the connection is back: send what waited.
 //   dss:live-changed     detail { version_uuid, source }: a version was saved (by anyone, this page too);
 //                        GET /diagrams/{uuid}/document.json for the document.
-//   dss:live-deleted     detail {}: the diagram was deleted.
+//   dss:live-deleted     detail {}: the diagram was deleted (moved to the Trash); the connection closes.
 //   dss:live-presence    detail { people: [{ tab, name, email, table }] } (this page's own tab left out).
 //   dss:live-select      dispatched BY a page script, detail { table: string | null }: tell the others.
 
@@ -76,7 +76,11 @@ export function connectLive(options: LiveOptions): LiveConnection {
       if (data.version_uuid) lastVersion = data.version_uuid;
       emit('dss:live-changed', data);
     });
-    stream.addEventListener('deleted', () => emit('dss:live-deleted', {}));
+    stream.addEventListener('deleted', () => {
+      // Nothing more will come: the diagram is a 404 from now on.
+      connection.close();
+      emit('dss:live-deleted', {});
+    });
     stream.addEventListener('presence', (event) => {
       const data = JSON.parse((event as MessageEvent<string>).data) as { people: PresencePerson[] };
       emit('dss:live-presence', { people: data.people.filter((person) => person.tab !== tab) });

@@ -157,7 +157,9 @@ export class LiveHub {
     const set = this.streams.get(event.diagram_uuid.toLowerCase());
     if (!set) return;
     const version = typeof event.version_uuid === 'string' ? event.version_uuid : undefined;
-    const name = subject === 'diagrams.deleted' ? 'deleted' : 'changed';
+    // Moved to the Trash or purged: the pages say so and their streams end (the diagram is a 404 now).
+    const gone = subject === 'diagrams.deleted' || subject === 'diagrams.purged';
+    const name = gone ? 'deleted' : 'changed';
     const payload = {
       version_uuid: version ?? null,
       source:
@@ -165,9 +167,11 @@ export class LiveHub {
           ? (data as { source: string }).source
           : null,
     };
-    for (const stream of set)
-      if (event.team_id === undefined || event.team_id === stream.teamId)
+    for (const stream of [...set])
+      if (event.team_id === undefined || event.team_id === stream.teamId) {
         this.sendEvent(stream, name, payload, version);
+        if (gone) stream.res.end();
+      }
   }
 
   private hear(announcement: PresenceAnnouncement): void {

@@ -79,7 +79,7 @@ export function liveRoutes(router: Router, context: WebAppContext): void {
           version: latest
             ? {
                 uuid: latest.uuid,
-                number: versions.versions.length,
+                number: latest.number,
                 source: latest.source,
                 created_at: latest.created_at,
                 author: names.get(latest.author_user_id) ?? null,
