@@ -3,7 +3,9 @@
 // the diagram open and marks the table each has selected, and a click on a table shares this page's
 // selection. Page contract: <section id="live" data-diagram data-version data-csrf> with a
 // <p data-live="state">, a <p data-live="note"> and a <ul data-live="people">; the drawing is
-// <figure id="diagram">. Every text from the server is set as text, never as markup.
+// <figure id="diagram">. Every text from the server is set as text, never as markup. On the editor's page
+// (<div id="editor" data-diagram data-version data-csrf>) it opens the connection only, and the editor
+// listens to the dss:live-* events (live-connection.ts).
 import type { DiagramDocument } from '@dss/schema';
 import { renderDiagramSvg } from '@dss/diagram-svg/src/render';
 import { enableViewports } from '@dss/diagram-svg/src/browser/viewport';
@@ -21,8 +23,20 @@ const STATE_TEXT = { connecting: 'Connecting…', open: 'Live', offline: 'Offlin
 
 function start(): void {
   const section = document.getElementById('live');
-  const diagramUuid = section?.dataset['diagram'];
-  if (!section || !diagramUuid) return;
+  if (section?.dataset['diagram']) return startDiagramPage(section, section.dataset['diagram']);
+  // The editor page (<div id="editor" data-diagram data-version data-csrf>) draws by itself: it gets the
+  // connection and its dss:live-* events only.
+  const editor = document.getElementById('editor');
+  const diagramUuid = editor?.dataset['diagram'];
+  if (editor && diagramUuid)
+    connectLive({
+      diagramUuid,
+      versionUuid: editor.dataset['version'] ?? '',
+      csrfToken: editor.dataset['csrf'] ?? '',
+    });
+}
+
+function startDiagramPage(section: HTMLElement, diagramUuid: string): void {
   let shown = section.dataset['version'] ?? '';
   const stateText = section.querySelector<HTMLElement>('[data-live="state"]');
   const note = section.querySelector<HTMLElement>('[data-live="note"]');

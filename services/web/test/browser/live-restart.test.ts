@@ -79,8 +79,14 @@ describe('a restart of the services during editing (Chromium, embedded system on
     await page.fill('input[name=password]', PASSWORD);
     await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit]')]);
     await page.waitForSelector('#live[data-state="open"]');
+    // What any page script (the editor's too) hears of the connection: offline, then back.
     await page.evaluate(() => {
-      (window as unknown as { loadedOnce: boolean }).loadedOnce = true;
+      const states: string[] = [];
+      (window as unknown as { loadedOnce: boolean; states: string[] }).loadedOnce = true;
+      (window as unknown as { states: string[] }).states = states;
+      document.addEventListener('dss:live-connection', (event) =>
+        states.push((event as CustomEvent<{ state: string }>).detail.state),
+      );
     });
     const web = { webUrl } as WebTestSystem;
     const tab = await context.newPage();
@@ -99,6 +105,9 @@ describe('a restart of the services during editing (Chromium, embedded system on
     await start();
     // The page comes back by itself (backoff of at most 15 s) — no reload.
     await page.waitForSelector('#live[data-state="open"]', { timeout: 30_000 });
+    const states = await page.evaluate(() => (window as unknown as { states: string[] }).states);
+    expect(states[0]).toBe('offline');
+    expect(states.at(-1)).toBe('open');
 
     await pasteSave(web, tab, diagramUuid, addTable('after_restart'));
     await page.waitForSelector('g.dss-table[data-table="after_restart"]', { timeout: 10_000 });
