@@ -170,6 +170,28 @@ describe('live routes over HTTP (whole embedded system)', () => {
     expect(ok.response.status).toBe(204);
   });
 
+  it('should keep a tab that reconnected before its old stream closed', async () => {
+    const has = (tab: string) => (data: unknown) =>
+      (data as { people: { tab: string }[] }).people.some((person) => person.tab === tab);
+    const observer = await stream(annClient, '?tab=ann-observer-1');
+    const old = await stream(benClient, '?tab=ben-returning');
+    await observer.next('presence', has('ben-returning'));
+    await stream(benClient, '?tab=ben-returning');
+    old.close();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Anything announced after the old stream closed shows the board as it is then.
+    const csrf = await annClient.csrfToken(`/diagrams/${diagramUuid}`);
+    await annClient.request(`/diagrams/${diagramUuid}/presence`, {
+      form: { _csrf: csrf, tab: 'ann-observer-1', table: 'customers' },
+    });
+    const after = await observer.next('presence', (data) =>
+      (data as { people: { tab: string; table: string | null }[] }).people.some(
+        (person) => person.tab === 'ann-observer-1' && person.table === 'customers',
+      ),
+    );
+    expect(has('ben-returning')(after.data)).toBe(true);
+  });
+
   it('should tell the pages of a diagram moved to the Trash, and end their streams', async () => {
     const doomed = await createDiagram(web, ann, twoTableShopPatch(), 'Doomed');
     const reader = await openEventStream(`${web.webUrl}/diagrams/${doomed}/events`, {

@@ -215,8 +215,12 @@ export class LiveHub {
     const held = (this.perSession.get(stream.sessionId) ?? 1) - 1;
     if (held > 0) this.perSession.set(stream.sessionId, held);
     else this.perSession.delete(stream.sessionId);
-    // A stream ended by the drain comes back on another replica; telling the others it left would race.
-    if (stream.tab && this.accepting) void this.announce(this.announcementOf(stream, 'gone'));
+    // A stream ended by the drain comes back on another replica, and a tab that already reconnected here
+    // is still there: telling the others it left would race with its return.
+    const reconnected = [...set].some(
+      (other) => other.tab === stream.tab && other.user.id === stream.user.id,
+    );
+    if (stream.tab && this.accepting && !reconnected) void this.announce(this.announcementOf(stream, 'gone'));
   }
 
   private announcementOf(stream: Stream, state: 'here' | 'gone'): PresenceAnnouncement {
