@@ -74,20 +74,25 @@ describe('live routes over HTTP (whole embedded system)', () => {
     expect(response.status).toBe(303);
   };
 
-  it('should answer an event stream that says when to retry and who is there', async () => {
+  it('should answer an event stream that says when to retry and who else is there', async () => {
     const reader = await stream(benClient, '?tab=ben-tab-0001');
+    const annReader = await stream(annClient, '?tab=ann-tab-0001');
     expect(reader.response.status).toBe(200);
     expect(reader.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(reader.response.headers.get('cache-control')).toBe('no-store');
     const first = await reader.next('presence');
     expect(reader.text.startsWith(`retry: ${RETRY_MS}\n\n`)).toBe(true);
     expect(first.data).toEqual({ people: expect.any(Array) });
-    // The page's own announcement comes back over the bus.
-    await reader.next('presence', (data) =>
-      (data as { people: { tab: string; name: string }[] }).people.some(
-        (person) => person.tab === 'ben-tab-0001' && person.name === 'Ben Http',
-      ),
+    // Each sees the other, never themselves.
+    const people = (data: unknown) => (data as { people: { tab: string; name: string }[] }).people;
+    const annSees = await annReader.next('presence', (data) =>
+      people(data).some((person) => person.tab === 'ben-tab-0001' && person.name === 'Ben Http'),
     );
+    expect(people(annSees.data).some((person) => person.name === 'Ann Http')).toBe(false);
+    const benSees = await reader.next('presence', (data) =>
+      people(data).some((person) => person.tab === 'ann-tab-0001'),
+    );
+    expect(people(benSees.data).some((person) => person.name === 'Ben Http')).toBe(false);
   });
 
   it('should announce a save as it happens, naming the new version', async () => {
@@ -180,13 +185,13 @@ describe('live routes over HTTP (whole embedded system)', () => {
     old.close();
     await new Promise((resolve) => setTimeout(resolve, 200));
     // Anything announced after the old stream closed shows the board as it is then.
-    const csrf = await annClient.csrfToken(`/diagrams/${diagramUuid}`);
-    await annClient.request(`/diagrams/${diagramUuid}/presence`, {
-      form: { _csrf: csrf, tab: 'ann-observer-1', table: 'customers' },
+    const csrf = await benClient.csrfToken(`/diagrams/${diagramUuid}`);
+    await benClient.request(`/diagrams/${diagramUuid}/presence`, {
+      form: { _csrf: csrf, tab: 'ben-second-tab', table: 'customers' },
     });
     const after = await observer.next('presence', (data) =>
       (data as { people: { tab: string; table: string | null }[] }).people.some(
-        (person) => person.tab === 'ann-observer-1' && person.table === 'customers',
+        (person) => person.tab === 'ben-second-tab' && person.table === 'customers',
       ),
     );
     expect(has('ben-returning')(after.data)).toBe(true);

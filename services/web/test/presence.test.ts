@@ -26,7 +26,7 @@ describe('PresenceBoard', () => {
     expect(board.hear(announcement({ table: 'orders' }), 1)).toBe(true);
     expect(board.hear(announcement({ table: 'orders' }), 2)).toBe(false);
     board.hear(announcement({ tab: 'tab-bbbbbbbb' }), 3);
-    expect(board.people('d1', 't1')).toEqual([
+    expect(board.people('d1', 't1', 'u2')).toEqual([
       { tab: 'tab-aaaaaaaa', name: 'Ann', email: 'ann@example.test', table: 'orders' },
       { tab: 'tab-bbbbbbbb', name: 'Ann', email: 'ann@example.test', table: null },
     ]);
@@ -39,21 +39,29 @@ describe('PresenceBoard', () => {
     board.hear(announcement({ tab: 'tab-bbbbbbbb' }), PRESENCE_TTL_MS - 1);
     expect(board.sweep(PRESENCE_TTL_MS)).toEqual([]);
     expect(board.sweep(PRESENCE_TTL_MS + 1)).toEqual(['d1']);
-    expect(board.people('d1', 't1').map((entry) => entry.tab)).toEqual(['tab-bbbbbbbb']);
+    expect(board.people('d1', 't1', 'u2').map((entry) => entry.tab)).toEqual(['tab-bbbbbbbb']);
   });
 
   it('should forget a tab that said it is gone', () => {
     const board = new PresenceBoard();
     board.hear(announcement(), 0);
     expect(board.hear(announcement({ state: 'gone' }), 1)).toBe(true);
-    expect(board.people('d1', 't1')).toEqual([]);
+    expect(board.people('d1', 't1', 'u2')).toEqual([]);
     expect(board.hear(announcement({ state: 'gone' }), 2)).toBe(false);
+  });
+
+  it('should not show a person their own tabs', () => {
+    const board = new PresenceBoard();
+    board.hear(announcement(), 0);
+    board.hear(announcement({ user_id: 'u2', tab: 'tab-cccccccc', name: 'Ben' }), 0);
+    expect(board.people('d1', 't1', 'u1').map((entry) => entry.name)).toEqual(['Ben']);
+    expect(board.people('d1', 't1', 'u2').map((entry) => entry.name)).toEqual(['Ann']);
   });
 
   it('should never show an entry of another team', () => {
     const board = new PresenceBoard();
     board.hear(announcement({ team_id: 't2' }), 0);
-    expect(board.people('d1', 't1')).toEqual([]);
+    expect(board.people('d1', 't1', 'u2')).toEqual([]);
   });
 });
 

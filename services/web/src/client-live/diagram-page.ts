@@ -3,7 +3,7 @@
 // the diagram open and marks the table each has selected, and a click on a table shares this page's
 // selection. Page contract: <section id="live" data-diagram data-version data-csrf> with a
 // <p data-live="state">, a <p data-live="note"> and a <ul data-live="people">; the drawing is
-// <figure id="diagram">. Every text from the server is set as text, never as markup. On the editor's page
+// <figure id="diagram">, the table count an element with data-live="table-count". Every text from the server is set as text, never as markup. On the editor's page
 // (<div id="editor" data-diagram data-version data-csrf>) it opens the connection only, and the editor
 // listens to the dss:live-* events (live-connection.ts).
 import type { DiagramDocument } from '@dss/schema';
@@ -78,6 +78,9 @@ function startDiagramPage(section: HTMLElement, diagramUuid: string): void {
           const base = document.querySelector<HTMLInputElement>('#layout-form input[name="base_version"]');
           if (base) base.value = shown;
           if (note) note.textContent = `Version ${version.number} saved by ${version.author ?? 'someone'}.`;
+          const count = document.querySelector('[data-live="table-count"]');
+          const tables = answer.data.document.tables.length;
+          if (count) count.textContent = `${tables} ${tables === 1 ? 'table' : 'tables'}`;
         } else if (note) {
           note.textContent =
             'Someone saved a newer version while you arrange; reload to see it (saving this layout would be refused).';
@@ -98,7 +101,7 @@ function startDiagramPage(section: HTMLElement, diagramUuid: string): void {
   document.addEventListener('dss:live-deleted', showDeleted);
   document.addEventListener('dss:live-presence', (event) => {
     people = (event as CustomEvent<{ people: PresencePerson[] }>).detail.people;
-    if (list) list.replaceChildren(...people.map(personItem));
+    if (list) list.replaceChildren(...byPerson(people).map(personItem));
     markPeople(people);
   });
 
@@ -151,19 +154,40 @@ function redraw(documentData: DiagramDocument, title: string): boolean {
   return true;
 }
 
-function personItem(person: PresencePerson): HTMLLIElement {
+interface Person {
+  name: string;
+  email: string;
+  tables: string[];
+}
+
+/** One entry per person (e-mail addresses are unique), with the tables selected in any of their tabs. */
+function byPerson(people: PresencePerson[]): Person[] {
+  const persons = new Map<string, Person>();
+  for (const entry of people) {
+    const person = persons.get(entry.email) ?? { name: entry.name, email: entry.email, tables: [] };
+    if (entry.table && !person.tables.includes(entry.table)) person.tables.push(entry.table);
+    persons.set(entry.email, person);
+  }
+  return [...persons.values()];
+}
+
+function personItem(person: Person): HTMLLIElement {
   const item = document.createElement('li');
   const who = document.createElement('span');
   who.className = 'live-person';
   who.textContent = person.name || person.email;
   who.title = person.email;
   item.append(who);
-  if (person.table) {
-    const table = document.createElement('code');
-    table.textContent = person.table;
-    item.append(' has ', table, ' selected');
+  if (person.tables.length > 0) {
+    item.append(' has ');
+    person.tables.forEach((name, index) => {
+      const table = document.createElement('code');
+      table.textContent = name;
+      item.append(...(index > 0 ? [', ', table] : [table]));
+    });
+    item.append(' selected');
   } else item.append(' is viewing');
-  item.dataset['table'] = person.table ?? '';
+  item.dataset['tables'] = person.tables.join(' ');
   return item;
 }
 

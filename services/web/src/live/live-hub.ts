@@ -104,7 +104,9 @@ export class LiveHub {
     res.setHeader('X-Accel-Buffering', 'no');
     res.flushHeaders();
     this.write(stream, `retry: ${RETRY_MS}\n\n`);
-    this.sendEvent(stream, 'presence', { people: this.board.people(owner.diagramUuid, owner.teamId) });
+    this.sendEvent(stream, 'presence', {
+      people: this.board.people(owner.diagramUuid, owner.teamId, owner.user.id),
+    });
     res.on('close', () => this.forget(stream));
     if (stream.tab) void this.announce(this.announcementOf(stream, 'here'));
     return { ok: true, stream: { id: stream.id } };
@@ -204,7 +206,9 @@ export class LiveHub {
 
   private sendPresence(diagramUuid: string): void {
     for (const stream of this.streams.get(diagramUuid) ?? [])
-      this.sendEvent(stream, 'presence', { people: this.board.people(diagramUuid, stream.teamId) });
+      this.sendEvent(stream, 'presence', {
+        people: this.board.people(diagramUuid, stream.teamId, stream.user.id),
+      });
   }
 
   private forget(stream: Stream): void {

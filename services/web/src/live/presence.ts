@@ -71,6 +71,7 @@ export function readAnnouncement(data: unknown): PresenceAnnouncement | null {
 
 interface Held extends PresenceEntry {
   teamId: string;
+  userId: string;
   heardAt: number;
 }
 
@@ -100,6 +101,7 @@ export class PresenceBoard {
       email: announcement.email,
       table: announcement.table,
       teamId: announcement.team_id,
+      userId: announcement.user_id,
       heardAt: now,
     });
     return (
@@ -110,12 +112,15 @@ export class PresenceBoard {
     );
   }
 
-  /** The people on a diagram of `teamId` (an entry of another team is never shown), oldest tab first. */
-  people(diagramUuid: string, teamId: string): PresenceEntry[] {
+  /**
+   * The other people on a diagram of `teamId`, for `viewerUserId`'s page: an entry of another team is never
+   * shown, nor the viewer's own tabs. Oldest tab first.
+   */
+  people(diagramUuid: string, teamId: string, viewerUserId: string): PresenceEntry[] {
     const entries = this.diagrams.get(diagramUuid);
     if (!entries) return [];
     return [...entries.values()]
-      .filter((entry) => entry.teamId === teamId)
+      .filter((entry) => entry.teamId === teamId && entry.userId !== viewerUserId)
       .map(({ tab, name, email, table }) => ({ tab, name, email, table }));
   }
 

@@ -47,7 +47,7 @@ export function diagramRoutes(router: Router, context: WebAppContext): void {
 <div class="primary-column">
 <p class="crumbs"><a href="/">${membership.team_name}</a> /</p>
 <h1>${diagram.name}</h1>
-<p class="meta"><span class="badge">${diagram.driver}</span> ${statusText(diagram)} · <a href="/embed/${diagram.uuid}">embed view</a></p>
+<p class="meta"><span class="badge">${diagram.driver}</span> <span data-live="table-count">${statusText(diagram)}</span> · <a href="/embed/${diagram.uuid}">embed view</a></p>
 ${lifecycleControls(diagram, membership.role, csrfToken)}
 ${importWarnings(diagram.warnings)}
 ${document ? liveSection(diagram.uuid, versions.versions[0]?.uuid ?? '', csrfToken) : ''}

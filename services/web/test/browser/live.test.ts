@@ -47,7 +47,9 @@ describe('two people on one diagram, live (Chromium, whole embedded system)', ()
     await annPage.click('g.dss-table[data-table="orders"] .dss-header');
     await benPage.waitForSelector('g.dss-table[data-table="orders"].dss-peer-selected');
     await vicPage.waitForSelector('g.dss-table[data-table="orders"].dss-peer-selected');
-    const benSees = await benPage.locator('#live [data-live="people"] li[data-table="orders"]').textContent();
+    const benSees = await benPage
+      .locator('#live [data-live="people"] li[data-tables="orders"]')
+      .textContent();
     // The name is text, never markup.
     expect(benSees).toBe('Ann <b>Editor</b> has orders selected');
     expect(await benPage.locator('#live [data-live="people"] b').count()).toBe(0);
@@ -72,6 +74,7 @@ describe('two people on one diagram, live (Chromium, whole embedded system)', ()
     await pasteSave(web, benTab, diagramUuid, addTable('refunds'));
     await annPage.waitForSelector('g.dss-table[data-table="refunds"]', { timeout: 5_000 });
     expect(await tableNames(web, ann, diagramUuid)).toEqual(['customers', 'invoices', 'orders', 'refunds']);
+    expect(await annPage.textContent('[data-live="table-count"]')).toBe('4 tables');
 
     // None of the pages was reloaded; the selection survived the redraws.
     for (const page of [annPage, benPage, vicPage])
@@ -87,7 +90,7 @@ describe('two people on one diagram, live (Chromium, whole embedded system)', ()
     // Ann leaves: the others see her go at once.
     await annPage.close();
     await benPage.waitForFunction(
-      () => !document.querySelector('#live [data-live="people"] li[data-table="orders"]'),
+      () => !document.querySelector('#live [data-live="people"] li[data-tables="orders"]'),
     );
     for (const page of [annTab, benTab, benPage, vicPage]) await page.close();
   });
