@@ -276,7 +276,7 @@ ${
   migration.warnings.length > 0
     ? html`<ul class="migration-warnings" id="migration-warnings">${migration.warnings.map(
         (warning) =>
-          html`<li><code>${warning.code}</code> statement ${String(warning.statement + 1)}: ${warning.message}</li>`,
+          html`<li><code>${warning.code}</code> statement ${String(warning.statement)}: ${warning.message}</li>`,
       )}</ul>`
     : ''
 }
