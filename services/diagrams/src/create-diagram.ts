@@ -56,6 +56,7 @@ export interface CreateDiagramInput {
   schema_json?: string;
   dbml?: string;
   wait_ms?: number;
+  empty?: boolean;
 }
 
 export interface CreateContext {
@@ -71,6 +72,11 @@ export async function createDiagram(context: CreateContext, caller: Caller, inpu
   const hasDdl = input.ddl !== undefined && input.ddl !== null;
   const hasSchema = input.schema_json !== undefined && input.schema_json !== null;
   const hasDbml = input.dbml !== undefined && input.dbml !== null;
+  if (input.empty === true) {
+    if (hasDdl || hasSchema || hasDbml)
+      throw new ServiceError('invalid_request', 'an empty diagram is created without ddl, schema or dbml');
+    return createEmpty(context, caller, { name, driver });
+  }
   if (Number(hasDdl) + Number(hasSchema) + Number(hasDbml) !== 1) {
     const message = 'exactly one of ddl, schema and dbml is required';
     throw new ServiceError('invalid_request', 'send exactly one of ddl, schema and dbml', {
@@ -335,7 +341,7 @@ async function createFromPatch(
 ) {
   ensureWithinBytes('schema', input.schemaJson, MAX_SCHEMA_BYTES);
   // A person in the web app holds no token: their creates are not replayed (a replay key without a
-  // token would join different people's creates), and they may start from an empty diagram.
+  // token would join different people's creates).
   const fromWeb = caller.tokenId === '';
   const key = replayKey(caller.tokenId, input.name, input.driver, 'schema', input.schemaJson);
   const answer = (record: repo.ReplayRecord) => replayAnswer(context, caller, record);
@@ -344,10 +350,9 @@ async function createFromPatch(
   const earlier = fromWeb ? null : await repo.findReplay(context.pool, key, caller.teamId);
   if (earlier) return answer(earlier);
 
-  const { patch, warnings } = validPatch(input.schemaJson, input.driver, fromWeb);
-  checkTablesCap(caller, patch?.tables.length ?? 0);
-  const empty = emptyDocument(input.driver);
-  const document = patch === null ? empty : apply(empty, patch).document;
+  const { patch, warnings } = validPatch(input.schemaJson, input.driver);
+  checkTablesCap(caller, patch.tables.length);
+  const document = apply(emptyDocument(input.driver), patch).document;
   const counts = documentCounts(document);
 
   return withTransaction(context.pool, async (client) => {
@@ -378,11 +383,23 @@ async function createFromPatch(
 }
 
 /**
- * Whose creates may replay each other: the token's; a person in the web app (no token) only their own,
- * so a form sent twice makes one import.
+ * An empty diagram, ready at once (the web app's "New diagram" with an empty start). No replay record:
+ * the web's create is a form post, and two of them are two diagrams, as two clicks of "New" are.
  */
-function replayOwner(caller: Caller): string {
-  return caller.tokenId === '' ? `web:${caller.userId}` : caller.tokenId;
+async function createEmpty(context: CreateContext, caller: Caller, input: { name: string; driver: Driver }) {
+  const document = emptyDocument(input.driver);
+  return withTransaction(context.pool, async (client) => {
+    await lockTeamCaps(client, caller.teamId);
+    await checkPrivateDiagramsCap(client, caller);
+    const diagram = await storeNewDiagram(client, caller, { ...input, document });
+    return {
+      diagram: toDiagram(diagram, context.appUrl, teamNames(caller)),
+      counts_json: JSON.stringify(documentCounts(document)),
+      warnings_json: '[]',
+      replayed: false,
+      poll_after_seconds: POLL_AFTER_SECONDS,
+    };
+  });
 }
 
 function replayKey(...parts: string[]): string {
@@ -390,6 +407,14 @@ function replayKey(...parts: string[]): string {
   // Length-prefixed, so no two different part lists hash the same text.
   for (const part of parts) hash.update(`${Buffer.byteLength(part, 'utf8')}:${part}\n`);
   return hash.digest('hex');
+}
+
+/**
+ * Whose creates may replay each other: the token's; a person in the web app (no token) only their own,
+ * so a form sent twice makes one import.
+ */
+function replayOwner(caller: Caller): string {
+  return caller.tokenId === '' ? `web:${caller.userId}` : caller.tokenId;
 }
 
 function replayAnswer(context: CreateContext, caller: Caller, record: repo.ReplayRecord) {
@@ -406,12 +431,7 @@ function teamNames(caller: Caller) {
   return { team_slug: caller.teamSlug, team_name: caller.teamName };
 }
 
-/** The validated create patch; null for a web create that defines no table (an empty diagram). */
-function validPatch(
-  schemaJson: string,
-  driver: Driver,
-  emptyAllowed: boolean,
-): { patch: Patch | null; warnings: PatchWarning[] } {
+function validPatch(schemaJson: string, driver: Driver): { patch: Patch; warnings: PatchWarning[] } {
   let input: unknown;
   try {
     input = JSON.parse(schemaJson);
@@ -422,7 +442,6 @@ function validPatch(
     throw invalidField('schema', 'must be a JSON object');
   const normalized = normalize(input);
   const result = validate(normalized.patch, null, driver, 'create');
-  if (!result.ok && result.code === 'no_tables' && emptyAllowed) return { patch: null, warnings: [] };
   if (!result.ok) throw validationError(result);
   return { patch: result.patch, warnings: normalized.warnings };
 }

@@ -29,9 +29,6 @@ export function toDiagram(row: DiagramRow, appUrl: string, team?: TeamNames) {
   };
 }
 
-/** Kinds of apply that History names by their kind: paste-back, layout by hand, editing sessions. */
-const VISIBLE_APPLY_KINDS = new Set(['paste', 'layout', 'editor']);
-
 /** `number` is the version's place in the diagram's history, 1 the oldest. */
 export function toVersion(row: VersionRow, number: number) {
   return {
@@ -39,10 +36,11 @@ export function toVersion(row: VersionRow, number: number) {
     number,
     created_at: row.created_at.toISOString(),
     author_user_id: row.author_user_id,
-    // A patch pasted in the web app, positions saved by hand, or an editing session in the editor are
-    // stored as applies of kind `paste`, `layout` or `editor`; History and the versions API name them so.
+    // A patch pasted in the web app, positions saved by hand, or the editor's saves are stored as applies
+    // of kind `paste`, `layout` or `editor`; History and the versions API name them as such.
     source:
-      row.source === 'apply' && row.source_kind !== null && VISIBLE_APPLY_KINDS.has(row.source_kind)
+      row.source === 'apply' &&
+      (row.source_kind === 'paste' || row.source_kind === 'layout' || row.source_kind === 'editor')
         ? row.source_kind
         : row.source,
     source_id: row.source_id,

@@ -70,10 +70,24 @@ describe('ApplyPatch from the editor', () => {
       expect(two.version_uuid).not.toBe(one.version_uuid);
       expect(etagTwo).not.toBe(etagOne);
       const versions = (await harness.client.ListVersions({ principal: alice, uuid: diagram.uuid })).versions;
-      expect(versions.map((version) => [version.uuid, version.source, version.author_user_id])).toEqual([
-        [two.version_uuid, 'editor', alice.user_id],
-        [diagram.first, 'create', alice.user_id],
+      expect(
+        versions.map((version) => [version.number, version.uuid, version.source, version.author_user_id]),
+      ).toEqual([
+        [2, two.version_uuid, 'editor', alice.user_id],
+        [1, diagram.first, 'create', alice.user_id],
       ]);
+      const change = await harness.client.GetVersionChange({
+        principal: alice,
+        uuid: diagram.uuid,
+        version_uuid: two.version_uuid,
+      });
+      expect(change.number).toBe(2);
+      expect(change.before_json).not.toBe('');
+      expect(
+        JSON.parse(change.before_json)
+          .tables.find((t: { name: string }) => t.name === 'orders')
+          .columns.map((c: { name: string }) => c.name),
+      ).not.toContain('note');
       const latest = await harness.client.GetVersionSchema({
         principal: alice,
         uuid: diagram.uuid,

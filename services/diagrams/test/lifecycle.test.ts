@@ -386,7 +386,7 @@ describe('Diagram lifecycle: UpdateDiagram, DuplicateDiagram, DeleteDiagram, Res
         principal: person,
         name: 'Blank',
         driver: 'pgsql',
-        schema_json: '{}',
+        empty: true,
       });
       expect(created.diagram).toMatchObject({
         name: 'Blank',
@@ -408,28 +408,57 @@ describe('Diagram lifecycle: UpdateDiagram, DuplicateDiagram, DeleteDiagram, Res
       expect(rows).toEqual([{ source: 'create', source_kind: 'web' }]);
     });
 
-    it('should not replay one person’s create for another, nor the same create twice', async () => {
+    it('should make two diagrams of two identical creates, from a schema or empty', async () => {
+      const person = webPrincipal(owner);
+      const schema = JSON.stringify(shopPatch());
       const first = await harness.client.CreateDiagram({
-        principal: webPrincipal(owner),
+        principal: person,
         name: 'Same',
         driver: 'mysql',
-        schema_json: '{}',
+        schema_json: schema,
       });
       const second = await harness.client.CreateDiagram({
-        principal: webPrincipal(owner),
+        principal: person,
         name: 'Same',
         driver: 'mysql',
-        schema_json: '{}',
+        schema_json: schema,
       });
       expect(second.replayed).toBe(false);
       expect(second.diagram!.uuid).not.toBe(first.diagram!.uuid);
+      const blank = await harness.client.CreateDiagram({
+        principal: person,
+        name: 'B',
+        driver: 'mysql',
+        empty: true,
+      });
+      const again = await harness.client.CreateDiagram({
+        principal: person,
+        name: 'B',
+        driver: 'mysql',
+        empty: true,
+      });
+      expect(again.diagram!.uuid).not.toBe(blank.diagram!.uuid);
     });
 
-    it('should still refuse an empty create from a token with no_tables', async () => {
+    it('should still refuse an empty schema with no_tables', async () => {
       const error = await failureOf(
-        harness.client.CreateDiagram({ principal: owner, name: 'Blank', driver: 'pgsql', schema_json: '{}' }),
+        harness.client.CreateDiagram({
+          principal: webPrincipal(owner),
+          name: 'Blank',
+          driver: 'pgsql',
+          schema_json: '{}',
+        }),
       );
       expect(error.code).toBe('no_tables');
+    });
+
+    it('should apply the private-diagrams cap to an empty create', async () => {
+      const team = newPrincipal({ role: 'owner', caps: { max_private_diagrams: 1 } });
+      await create('Only', team);
+      const error = await failureOf(
+        harness.client.CreateDiagram({ principal: team, name: 'More', driver: 'pgsql', empty: true }),
+      );
+      expect(error.code).toBe('plan_limit');
     });
   });
 });
