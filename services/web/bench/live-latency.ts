@@ -61,7 +61,8 @@ async function measure(bus: 'in-process' | 'NATS'): Promise<Row> {
 
     let count = 0;
     const save = async () => {
-      const name = `bench_${(count += 1)}`;
+      count += 1;
+      const name = `bench_${count}`;
       const started = performance.now();
       await diagrams.ApplyPatch({
         diagram_uuid: uuid,

@@ -23,7 +23,10 @@ const STATE_TEXT = { connecting: 'Connecting…', open: 'Live', offline: 'Offlin
 
 function start(): void {
   const section = document.getElementById('live');
-  if (section?.dataset['diagram']) return startDiagramPage(section, section.dataset['diagram']);
+  if (section?.dataset['diagram']) {
+    startDiagramPage(section, section.dataset['diagram']);
+    return;
+  }
   // The editor page (<div id="editor" data-diagram data-version data-csrf>) draws by itself: it gets the
   // connection and its dss:live-* events only.
   const editor = document.getElementById('editor');
