@@ -1,5 +1,7 @@
 // PATCH /v1/diagrams/{uuid} and POST /v1/diagrams/{uuid}/duplicate through a real gateway in front of the
 // real services (the embedded system). Every response is also checked against the OpenAPI description.
+import { createServiceClient } from '@dss/platform';
+import { eventually } from '@dss/platform/testing';
 import { startTestSystem, TestPeople, type TestSystem } from '@dss/system';
 import { assertMatchesOpenApi } from '../../../e2e/support/openapi-validator';
 
@@ -143,6 +145,39 @@ describe('Diagram rename and duplicate routes (real gateway, real services)', ()
       expect([viewer.status, viewer.body.error.code]).toEqual([403, 'editor_required']);
       const outsider = await call(token.outsider, 'POST', `/diagrams/${diagramUuid}/duplicate`, {});
       expect([outsider.status, outsider.body.error.code]).toEqual([404, 'not_found']);
+    });
+  });
+
+  describe('a diagram moved to the Trash (diagrams.DeleteDiagram: the API has no delete)', () => {
+    it('should answer 404 at once, even to an If-None-Match the gateway had confirmed', async () => {
+      const uuid = await newDiagram(token.writer, 'Binned');
+      const first = await fetch(`${system.apiUrl}/diagrams/${uuid}/schema`, {
+        headers: { authorization: `Bearer ${token.reader}` },
+      });
+      const etag = first.headers.get('etag')!;
+      const confirmed = await fetch(`${system.apiUrl}/diagrams/${uuid}/schema`, {
+        headers: { authorization: `Bearer ${token.reader}`, 'if-none-match': etag },
+      });
+      expect(confirmed.status).toBe(304);
+      const diagrams = createServiceClient('Diagrams', system.grpc.diagrams);
+      try {
+        const principal = await people.accounts.Authenticate({ token: token.writer });
+        await diagrams.DeleteDiagram({ principal, uuid });
+      } finally {
+        diagrams.close();
+      }
+      await eventually(async () => {
+        const stale = await fetch(`${system.apiUrl}/diagrams/${uuid}/schema`, {
+          headers: { authorization: `Bearer ${token.reader}`, 'if-none-match': etag },
+        });
+        expect(stale.status).toBe(404);
+      });
+      for (const path of ['', '/schema-full', '/versions', '/export?format=sql'])
+        expect((await call(token.reader, 'GET', `/diagrams/${uuid}${path}`)).status).toBe(404);
+      expect((await call(token.writer, 'PATCH', `/diagrams/${uuid}`, { name: 'Back' })).status).toBe(404);
+      expect((await call(token.writer, 'POST', `/diagrams/${uuid}/duplicate`, {})).status).toBe(404);
+      const list = await call(token.reader, 'GET', '/diagrams?limit=100');
+      expect(list.body.data.map((entry: Json) => entry.uuid)).not.toContain(uuid);
     });
   });
 });
