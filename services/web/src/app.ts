@@ -14,6 +14,7 @@ import { diagramLifecycleRoutes } from './routes/diagram-lifecycle';
 import { drawRoutes } from './routes/draw';
 import { editorRoutes } from './routes/editor';
 import { homeRoutes } from './routes/home';
+import { liveRoutes } from './routes/live';
 import { reviewRoutes } from './routes/review';
 import { signInRoutes } from './routes/sign-in';
 import { tokenRoutes } from './routes/tokens';
@@ -90,6 +91,7 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
   // Before the diagram routes, so `/diagrams/new` is not read as a diagram id.
   editorRoutes(pages, context);
   diagramRoutes(pages, context);
+  liveRoutes(pages, context);
   diagramLifecycleRoutes(pages, context);
   reviewRoutes(pages, context);
   tokenRoutes(pages, context);

@@ -238,6 +238,8 @@ describe('arrange by hand (Chromium, whole embedded system)', () => {
     const [name] = [...(await framesByName()).keys()];
     const page = await suite.signedInPage(editor, `/diagrams/${diagramUuid}`);
     await page.waitForSelector('figure.diagram[data-viewport=ready]');
+    // Arranging when the change lands: a live page redraws a newer version only when not arranging.
+    await page.click('button[data-zoom-action=arrange]');
     const proposal = await propose(web, editor, diagramUuid, {
       title: 'Meanwhile',
       message: 'Another change.',
@@ -249,7 +251,9 @@ describe('arrange by hand (Chromium, whole embedded system)', () => {
     const other = await suite.signedInPage(editor, `/review/${proposal.uuid}`);
     await Promise.all([other.waitForLoadState('load'), other.click('button:has-text("Apply changes")')]);
     const before = (await framesByName()).get(name!)!;
-    await page.click('button[data-zoom-action=arrange]');
+    await page.waitForFunction(() =>
+      document.querySelector('#live [data-live="note"]')?.textContent?.includes('newer version'),
+    );
     await drag(page, name!, 80, 0);
     const [response] = await Promise.all([
       page.waitForResponse((candidate) => candidate.url().endsWith('/layout')),
