@@ -30,6 +30,5 @@ export const diagramCss = `svg.dss-diagram {
 @media print {
   svg.dss-diagram { background: none; border: none; }
 }
-.dss-diagram .dss-relationship.dss-stale { opacity: 0.2; }
 svg.dss-arranging .dss-table { cursor: move; }
 `;

@@ -195,7 +195,11 @@ function renderColumn(
     });
   }
   const indexClasses = indexMarks.map((entry) => ` dss-index-${entry.mark}`);
-  return element('g', { class: `dss-column${markClass(mark)}${[...new Set(indexClasses)].join('')}` }, body);
+  return element(
+    'g',
+    { class: `dss-column${markClass(mark)}${[...new Set(indexClasses)].join('')}`, 'data-column': name },
+    body,
+  );
 }
 
 /**
