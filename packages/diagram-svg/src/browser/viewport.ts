@@ -14,6 +14,7 @@ import {
   zoomIdentity,
   zoomTransform,
 } from 'd3-zoom';
+import { Emphasis } from './emphasis';
 import { LiveLines, type Offset } from './live-lines';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -34,6 +35,8 @@ interface Viewport {
   centreOn(table: SVGGElement): void;
   /** Zooms (never past actual size) and pans so the marked parts fill the view; the whole when none. */
   focusOnChanges(): void;
+  /** Zooms (never past actual size) and pans so the parts fill the view below the controls. */
+  showParts(parts: Iterable<SVGGraphicsElement>): void;
   /** Pans, at the current zoom, so the drawing's point (x, y) is in the middle of the view. */
   centreAt(x: number, y: number): void;
   /** The drawing's units of the table boxes and of what is in view (for the minimap). */
@@ -217,6 +220,9 @@ function attach(figure: HTMLElement, svg: SVGSVGElement): Viewport | null {
           marked.closest<SVGGraphicsElement>('g.dss-table, g.dss-relationship, g.dss-note, g.dss-group') ??
             marked,
         );
+      this.showParts(parts);
+    },
+    showParts(parts: Iterable<SVGGraphicsElement>) {
       let union: { x0: number; y0: number; x1: number; y1: number } | null = null;
       for (const part of parts) {
         const b = part.getBBox();
@@ -233,16 +239,24 @@ function attach(figure: HTMLElement, svg: SVGSVGElement): Viewport | null {
       }
       if (union === null) return;
       const margin = 40;
+      const view = svg.getBoundingClientRect();
+      const s = fittedScale();
+      // In viewBox units at k = 1: the whole view, and the strip the controls cover.
+      const width = view.width / s;
+      const height = view.height / s;
+      const band = coveredTop() / s;
       const k = Math.min(
-        box.width / (union.x1 - union.x0 + 2 * margin),
-        box.height / (union.y1 - union.y0 + 2 * margin),
-        Math.max(1, 1 / fittedScale()),
+        width / (union.x1 - union.x0 + 2 * margin),
+        (height - band) / (union.y1 - union.y0 + 2 * margin),
+        Math.max(1, 1 / s),
       );
-      if (k <= 1.05) return;
-      selection.call(
-        behaviour.transform,
-        scaleAbout(k, (union.x0 + union.x1) / 2, (union.y0 + union.y1) / 2),
-      );
+      if (k <= 1.05) {
+        this.fit();
+        return;
+      }
+      // The parts' middle at the middle of the view below the controls.
+      const y = (union.y0 + union.y1) / 2 - band / (2 * k);
+      selection.call(behaviour.transform, scaleAbout(k, (union.x0 + union.x1) / 2, y));
     },
   };
 }
@@ -298,6 +312,7 @@ function addControls(figure: HTMLElement, svg: SVGSVGElement, viewport: Viewport
     bar.append(search, list);
     addMinimap(figure, svg, viewport, tables);
   }
+  addFocus(figure, svg, viewport, bar);
   const layoutForm = document.getElementById('layout-form') as HTMLFormElement | null;
   if (layoutForm !== null) addArranging(bar, svg, viewport, layoutForm);
   figure.prepend(bar);
@@ -319,6 +334,62 @@ function addControls(figure: HTMLElement, svg: SVGSVGElement, viewport: Viewport
       action();
     }
   });
+}
+
+/**
+ * Emphasis of what the pointer is on (see emphasis.ts), the line under the drawing that names a selected
+ * relationship, and the "Show" choice of the toolbar: all tables, or Focus mode (the selected table, or on a
+ * review the changed ones, with their neighbours to depth 1 or 2), which zooms to what it shows.
+ */
+function addFocus(figure: HTMLElement, svg: SVGSVGElement, viewport: Viewport, bar: HTMLElement): void {
+  const info = document.createElement('p');
+  info.className = 'dss-relationship-info';
+  info.setAttribute('role', 'status');
+  info.hidden = true;
+  figure.appendChild(info);
+  const emphasis = new Emphasis(svg, info);
+  const choice = document.createElement('select');
+  choice.className = 'dss-focus-choice';
+  choice.dataset['zoomAction'] = 'focus';
+  choice.title = 'Show every table, or only the selected table and its neighbours (click a table first)';
+  choice.setAttribute('aria-label', 'Show');
+  for (const [value, label] of [
+    ['0', 'All tables'],
+    ['1', 'Focus: neighbours'],
+    ['2', 'Focus: 2 steps'],
+  ] as const) {
+    const option = document.createElement('option');
+    option.value = value;
+    option.textContent = label;
+    choice.appendChild(option);
+  }
+  const showFocused = () => {
+    if (emphasis.focusing === 0) viewport.fit();
+    else viewport.showParts(Array.from(svg.querySelectorAll<SVGGElement>('g.dss-table.dss-in-focus')));
+  };
+  choice.addEventListener('change', () => {
+    emphasis.setFocusDepth(Number(choice.value));
+    showFocused();
+  });
+  const refresh = () => {
+    choice.disabled = emphasis.centre.size === 0;
+    if (choice.disabled && choice.value !== '0') {
+      choice.value = '0';
+      emphasis.setFocusDepth(0);
+      viewport.fit();
+    }
+  };
+  // Selecting another table while in Focus mode moves the focus there.
+  emphasis.onChange(() => {
+    const before = choice.disabled;
+    refresh();
+    if (!before && emphasis.focusing > 0) showFocused();
+  });
+  figure.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') emphasis.select(null, null);
+  });
+  refresh();
+  bar.appendChild(choice);
 }
 
 /** A point of the page (client coordinates) in the user units of `element`. */

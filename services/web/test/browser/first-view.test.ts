@@ -4,62 +4,18 @@
 // under the toolbar; "Find a table" brings a tall table's header into view; lines follow a dragged table.
 // The page is served from memory (no services), so the whole corpus is drawn, the file over the API's DDL
 // limit included.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { convertDdl, type DdlDriver } from '@dss/ddl';
-import { diagramCss, pointsOfPath, renderDiagramSvg, viewportBundlePath } from '@dss/diagram-svg';
-import { apply, type DiagramDocument, emptyDocument, normalize, validate } from '@dss/schema';
+import { pointsOfPath } from '@dss/diagram-svg';
 import type { Page } from 'playwright-core';
-import { APP_CSS } from '../../src/assets/app-css';
-import { html, trustedHtml } from '../../src/html';
-import { page as pageFrame } from '../../src/views/layout';
 import { launchBrowser, saveScreenshot, type TestBrowser } from '../support/browser';
+import {
+  corpusFiles,
+  diagramPage,
+  documentFrom,
+  importCorpus,
+  openDiagramPage as open,
+} from '../support/static-diagram';
 
-const CORPUS = path.resolve(__dirname, '../../../../../shared/corpus');
-if (!fs.existsSync(path.join(CORPUS, 'manifest.json')))
-  throw new Error(`the public corpus is missing: expected ${CORPUS}/manifest.json beside the repository`);
-const FILES = (
-  JSON.parse(fs.readFileSync(path.join(CORPUS, 'manifest.json'), 'utf8')) as {
-    files: { file: string; driver: DdlDriver }[];
-  }
-).files;
-const ORIGIN = 'http://diagram.test';
-
-/** The diagram page's frame around a drawing (as routes/diagram.ts writes it), with the layout form. */
-function diagramPage(name: string, document: DiagramDocument): string {
-  return pageFrame(
-    { title: name, stylesheets: ['/assets/diagram.css'], scripts: ['/assets/viewport.js'] },
-    html`<main class="with-aside wide">
-<div class="primary-column">
-<h1>${name}</h1>
-<p class="meta"><span class="badge">${document.driver}</span> ${String(document.tables.length)} tables</p>
-<figure class="diagram" id="diagram">${trustedHtml(renderDiagramSvg(document, { title: name }))}</figure>
-<form id="layout-form" method="post" action="/layout"><input type="hidden" name="positions"></form>
-</div>
-<aside class="history"><h2>History</h2><ol><li>Version 1</li></ol></aside>
-</main>`,
-  ).text;
-}
-
-async function open(browser: TestBrowser, body: string): Promise<Page> {
-  const { page } = await browser.newPage();
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const viewport = fs.readFileSync(viewportBundlePath, 'utf8');
-  await page.route(`${ORIGIN}/**`, (route) => {
-    const url = new URL(route.request().url());
-    const files: Record<string, [string, string]> = {
-      '/': ['text/html', body],
-      '/assets/app.css': ['text/css', APP_CSS],
-      '/assets/diagram.css': ['text/css', diagramCss],
-      '/assets/viewport.js': ['text/javascript', viewport],
-    };
-    const file = files[url.pathname];
-    return file ? route.fulfill({ contentType: file[0], body: file[1] }) : route.fulfill({ status: 404 });
-  });
-  await page.goto(`${ORIGIN}/`);
-  await page.waitForSelector('figure.diagram[data-viewport=ready]');
-  return page;
-}
+const FILES = corpusFiles();
 
 interface ScreenBox {
   name: string;
@@ -89,20 +45,6 @@ function screenBoxes(page: Page) {
 
 const intersects = (a: Omit<ScreenBox, 'name'>, b: Omit<ScreenBox, 'name'>) =>
   a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-
-async function importCorpus(file: string, driver: DdlDriver): Promise<DiagramDocument> {
-  const result = await convertDdl(driver, fs.readFileSync(path.join(CORPUS, file), 'utf8'));
-  if (!result.ok) throw new Error(`${file}: ${result.code}: ${result.message}`);
-  return result.document;
-}
-
-/** The document a patch makes of an empty PostgreSQL diagram. */
-function documentFrom(patch: object): DiagramDocument {
-  const base = emptyDocument('pgsql');
-  const result = validate(normalize(patch).patch, base, 'pgsql', 'propose');
-  if (!result.ok) throw new Error(`fixture patch is invalid: ${JSON.stringify(result.problems)}`);
-  return apply(base, result.patch).document;
-}
 
 describe('the first view of a diagram (Chromium, 1440×900)', () => {
   jest.setTimeout(120_000);
@@ -147,7 +89,7 @@ describe('the first view of a diagram (Chromium, 1440×900)', () => {
         top: Math.floor(at / 6) * 1700,
         columns: at === 7 ? columns : columns.slice(0, 3),
       })),
-    });
+    }).document;
     const page = await open(browser, diagramPage('tall', diagram));
     await page.fill('input.dss-table-search', 'tall');
     await page.press('input.dss-table-search', 'Enter');
