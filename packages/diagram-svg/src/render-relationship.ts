@@ -6,6 +6,9 @@ import type { Bounds } from './bounds';
 import type { ChangeMark } from './highlight';
 import { markClass } from './highlight';
 import { MARK_COLORS, RELATIONSHIP_LINE, REMOVED_DASH, WHITE } from './palette';
+
+/** The drawing's background (diagramCss's `svg.dss-diagram` fill). */
+const HALO = '#f8fafc';
 import type { Endpoint, Route } from './relationship-route';
 import { element, formatNumber as n, textOf, titleElement } from './xml';
 
@@ -65,6 +68,15 @@ export function renderRelationship(resolved: ResolvedRelationship, route: Route,
 
   const body =
     titleElement(describe(relationship)) +
+    // A casing in the background's colour under the line: where a later line crosses an earlier one it cuts
+    // a small gap into it, so a crossing reads as one line passing over another, not as a junction.
+    element('path', {
+      class: 'dss-halo',
+      d: shapes.line,
+      stroke: HALO,
+      'stroke-width': 4,
+      'stroke-linecap': 'butt',
+    }) +
     element('path', {
       class: 'dss-line',
       d: shapes.line,

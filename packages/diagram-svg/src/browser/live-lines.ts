@@ -96,6 +96,7 @@ export class LiveLines {
     touched.forEach((line, at) => {
       const shapes = relationshipShapes(routes[at]!, line.type, line.nullable);
       line.g.querySelector('path.dss-line')?.setAttribute('d', shapes.line);
+      line.g.querySelector('path.dss-halo')?.setAttribute('d', shapes.line);
       line.g.querySelector('path.dss-ends')?.setAttribute('d', shapes.ends);
       const circle = line.g.querySelector('circle.dss-optional');
       if (circle !== null && shapes.circle !== null) {
