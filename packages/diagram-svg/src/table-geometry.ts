@@ -28,8 +28,8 @@ export interface Box {
   height: number;
 }
 
-/** Free space kept between a widened table and a table it pushes to its right. */
-const NEIGHBOUR_GAP = 16;
+/** Free space kept between a widened table and a table it pushes to its right (packages/schema's LAYOUT_GAP). */
+const NEIGHBOUR_GAP = 48;
 /** The "null" marker after a nullable column's type, and the gap that keeps the two apart. */
 export const NULL_MARKER_WIDTH = 22;
 export const NULL_MARKER_GAP = 6;
@@ -71,7 +71,7 @@ export function fitTableBoxes(tables: readonly DocumentTable[]): void {
       const sameHeight = other.top < box.top + box.height && box.top < other.top + other.height;
       // Only room the fitting took: tables a person stored overlapping stay as they were.
       const storedGap = (stored[at] as Box).left - (was.left + was.width);
-      // Keep the gap the person left, up to 16px.
+      // Keep the gap the person left, up to the layout's 48px: room for the lines between the two.
       const needed = other.left + other.width + Math.min(NEIGHBOUR_GAP, storedGap);
       if (sameHeight && storedGap >= 0 && needed > box.left) shift = Math.max(shift, needed - box.left);
     }

@@ -28,7 +28,7 @@ describe('fitTableBoxes', () => {
     expect(box).toMatchObject({ left: 0, top: 0 });
   });
 
-  it('should draw a table it would reach further right, 16px clear, and the tables after it along the row', () => {
+  it('should draw a table it would reach further right, 48px clear, and the tables after it along the row', () => {
     const [orders, invoices, payments, apart] = tables([
       { name: 'orders', left: 0, top: 0, width: 180, long: true },
       { name: 'invoices', left: 250, top: 20, width: 180 },
@@ -38,9 +38,9 @@ describe('fitTableBoxes', () => {
     fitTableBoxes([orders!, invoices!, payments!, apart!]);
     const widened = tableBox(orders!).width;
     expect(widened).toBe(360);
-    expect(tableBox(invoices!)).toMatchObject({ left: widened + 16, width: 180, top: 20 });
+    expect(tableBox(invoices!)).toMatchObject({ left: widened + 48, width: 180, top: 20 });
     // payments stood 10px from invoices: it keeps those 10px.
-    expect(tableBox(payments!).left).toBe(widened + 16 + 180 + 10);
+    expect(tableBox(payments!).left).toBe(widened + 48 + 180 + 10);
     expect(tableBox(apart!).left).toBe(900);
   });
 
