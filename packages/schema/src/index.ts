@@ -17,3 +17,4 @@ export * from './limits';
 export * from './document-patch';
 export * from './diff-markdown';
 export * from './layout-clusters';
+export * from './rebase';
