@@ -76,7 +76,8 @@ describe('arrange by hand (Chromium, whole embedded system)', () => {
     await page.waitForSelector('figure.diagram[data-viewport=ready]');
     await page.click('button[data-zoom-action=arrange]');
     const unitsPerPixel = await drag(page, name, 120, 60);
-    expect(await page.locator('g.dss-relationship.dss-stale').count()).toBeGreaterThan(0);
+    // The lines followed the table (first-view.test.ts measures them); none is left behind, faded.
+    expect(await page.locator('g.dss-relationship.dss-stale').count()).toBe(0);
     await saveScreenshot(page, 'arrange-dragged');
     await Promise.all([
       page.waitForURL(`${web.webUrl}/diagrams/${diagramUuid}`),
