@@ -50,6 +50,7 @@ export function createDiagramsHandlers(deps: DiagramsHandlerDeps): ServiceHandle
       etag: found.etag,
       content_type: contentType,
       unchanged: found.unchanged,
+      version_uuid: found.version_uuid ?? '',
     };
   }
 

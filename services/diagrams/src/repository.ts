@@ -112,11 +112,18 @@ export async function findRepresentation(
   uuid: string,
   name: RepresentationName,
   knownEtag = '',
-): Promise<{ status: DiagramStatus; body: string | null; etag: string | null; unchanged: boolean } | null> {
+): Promise<{
+  status: DiagramStatus;
+  body: string | null;
+  etag: string | null;
+  unchanged: boolean;
+  version_uuid: string | null;
+} | null> {
   // `name` is one of four fixed identifiers (checked by the type and the map), never client text.
   const etag = `c.${ETAG_COLUMN[name]}`;
   const { rows } = await db.query(
-    `SELECT d.status, ${etag} AS etag, coalesce(${etag} = $3, false) AS unchanged,
+    `SELECT d.status, d.current_version_uuid AS version_uuid, ${etag} AS etag,
+            coalesce(${etag} = $3, false) AS unchanged,
             CASE WHEN ${etag} = $3 THEN NULL ELSE c.${name} END AS body
        FROM diagrams.diagrams d LEFT JOIN diagrams.diagram_contents c ON c.diagram_uuid = d.uuid
       WHERE d.uuid = $1 AND d.team_id = $2 AND d.deleted_at IS NULL`,

@@ -2,8 +2,8 @@
 // migration SQL of a proposal (the statements that turn a database at the proposal's base version into
 // the proposed schema). Both count against the schema rate limit; reading access suffices.
 import * as crypto from 'node:crypto';
-import { type ServiceClient, ServiceError } from '@dss/platform';
-import { apply, type DiagramDocument, emptyDocument, MAX_PROBLEMS, normalize, validate } from '@dss/schema';
+import type { ServiceClient } from '@dss/platform';
+import { type DiagramDocument, emptyDocument } from '@dss/schema';
 import { type Migration, migrationFile, migrationScript } from '@dss/sql';
 import { ifNoneMatchMatches } from '@dss/platform';
 import type { Request, Response } from 'express';
@@ -51,10 +51,6 @@ export function exportRoutes(
         const wire = wirePrincipal(principal);
         // The proposal must be visible to the token's team: the same 404 as an unknown one otherwise.
         const proposal = await proposals.GetProposal({ principal: wire, uuid: uuidOf(req) });
-        const review = await proposals.GetProposalForReview({
-          uuid: proposal.uuid,
-          user_id: principal.user_id,
-        });
         let before: DiagramDocument;
         let after: DiagramDocument;
         if (proposal.state === 'applied' && proposal.applied_version_uuid) {
@@ -68,14 +64,13 @@ export function exportRoutes(
             ? (JSON.parse(change.before_json) as DiagramDocument)
             : emptyDocument(after.driver);
         } else {
-          before = await currentDocument(diagrams, wire, proposal.diagram_uuid);
-          const normalized = normalize(JSON.parse(review.patch_json) as unknown);
-          const result = validate(normalized.patch, before, before.driver, 'propose');
-          if (!result.ok)
-            throw new ServiceError('conflict', `the proposal no longer fits the diagram: ${result.message}`, {
-              errors: result.problems.slice(0, MAX_PROBLEMS),
-            });
-          after = apply(before, result.patch).document;
+          // Rebased from the version the proposal was made on; 409 conflict naming what changed since.
+          const change = await proposals.GetProposedChange({
+            uuid: proposal.uuid,
+            user_id: principal.user_id,
+          });
+          before = JSON.parse(change.current_json) as DiagramDocument;
+          after = JSON.parse(change.proposed_json) as DiagramDocument;
         }
         sendMigration(req, res, migrationScript(before, after), format);
       },

@@ -53,6 +53,7 @@ export function proposalStatus(proposal: ProposalMessage) {
     declined_at: proposal.declined_at ?? null,
     decline_reason: proposal.decline_reason ?? null,
     expires_at: proposal.expires_at,
+    base_version_uuid: proposal.base_version_uuid || null,
   };
 }
 

@@ -138,7 +138,7 @@ export interface paths {
         };
         /**
          * Get a diagram's schema as JSON or Markdown
-         * @description Tables (sorted by name), columns and indexes (schema order) and relationships, without canvas layout, groups or sticky notes. JSON by default; compact Markdown when `Accept` asks for `text/markdown` or the query has `format=ai`. JSON and Markdown each have their own `ETag`; the ETag changes with schema content (comments included) but not with canvas-only edits, so moving or recoloring a table still gives 304. Rate limit: 30 per minute per token (schema limit).
+         * @description Tables (sorted by name), columns and indexes (schema order) and relationships, without canvas layout, groups or sticky notes. JSON by default; compact Markdown when `Accept` asks for `text/markdown` or the query has `format=ai` (or `format=markdown`; `format=json` asks for JSON). JSON and Markdown each have their own `ETag`; the ETag changes with schema content (comments included) but not with canvas-only edits, so moving or recoloring a table still gives 304. Rate limit: 30 per minute per token (schema limit).
          */
         get: operations["getDiagramSchema"];
         put?: never;
@@ -303,7 +303,7 @@ export interface paths {
         };
         /**
          * The migration SQL of a proposal
-         * @description The SQL that turns a database at the proposal's base version into the proposed schema, in the diagram's driver: renames as renames, `ALTER TABLE … ADD/DROP/ALTER COLUMN`, index and foreign-key changes in an order the server accepts. The base is the diagram as it is now for a pending (or declined, or expired) proposal, and the version before the one it wrote for an applied proposal. The database is assumed to be built from the base version's export (`GET /diagrams/{uuid}/export?format=sql`), which fixes the names of unnamed keys. No statement changes a value silently: a change that could cut or round a value (a shorter string, fewer digits or decimal places, a narrower integer, fewer enum values, fewer fractional seconds) is preceded by a check that stops the migration when a row holds such a value (PostgreSQL: a `DO` block that counts the rows; MariaDB/MySQL: a temporary `CHECK` constraint named `<column> fits <type>`; SQL Server: `THROW`). PostgreSQL runs the script as one transaction (`BEGIN` … `COMMIT`); MariaDB/MySQL cannot roll DDL back, so the script sets strict mode and runs every check before the first change. A new foreign key over a table with rows is added `NOT VALID` and then validated (PostgreSQL). `format=json` answers `{data: {sql, statements, safety, warnings}}`: `safety[i]` says what `statements[i]` can do to the data; warnings name statements that may lose data or fail on existing rows, with the query that finds those rows. Statements are numbered from 0, in `warnings[].statement` as in the script's `-- statement <n> (<safety>)` lines. Rate limit: the schema limit.
+         * @description The SQL that turns a database at the proposal's base version into the proposed schema, in the diagram's driver: renames as renames, `ALTER TABLE … ADD/DROP/ALTER COLUMN`, index and foreign-key changes in an order the server accepts. The base is the diagram as it is now for a pending (or declined, or expired) proposal, and the version before the one it wrote for an applied proposal. A pending proposal is computed against the version it was made on (`base_version_uuid`) and rebased onto the diagram as it is now by entity identity; when an entity it uses was renamed, dropped or changed in between, the answer is 409 `conflict` naming it (and applying it is refused alike). The database is assumed to be built from the base version's export (`GET /diagrams/{uuid}/export?format=sql`), which fixes the names of unnamed keys. No statement changes a value silently: a change that could cut or round a value (a shorter string, fewer digits or decimal places, a narrower integer, fewer enum values, fewer fractional seconds) is preceded by a check that stops the migration when a row holds such a value (PostgreSQL: a `DO` block that counts the rows; MariaDB/MySQL: a temporary `CHECK` constraint named `<column> fits <type>`; SQL Server: `THROW`). PostgreSQL runs the script as one transaction (`BEGIN` … `COMMIT`); MariaDB/MySQL cannot roll DDL back, so the script sets strict mode and runs every check before the first change. A new foreign key over a table with rows is added `NOT VALID` and then validated (PostgreSQL). `format=json` answers `{data: {sql, statements, safety, warnings}}`: `safety[i]` says what `statements[i]` can do to the data; warnings name statements that may lose data or fail on existing rows, with the query that finds those rows. Statements are numbered from 0, in `warnings[].statement` as in the script's `-- statement <n> (<safety>)` lines. Rate limit: the schema limit.
          */
         get: operations["getProposalMigration"];
         put?: never;
@@ -380,7 +380,27 @@ export interface components {
             limit?: number;
             /** @description With `plan_limit` and `limit_type` `tables`: how many tables the request would lead to. */
             requested?: number;
+            /** @description With `conflict` for a change made on an older version of the diagram (a proposal): the entities it uses that changed since, by identity. */
+            conflicts?: components["schemas"]["RebaseConflict"][];
         } & (unknown & unknown & unknown & unknown);
+        /** @description An entity a change uses that was changed since the version the change was made on. */
+        RebaseConflict: {
+            /** @enum {string} */
+            entity: "table" | "column" | "index" | "relationship" | "group" | "sticky_note";
+            /** @description The table (as the older version names it); a relationship's source table. Absent for groups and notes. */
+            table?: string;
+            /** @description For a column, its name in the older version. */
+            column?: string;
+            /** @description An index or group name; a relationship as `source_table.column -> target_table.column`; a note's uuid. */
+            name?: string;
+            /**
+             * @description `added`: the name the change introduces was introduced in between too.
+             * @enum {string}
+             */
+            change: "dropped" | "renamed" | "changed" | "added";
+            /** @description One sentence naming the entity and what happened to it. */
+            reason: string;
+        };
         /** @description One validation problem. */
         PatchProblem: {
             /** @description Where the problem is, such as `tables[1].columns[0].type`. */
@@ -538,6 +558,8 @@ export interface components {
             status: components["schemas"]["DiagramStatus"];
             error: components["schemas"]["DiagramError"];
             warnings: components["schemas"]["ImportWarnings"];
+            /** @description An addition to the spec's Diagram table: the database the diagram is for, the driver its column types resolve against (the same as `driver` of its schema). */
+            driver: components["schemas"]["Driver"];
         } & components["schemas"]["DiagramStatusRules"];
         /** @description An addition to the spec's Diagram table. What the SQL DDL import skipped or changed: a statement the parser could not read is skipped (inside a CREATE or ALTER TABLE, only the unreadable clause is dropped) and the rest is imported; a type outside the driver's data-type catalog takes the closest one. `total` counts every warning, `items` holds the first 100 in the order they were found. Always `{total: 0, items: []}` for a diagram not created from DDL, while importing and after a failed import. */
         ImportWarnings: {
@@ -973,6 +995,8 @@ export interface components {
             applied_at: components["schemas"]["Timestamp"] | null;
             /** @description The version the apply created in the diagram's history; null until applied. */
             applied_version_uuid: string | null;
+            /** @description The diagram version the proposal was made on (an addition within v1). Its migration and its apply rebase the patch from there onto the diagram as it is now by entity identity, or answer 409 `conflict` naming what changed in between. Null for proposals made before it was recorded. */
+            base_version_uuid: string | null;
             /** @description When it was declined; null until then. */
             declined_at: components["schemas"]["Timestamp"] | null;
             /** @description The reviewer's text; null when none was given. */
@@ -1227,7 +1251,7 @@ export interface components {
                 "application/json": components["schemas"]["DiagramNotReadyError"];
             };
         };
-        /** @description `conflict`: the pending proposal no longer fits the diagram as it is now (`errors` lists why), so there is no migration to write; or `diagram_not_ready` while the diagram is importing. */
+        /** @description `conflict`: the pending proposal no longer means what it meant on the version it was made on: an entity it changes, deletes or relies on was renamed, dropped or changed since (`conflicts` names each, `errors` gives one problem per entity with a path such as `tables.users.columns.name`, as an editor save's conflict does, and `message` repeats their reasons), or it no longer passes validation (`errors` lists why). There is no migration to write, and applying it is refused with the same reason. Or `diagram_not_ready` while the diagram is importing. */
         ProposalConflict: {
             headers: {
                 [name: string]: unknown;
@@ -1331,8 +1355,8 @@ export interface components {
         Limit: number;
         /** @description The `meta.next_cursor` of the previous page; omit for the first page. */
         Cursor: string;
-        /** @description `ai` returns the Markdown rendering whatever `Accept` says. */
-        Format: "ai";
+        /** @description `ai` (the spec's switch) or `markdown` returns the Markdown rendering whatever `Accept` says; `json` the JSON one (both additions within v1, as the version and diff reads take them). Without it, `Accept` decides. */
+        Format: "json" | "markdown" | "ai";
         /** @description Detail of the Markdown rendering: `detailed` has types and constraints, `simple` column names only. */
         Level: "detailed" | "simple";
         /** @description Narrow the catalog to one driver; omit for all three. */
@@ -1509,6 +1533,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenPropose"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UpdateUnprocessable"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
@@ -1546,6 +1571,7 @@ export interface operations {
             403: components["responses"]["ForbiddenPropose"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["DiagramNotReady"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["DuplicateUnprocessable"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
@@ -1627,7 +1653,7 @@ export interface operations {
     getDiagramSchema: {
         parameters: {
             query?: {
-                /** @description `ai` returns the Markdown rendering whatever `Accept` says. */
+                /** @description `ai` (the spec's switch) or `markdown` returns the Markdown rendering whatever `Accept` says; `json` the JSON one (both additions within v1, as the version and diff reads take them). Without it, `Accept` decides. */
                 format?: components["parameters"]["Format"];
                 /** @description Detail of the Markdown rendering: `detailed` has types and constraints, `simple` column names only. */
                 level?: components["parameters"]["Level"];

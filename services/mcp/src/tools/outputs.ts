@@ -48,6 +48,10 @@ export const proposalStatusOutput = {
   declined_at: timestamp.nullable(),
   decline_reason: z.string().nullable(),
   expires_at: timestamp,
+  base_version_uuid: z
+    .string()
+    .nullable()
+    .describe('The diagram version the proposal was made on; its change is rebased from there.'),
 };
 
 export const visualizeOutput = {

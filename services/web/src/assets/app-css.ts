@@ -43,6 +43,7 @@ form.inline { display: inline; }
 input, select, textarea { font: inherit; padding: 0.4rem 0.55rem; border: 1px solid var(--line); border-radius: 6px; background: var(--paper); }
 button { font: inherit; padding: 0.4rem 0.9rem; border-radius: 6px; border: 1px solid var(--line); background: var(--paper); cursor: pointer; }
 button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
+a.button { display: inline-block; padding: 0.4rem 0.9rem; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent); color: #fff; text-decoration: none; }
 button.danger { color: var(--removed); border-color: var(--removed); }
 button.link { border: none; background: none; color: var(--accent); padding: 0; text-decoration: underline; }
 .error { color: var(--removed); }
@@ -76,6 +77,13 @@ figure.diagram svg.dss-minimap { position: absolute; right: 8px; bottom: 8px; z-
 .paste-box { margin: 1rem 0; }
 .paste-box textarea { width: 100%; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
 .dss-found .dss-box { stroke: #2563eb; stroke-width: 3; }
+.dss-selected .dss-box { stroke: #2563eb; stroke-width: 2.5; }
+.dss-peer-selected .dss-box { stroke: #c2410c; stroke-width: 3; stroke-dasharray: 6 3; }
+.live { display: flex; flex-wrap: wrap; gap: 0.3rem 1rem; align-items: baseline; margin: 0.4rem 0; font-size: 0.9rem; }
+.live p { margin: 0; }
+.live [data-live="state"] { color: var(--muted); }
+.live ul { display: flex; flex-wrap: wrap; gap: 0.2rem 1rem; list-style: none; margin: 0; padding: 0; }
+.live .live-person { font-weight: 600; }
 aside.history { background: var(--paper); border: 1px solid var(--line); border-radius: 8px; padding: 0.8rem 1rem; align-self: start; }
 aside.history h2 { margin-top: 0; }
 aside.history ol, aside.history ul { padding-left: 1.1rem; margin: 0; }

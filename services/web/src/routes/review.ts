@@ -4,20 +4,14 @@
 // calls, which check the reviewer's role themselves; a patch that no longer fits is shown with its
 // reasons and the proposal stays pending.
 import { isServiceError, type ServiceError } from '@dss/platform';
-import {
-  type DiagramDocument,
-  type Driver,
-  diff,
-  emptyDocument,
-  MAX_DECLINE_REASON_CHARACTERS,
-} from '@dss/schema';
+import { type DiagramDocument, diff, emptyDocument, MAX_DECLINE_REASON_CHARACTERS } from '@dss/schema';
 import type { Request, Response, Router } from 'express';
 import type { WebAppContext } from '../app-context';
 import { csrfTokenFor } from '../csrf';
 import { type Html, html } from '../html';
 import { findVisibleDiagram, fullDocument, userNames } from '../lookups';
 import { notFound, PageError, pageErrorOf, pageStatusOf } from '../page-errors';
-import { type ProposedChange, proposedChange } from '../proposed-document';
+import { type ProposedChange, proposalChange } from '../proposed-document';
 import { requireViewer, viewerOf } from '../session';
 import { canEdit, membershipOf, principalFor, type Viewer } from '../viewer';
 import { changeView } from '../views/change';
@@ -109,7 +103,7 @@ export function reviewRoutes(router: Router, context: WebAppContext): void {
       proposal.state === 'applied'
         ? await appliedChange(proposal.applied_version_uuid)
         : before
-          ? proposedChange(before, review.patch_json, diagram.driver as Driver)
+          ? await proposalChange(clients, proposal.uuid, viewer.user.id)
           : null;
     const csrfToken = csrfTokenFor(context, req, res);
     res.status(status).send(

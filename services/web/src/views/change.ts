@@ -17,7 +17,12 @@ export function changeView(
   if (!change.fits)
     return html`<div class="notice error" id="no-longer-fits">
 <p>This proposal no longer fits the diagram as it is now, so it cannot be applied: ${change.message}</p>
-<ul class="problems">${change.problems.map((problem) => html`<li><code>${problem.path}</code> ${problem.message}</li>`)}</ul>
+${
+  change.conflicts?.length
+    ? html`<ul class="conflicts" id="conflicts">${change.conflicts.map((conflict) => html`<li>${conflict.reason}</li>`)}</ul>`
+    : ''
+}
+${change.problems.length > 0 ? html`<ul class="problems">${change.problems.map((problem) => html`<li><code>${problem.path}</code> ${problem.message}</li>`)}</ul>` : ''}
 </div>`;
   const highlighted = reviewDiagram(change.before, change.after, change.changes);
   return html`<div class="changes-grid">

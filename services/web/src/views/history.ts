@@ -30,7 +30,7 @@ const SOURCE_TEXT: Record<string, string> = {
   import: 'imported DDL',
   paste: 'applied a pasted patch',
   layout: 'arranged the tables',
-  editor: 'edited the diagram',
+  editor: 'edited in the editor',
 };
 
 export function historyPane(history: {

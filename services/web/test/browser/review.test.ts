@@ -303,6 +303,50 @@ describe('review flow in the browser (Chromium, whole embedded system)', () => {
     });
   });
 
+  describe('a proposal whose base version moved', () => {
+    it('says which entity changed since and offers nothing to apply; a forged apply is refused with the same reason', async () => {
+      const diagram = await createDiagram(web, editor, twoTableShopPatch(), 'Stale review');
+      const stale = await propose(web, editor, diagram, {
+        title: 'Longer emails',
+        message: 'Some are long.',
+        schema: {
+          strategy: 'merge',
+          tables: [{ name: 'customers', columns: [{ name: 'email', type: 'varchar(320)' }] }],
+        },
+      });
+      const rename = await propose(web, editor, diagram, {
+        title: 'Rename email',
+        message: 'It is a contact.',
+        schema: {
+          strategy: 'merge',
+          tables: [
+            { name: 'customers', columns: [{ name: 'contact', old_name: 'email', type: 'varchar(255)' }] },
+          ],
+        },
+      });
+      const page = await signedInPage(editor, `/review/${rename.uuid}`);
+      await Promise.all([page.waitForLoadState('load'), page.click('button:has-text("Apply changes")')]);
+      await page.waitForSelector('#state-note');
+
+      await page.goto(`${web.webUrl}/review/${stale.uuid}`);
+      const reason = 'column customers.email was renamed to contact after the patch was made';
+      expect(await page.textContent('#conflicts')).toContain(reason);
+      expect(await page.locator('button:has-text("Apply changes")').count()).toBe(0);
+      expect(await page.locator('form[action$="/apply"]').count()).toBe(0);
+      await saveScreenshot(page, 'review-page-conflict');
+
+      const csrf = await page.inputValue('header input[name=_csrf]');
+      const refused = await page.request.post(`${web.webUrl}/review/${stale.uuid}/apply`, {
+        form: { _csrf: csrf },
+        headers: { origin: web.webUrl },
+        maxRedirects: 0,
+      });
+      expect(refused.status()).toBe(409);
+      expect(await refused.text()).toContain(reason);
+      expect((await proposalStatus(stale.uuid)).state).toBe('pending');
+    });
+  });
+
   describe('reopen', () => {
     it('reopens an expired proposal from the History pane: pending again with a new expiry', async () => {
       const proposal = await propose(web, editor, diagramUuid, {
