@@ -18,7 +18,6 @@ describe('Share links (Chromium, whole embedded system)', () => {
   let viewer: TestMember;
   let diagramUuid: string;
   let otherUuid: string;
-  let visits = 0;
 
   beforeAll(async () => {
     web = suite.web;
@@ -66,7 +65,6 @@ describe('Share links (Chromium, whole embedded system)', () => {
   async function visit(
     url: string,
   ): Promise<{ page: Page; status: number; headers: Record<string, string> }> {
-    visits += 1;
     const { page } = await suite.browser.newPage();
     const response = await page.goto(url);
     return { page, status: response!.status(), headers: response!.headers() };
@@ -178,9 +176,11 @@ describe('Share links (Chromium, whole embedded system)', () => {
 
   it('should limit visits from one address', async () => {
     const url = await makeLink();
+    // Twice the limit and one: however the one-minute windows fall, one of them holds more than the limit.
     const statuses: number[] = [];
-    for (let i = visits; i <= SHARE_VISITS_PER_MINUTE + 1; i += 1)
+    for (let i = 0; i < 2 * (SHARE_VISITS_PER_MINUTE + 1) && statuses.at(-1) !== 429; i += 1)
       statuses.push((await fetch(url, { redirect: 'manual' })).status);
+    expect(statuses[0]).toBe(200);
     expect(statuses.at(-1)).toBe(429);
   });
 });
