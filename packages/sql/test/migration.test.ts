@@ -4,6 +4,7 @@
 // must hold exactly what the new version's export builds in a fresh database, and every row must still be
 // there. A change that would cut, round or orphan a value must stop the migration and leave the database
 // and its data as they were. Destructive changes must carry their warnings.
+import { randomUUID } from 'node:crypto';
 import { apply, type DiagramDocument, type Driver, normalize, validate } from '@dss/schema';
 import { createScript, type Migration, type MigrationWarningCode, migrationScript } from '../src';
 import { importFile } from './corpus';
@@ -739,18 +740,23 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
             ],
           },
         ],
-        relationships: ['order_id', 'line'].map((name) => ({
-          type: 'many-to-one',
-          source_table: 'line_note',
-          source_column: name,
-          target_table: 'order_line',
-          target_column: name,
-        })),
       }),
-      // One constraint over both columns: the relationships share its name.
+      // One constraint over both columns: the relationships share its name. A patch cannot name
+      // relationships (and validation refuses each unnamed half, as the database would), so the key is
+      // added to the document as a DDL import stores it.
       edit: (document) => {
-        for (const link of document.relationships)
-          if (link.source_table === 'line_note') link.name = 'line_note_line_fk';
+        for (const name of ['order_id', 'line'])
+          document.relationships.push({
+            uuid: randomUUID(),
+            name: 'line_note_line_fk',
+            type: 'many-to-one',
+            source_table: 'line_note',
+            source_column: name,
+            target_table: 'order_line',
+            target_column: name,
+            on_delete: null,
+            on_update: null,
+          });
       },
       warnings: [],
     },
