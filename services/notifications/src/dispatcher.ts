@@ -10,7 +10,7 @@ import { signingSecrets, webhookHeaders } from './signing';
 
 const BATCH = 16;
 /** Longer than one request may take, so a live sender never loses its lease. */
-const LEASE_SECONDS = Math.ceil((SEND_TIMEOUT_MS * 3) / 1000);
+const LEASE_SECONDS = Math.ceil(SEND_TIMEOUT_MS / 1000) + 5;
 const MAX_RETRY_DELAY_MS = 3_600_000;
 
 export interface DispatcherDeps {
