@@ -45,6 +45,7 @@ export function startDispatcher(deps: DispatcherDeps) {
 
   async function attempt(delivery: repo.DeliveryRow, endpoint: repo.EndpointRow): Promise<void> {
     let result: SendResult;
+    const attemptedAt = new Date();
     try {
       const target = await checkTarget(endpoint.url, deps.allowList);
       const now = new Date();
@@ -64,18 +65,21 @@ export function startDispatcher(deps: DispatcherDeps) {
       latency_ms: result.latencyMs,
       response_excerpt: result.excerpt,
       manual: delivery.manual_requested,
+      attempted_at: attemptedAt,
     });
     if (ok) {
       await repo.markSucceeded(pool, delivery.id);
       await repo.endpointSucceeded(pool, endpoint.id);
       return;
     }
-    await repo.markFailedAttempt(
-      pool,
-      delivery.id,
-      retryDelayMs(delivery.attempt_count + 1, deps.retryBaseMs),
-    );
-    if (await repo.endpointFailed(pool, endpoint.id, deps.retryWindowSeconds)) {
+    const delay = retryDelayMs(delivery.attempt_count + 1, deps.retryBaseMs);
+    const givenUp = await repo.markFailedAttempt(pool, delivery.id, delay);
+    const failure = {
+      attemptedAt,
+      windowSeconds: deps.retryWindowSeconds,
+      givenUpDelivery: givenUp ? delivery.id : null,
+    };
+    if (await repo.endpointFailed(pool, endpoint.id, failure)) {
       disabled.inc();
       logger.warn({ endpoint: endpoint.id }, 'webhook endpoint disabled after sustained failure');
     }

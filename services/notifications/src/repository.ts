@@ -209,10 +209,11 @@ export async function leaseDue(db: Queryable, limit: number, leaseSeconds: numbe
   return result.rows.sort((a, b) => Number(a.seq) - Number(b.seq));
 }
 
-export async function insertAttempt(db: Queryable, attempt: Omit<AttemptRow, 'attempted_at'>): Promise<void> {
+export async function insertAttempt(db: Queryable, attempt: AttemptRow): Promise<void> {
   await db.query(
-    `INSERT INTO notifications.attempts (delivery_id, status_code, error, latency_ms, response_excerpt, manual)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
+    `INSERT INTO notifications.attempts
+       (delivery_id, status_code, error, latency_ms, response_excerpt, manual, attempted_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
     [
       attempt.delivery_id,
       attempt.status_code,
@@ -220,6 +221,7 @@ export async function insertAttempt(db: Queryable, attempt: Omit<AttemptRow, 'at
       attempt.latency_ms,
       attempt.response_excerpt,
       attempt.manual,
+      attempt.attempted_at,
     ],
   );
 }
@@ -234,17 +236,21 @@ export async function markSucceeded(db: Queryable, id: string): Promise<void> {
   );
 }
 
-/** After a failed attempt: retry after `delayMs`, or give up when that is past `give_up_at`. */
-export async function markFailedAttempt(db: Queryable, id: string, delayMs: number): Promise<void> {
-  await db.query(
+/**
+ * After a failed attempt: retry after `delayMs`, or give up when that is past `give_up_at`. Answers true
+ * when the delivery was given up.
+ */
+export async function markFailedAttempt(db: Queryable, id: string, delayMs: number): Promise<boolean> {
+  const result = await db.query<{ status: string }>(
     `UPDATE notifications.deliveries
         SET attempt_count = attempt_count + 1, leased_until = NULL, manual_requested = false,
             next_attempt_at = now() + make_interval(secs => $2::float8 / 1000),
             status = CASE WHEN now() + make_interval(secs => $2::float8 / 1000) > give_up_at
                           THEN 'failed' ELSE 'pending' END
-      WHERE id = $1`,
+      WHERE id = $1 RETURNING status`,
     [id, delayMs],
   );
+  return result.rows[0]?.status === 'failed';
 }
 
 export async function endpointSucceeded(db: Queryable, id: string): Promise<void> {
@@ -255,13 +261,19 @@ export async function endpointSucceeded(db: Queryable, id: string): Promise<void
 }
 
 /**
- * Records a failure of the endpoint; disables it when it has failed every attempt for `windowSeconds`.
- * Answers true when this call disabled it.
+ * Records a failure of the endpoint; disables it when it has failed every attempt for `windowSeconds`, or
+ * when `givenUpDelivery` was just given up and the endpoint has not succeeded since that delivery's first
+ * attempt (its whole retry window failed). Answers true when this call disabled it.
  */
-export async function endpointFailed(db: Queryable, id: string, windowSeconds: number): Promise<boolean> {
+export async function endpointFailed(
+  db: Queryable,
+  id: string,
+  failure: { attemptedAt: Date; windowSeconds: number; givenUpDelivery: string | null },
+): Promise<boolean> {
+  // The failing streak starts at the attempt itself, so it compares exactly with the attempts' times.
   await db.query(
-    'UPDATE notifications.endpoints SET failing_since = now() WHERE id = $1 AND failing_since IS NULL',
-    [id],
+    'UPDATE notifications.endpoints SET failing_since = $2 WHERE id = $1 AND failing_since IS NULL',
+    [id, failure.attemptedAt],
   );
   const result = await db.query(
     `UPDATE notifications.endpoints
@@ -270,8 +282,10 @@ export async function endpointFailed(db: Queryable, id: string, windowSeconds: n
               ': every delivery attempt failed since ' ||
               to_char(failing_since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') ||
               '; fix the receiver, then enable the endpoint again'
-      WHERE id = $1 AND status = 'enabled' AND failing_since <= now() - make_interval(secs => $2)`,
-    [id, windowSeconds],
+      WHERE id = $1 AND status = 'enabled'
+        AND (failing_since <= now() - make_interval(secs => $2)
+             OR failing_since <= (SELECT min(attempted_at) FROM notifications.attempts WHERE delivery_id = $3))`,
+    [id, failure.windowSeconds, failure.givenUpDelivery],
   );
   return (result.rowCount ?? 0) > 0;
 }

@@ -117,6 +117,15 @@ describe('Webhooks', () => {
       expect(deliveries[0].attempts.map((attempt) => attempt.status_code)).toEqual([500, 200]);
       expect(deliveries[0].attempts[0].response_excerpt).toBe('answered 500');
     });
+    const text = await harness.metricsText();
+    const count = (outcome: string) =>
+      Number(
+        new RegExp(`dss_webhook_deliveries_total\\{[^}]*outcome="${outcome}"[^}]*\\} (\\d+)`).exec(text)?.[1],
+      );
+    expect(count('failed')).toBeGreaterThanOrEqual(1);
+    expect(count('succeeded')).toBeGreaterThanOrEqual(1);
+    expect(text).toMatch(/^dss_webhook_delivery_lag_seconds\{[^}]*\} \d/m);
+    expect(text).toMatch(/^dss_webhook_delivery_duration_seconds_count\{[^}]*\} [1-9]/m);
   });
 
   it('should deliver everything in order of occurrence per diagram after the receiver was down a while', async () => {

@@ -65,6 +65,8 @@ export interface Harness {
   namespace: string;
   env: Record<string, string>;
   service: NotificationsService | null;
+  /** The Prometheus text of the running service's metrics. */
+  metricsText(): Promise<string>;
   client: ServiceClient<'Notifications'>;
   start(): Promise<void>;
   stopService(): Promise<void>;
@@ -90,19 +92,21 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     ...env,
   };
   let client: ServiceClient<'Notifications'> | null = null;
+  let metrics = createMetrics('notifications', { processMetrics: false });
   const harness: Harness = {
     database,
     bus,
     namespace,
     env: fullEnv,
     service: null,
+    metricsText: () => metrics.registry.metrics(),
     get client() {
       if (!client) throw new Error('service not started');
       return client;
     },
     async start() {
       const config = readNotificationsConfig(fullEnv);
-      const metrics = createMetrics('notifications', { processMetrics: false });
+      metrics = createMetrics('notifications', { processMetrics: false });
       harness.service = await startNotificationsService({ config, logger, metrics, bus });
       client?.close();
       client = createServiceClient('Notifications', `127.0.0.1:${harness.service.grpc.port}`);
