@@ -143,6 +143,7 @@ export async function startSystem(options: SystemOptions = {}) {
         DSS_ACCOUNTS_GRPC_ADDR: accountsAddress,
         DSS_DIAGRAMS_GRPC_ADDR: diagramsAddress,
         DSS_PROPOSALS_GRPC_ADDR: proposalsAddress,
+        DSS_NOTIFICATIONS_GRPC_ADDR: notificationsAddress,
       }),
     );
     const webMetrics = createMetrics('web');
