@@ -90,7 +90,9 @@ describe('web app: webhooks settings', () => {
 
     const diagram = await createDiagram(web, owner, twoTableShopPatch(), 'Hooked');
     await until(() => received.length === 1);
-    const body = new Webhook(secret!).verify(received[0].body, received[0].headers) as Record<string, any>;
+    const body = new Webhook(secret!).verify(received[0].body, received[0].headers) as {
+      data: { diagram_uuid: string };
+    };
     expect(body.data.diagram_uuid).toBe(diagram);
 
     const log = (await (await as(owner)).request(`/settings/webhooks/${id}/deliveries?team=wh`)).text;
