@@ -136,10 +136,10 @@ export function createNotificationsHandlers(
       if (!isUuid(deliveryId)) throw new ServiceError('not_found', 'no delivery with this id');
       const delivery = await repo.findDelivery(pool, endpoint.id, deliveryId.toLowerCase());
       if (!delivery) throw new ServiceError('not_found', 'no delivery with this id');
-      await repo.requeueDelivery(pool, delivery.id, deps.retryWindowSeconds);
-      deps.wake();
-      const requeued = (await repo.findDelivery(pool, endpoint.id, delivery.id)) ?? delivery;
+      // The answer is the row as requeued: the sender, woken now, may already be sending it.
+      const requeued = await repo.requeueDelivery(pool, delivery.id, deps.retryWindowSeconds);
       const attempts = await repo.attemptsOf(pool, [delivery.id]);
+      deps.wake();
       return toDelivery(requeued, attempts.get(delivery.id) ?? []);
     },
   };

@@ -326,15 +326,20 @@ export async function findDelivery(
   return result.rows[0] ?? null;
 }
 
-/** A manual redelivery: due now, retried again for a new window. */
-export async function requeueDelivery(db: Queryable, id: string, windowSeconds: number): Promise<void> {
-  await db.query(
+/** A manual redelivery: due now, retried again for a new window. Answers the requeued row. */
+export async function requeueDelivery(
+  db: Queryable,
+  id: string,
+  windowSeconds: number,
+): Promise<DeliveryRow> {
+  const result = await db.query<DeliveryRow>(
     `UPDATE notifications.deliveries
         SET status = 'pending', next_attempt_at = now(), leased_until = NULL, manual_requested = true,
             give_up_at = now() + make_interval(secs => $2)
-      WHERE id = $1`,
+      WHERE id = $1 RETURNING ${DELIVERY}`,
     [id, windowSeconds],
   );
+  return result.rows[0];
 }
 
 /** Seconds the oldest due delivery has waited (the sender's lag), 0 when none is due. */
