@@ -5,6 +5,7 @@ import type { CliIo } from './cli';
 import { UsageError } from './cli';
 import type { Clients } from './clients';
 import { registerDiagramCommands } from './diagram-commands';
+import { registerWebhookCommands } from './webhook-commands';
 
 interface Context {
   clients: () => Clients;
@@ -198,6 +199,7 @@ export function registerCommands(program: Command, context: Context): void {
 
   const proposal = program.command('proposal').description('review proposals');
   registerDiagramCommands(program, { clients: context.clients, leaf, print });
+  registerWebhookCommands(program, { clients: context.clients, leaf, print });
 
   const review = (name: 'apply' | 'decline' | 'reopen', description: string) =>
     leaf(proposal, name, description)

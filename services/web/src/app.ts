@@ -22,6 +22,7 @@ import { shareRoutes } from './routes/share';
 import { signInRoutes } from './routes/sign-in';
 import { tokenRoutes } from './routes/tokens';
 import { versionRoutes } from './routes/versions';
+import { webhookRoutes } from './routes/webhooks';
 import { securityHeaders } from './security-headers';
 import { loadViewer, viewerOf } from './session';
 import { messagePage } from './views/layout';
@@ -103,6 +104,7 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
   shareRoutes(pages, context);
   reviewRoutes(pages, context);
   tokenRoutes(pages, context);
+  webhookRoutes(pages, context);
   app.use(pages);
 
   app.use((_req, _res, next) => next(notFound()));

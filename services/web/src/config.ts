@@ -31,6 +31,11 @@ export function readWebConfig(source: NodeJS.ProcessEnv = process.env) {
     accountsAddress: env.address('DSS_ACCOUNTS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.accounts, source),
     diagramsAddress: env.address('DSS_DIAGRAMS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.diagrams, source),
     proposalsAddress: env.address('DSS_PROPOSALS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.proposals, source),
+    notificationsAddress: env.address(
+      'DSS_NOTIFICATIONS_GRPC_ADDR',
+      DEFAULT_GRPC_ADDRESSES.notifications,
+      source,
+    ),
     adminPort: env.int('DSS_ADMIN_PORT', { default: 9090, min: 0, max: 65535 }, source),
   };
 }
