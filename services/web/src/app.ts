@@ -18,6 +18,7 @@ import { liveRoutes } from './routes/live';
 import { reviewRoutes } from './routes/review';
 import { signInRoutes } from './routes/sign-in';
 import { tokenRoutes } from './routes/tokens';
+import { invitationRoutes, memberRoutes, passwordResetRoutes } from './routes/team-access';
 import { securityHeaders } from './security-headers';
 import { loadViewer, viewerOf } from './session';
 import { messagePage } from './views/layout';
@@ -95,6 +96,7 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
   diagramLifecycleRoutes(pages, context);
   reviewRoutes(pages, context);
   tokenRoutes(pages, context);
+  for (const mount of [memberRoutes, invitationRoutes, passwordResetRoutes]) mount(pages, context);
   app.use(pages);
 
   app.use((_req, _res, next) => next(notFound()));
