@@ -52,6 +52,15 @@ export async function insertInvitation(
   );
 }
 
+/** A new invitation replaces the open ones of the same address to the same team. */
+export async function revokeOpenInvitationsOf(db: Queryable, teamId: string, email: string): Promise<void> {
+  await db.query(
+    `UPDATE accounts.invitations SET revoked_at = now()
+     WHERE team_id = $1 AND lower(email) = lower($2) AND accepted_at IS NULL AND revoked_at IS NULL`,
+    [teamId, email],
+  );
+}
+
 export async function findInvitationById(db: Queryable, id: string): Promise<InvitationRow | null> {
   const { rows } = await db.query<InvitationRow>(`${INVITATION_SELECT} WHERE i.id = $1`, [id]);
   return rows[0] ?? null;

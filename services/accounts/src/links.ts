@@ -80,14 +80,17 @@ export function createLinkHandlers(pool: Pool, now: () => Date) {
       const inviter = isUuid(request.invited_by_user_id) ? request.invited_by_user_id : null;
       const secret = newSecret();
       const id = randomUUID();
-      await links.insertInvitation(pool, {
-        id,
-        team_id: team.id,
-        email,
-        role: request.role,
-        token_hash: hashSecret(secret),
-        invited_by: inviter,
-        expires_at: new Date(now().getTime() + INVITATION_LIFETIME_MS),
+      await withTransaction(pool, async (client) => {
+        await links.revokeOpenInvitationsOf(client, team.id, email);
+        await links.insertInvitation(client, {
+          id,
+          team_id: team.id,
+          email,
+          role: request.role,
+          token_hash: hashSecret(secret),
+          invited_by: inviter,
+          expires_at: new Date(now().getTime() + INVITATION_LIFETIME_MS),
+        });
       });
       return { invitation: toInvitation((await links.findInvitationById(pool, id))!), secret };
     },

@@ -126,7 +126,7 @@ ${
     ? html`<section class="card" aria-labelledby="invited-heading">
 <h2 id="invited-heading">Invitation for ${created.email}</h2>
 <p role="status">${created.emailed ? 'We emailed this link. You can also copy it:' : 'Copy this link and send it to them:'} it works once, for 7 days.</p>
-<label>Invitation link <input type="text" id="invitation-link" value="${created.link}" readonly></label>
+<label class="copy-field">Invitation link <input type="text" id="invitation-link" value="${created.link}" readonly></label>
 </section>`
     : ''
 }
