@@ -62,12 +62,14 @@ export function createAccountsHandlers(deps: AccountsDeps) {
       if (!check.ok) throw unauthenticated(check.reason);
       const subject = await repo.findTokenSubject(pool, check.claims.tokenId);
       if (!subject || subject.token_hash !== hashAccessToken(request.token)) throw unauthenticated('unknown');
-      if (subject.revoked_at) throw unauthenticated('revoked');
-      if (subject.expires_at.getTime() <= now().getTime()) throw unauthenticated('expired');
+      // Team and membership first: removing a member also revokes their tokens of the team (so joining
+      // again revives none), yet the spec answers such a token invalid_token, not a plain revocation.
       if (subject.team_deleted_at)
         throw new ServiceError('invalid_token', 'the token’s team no longer exists');
       if (!subject.role)
         throw new ServiceError('invalid_token', 'the token’s user is no longer a member of the team');
+      if (subject.revoked_at) throw unauthenticated('revoked');
+      if (subject.expires_at.getTime() <= now().getTime()) throw unauthenticated('expired');
       const plan = plans.get(subject.team_plan);
       if (!plan?.api_access) {
         throw new ServiceError('plan_required', 'the team must be on a paid plan to use the API');
