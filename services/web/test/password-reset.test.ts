@@ -60,7 +60,9 @@ describe('password reset', () => {
     // The old session ended; the old password no longer works; the new one does.
     expect((await before.request('/settings/tokens')).response.status).toBe(303);
     expect((await new WebClient(web.webUrl).signIn(person.email)).response.status).toBe(401);
-    expect((await new WebClient(web.webUrl).signIn(person.email, 'brand new secret')).response.status).toBe(303);
+    expect((await new WebClient(web.webUrl).signIn(person.email, 'brand new secret')).response.status).toBe(
+      303,
+    );
 
     // Single use.
     const again = await client.request(path, {
@@ -83,7 +85,8 @@ describe('password reset', () => {
     const person = await createPerson(web, 'resets', 'viewer');
     const answers: number[] = [];
     // Earlier tests of this file made 3 requests from this IP; the limit is 5 per 15 minutes.
-    for (let index = 0; index < 3; index += 1) answers.push((await requestReset(person.email)).response.status);
+    for (let index = 0; index < 3; index += 1)
+      answers.push((await requestReset(person.email)).response.status);
     expect(answers).toEqual([200, 200, 429]);
     await mailbox.next(person.email, 1);
     expect(mailbox.to(person.email)).toHaveLength(2);

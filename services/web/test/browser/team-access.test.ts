@@ -62,7 +62,7 @@ describe('team members, invitations and roles (Chromium)', () => {
     await membersPage(invited);
     // Joined with the invited role, and the name is shown as text, never as markup.
     const row = invited.locator('#members tr', { hasText: 'newcomer@crew.test' });
-    expect(await row.innerText()).toContain('viewer');
+    expect(await row.textContent()).toContain('viewer');
     expect(await invited.locator('b', { hasText: 'New' }).count()).toBe(0);
 
     // Signs in again with the password chosen on the invitation page.
@@ -93,7 +93,7 @@ describe('team members, invitations and roles (Chromium)', () => {
     await invited.getByRole('button', { name: 'Sign in' }).click();
     await invited.getByRole('button', { name: /^Join / }).click();
     await invited.goto(`${suite.web.webUrl}/settings/team/${TEAM}/members`);
-    expect(await invited.locator('#members tr', { hasText: other.email }).innerText()).toContain('editor');
+    expect(await invited.locator('#members tr', { hasText: other.email }).textContent()).toContain('editor');
   });
 
   it('should apply a role change on the member’s next request', async () => {
@@ -112,7 +112,7 @@ describe('team members, invitations and roles (Chromium)', () => {
     await ownerPage.getByRole('button', { name: `Change role of ${member.email}` }).click();
     await memberPage.reload();
     expect(await memberPage.getByRole('button', { name: 'Invite' }).count()).toBe(0);
-    expect(await memberPage.locator('#members tr', { hasText: member.email }).innerText()).toContain(
+    expect(await memberPage.locator('#members tr', { hasText: member.email }).textContent()).toContain(
       'viewer',
     );
   });
@@ -132,7 +132,7 @@ describe('team members, invitations and roles (Chromium)', () => {
     while (status === 200 && Date.now() - removedAt < 1000) status = (await readWithToken()).status;
     expect(status).toBe(401);
     expect(Date.now() - removedAt).toBeLessThan(1000);
-    expect(await ownerPage.locator('#members').innerText()).not.toContain(member.email);
+    expect(await ownerPage.locator('#members').textContent()).not.toContain(member.email);
 
     const next = await memberPage.reload();
     expect(next?.status()).toBe(404);
@@ -143,16 +143,16 @@ describe('team members, invitations and roles (Chromium)', () => {
     const page = await suite.signedInPage(owner, '/settings/team/solo/members');
     await page.getByRole('combobox', { name: `Role of ${owner.email}` }).selectOption('editor');
     await page.getByRole('button', { name: `Change role of ${owner.email}` }).click();
-    expect(await page.getByRole('main').innerText()).toContain('at least one owner');
+    expect(await page.getByRole('main').textContent()).toContain('at least one owner');
     await page.goto(`${suite.web.webUrl}/settings/team/solo/members`);
     await page.getByRole('button', { name: `Remove ${owner.email}` }).click();
-    expect(await page.getByRole('main').innerText()).toContain('at least one owner');
+    expect(await page.getByRole('main').textContent()).toContain('at least one owner');
   });
 
   it('should show another team’s members page as not found, and refuse a viewer’s invitation', async () => {
     const viewer = await createPerson(suite.web, TEAM, 'viewer');
     const page = await suite.signedInPage(viewer, '/settings/team/solo/members');
-    expect(await page.getByRole('heading', { level: 1 }).innerText()).toMatch(/not found/i);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/not found/i);
     const csrf = await page.evaluate(async (url) => {
       const text = await (await fetch(url)).text();
       return /name="_csrf" value="([^"]*)"/.exec(text)?.[1] ?? '';
