@@ -21,6 +21,7 @@ import { reviewRoutes } from './routes/review';
 import { shareRoutes } from './routes/share';
 import { signInRoutes } from './routes/sign-in';
 import { tokenRoutes } from './routes/tokens';
+import { invitationRoutes, memberRoutes, passwordResetRoutes } from './routes/team-access';
 import { versionRoutes } from './routes/versions';
 import { webhookRoutes } from './routes/webhooks';
 import { securityHeaders } from './security-headers';
@@ -105,6 +106,7 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
   reviewRoutes(pages, context);
   tokenRoutes(pages, context);
   webhookRoutes(pages, context);
+  for (const mount of [memberRoutes, invitationRoutes, passwordResetRoutes]) mount(pages, context);
   app.use(pages);
 
   app.use((_req, _res, next) => next(notFound()));

@@ -36,6 +36,9 @@ export function readWebConfig(source: NodeJS.ProcessEnv = process.env) {
       DEFAULT_GRPC_ADDRESSES.notifications,
       source,
     ),
+    /** smtp(s)://user:password@host:port; without it no email is sent (invitation links are shown only). */
+    smtpUrl: env.optionalUrl('DSS_SMTP_URL', { protocols: ['smtp:', 'smtps:'] }, source),
+    mailFrom: env.string('DSS_MAIL_FROM', { default: 'Diagram Schema Service <noreply@localhost>' }, source),
     adminPort: env.int('DSS_ADMIN_PORT', { default: 9090, min: 0, max: 65535 }, source),
   };
 }
