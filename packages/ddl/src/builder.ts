@@ -59,6 +59,8 @@ export interface DdlTable {
   comment: string | null;
   columns: DdlColumn[];
   indexes: DdlIndex[];
+  /** CHECK constraints: name and the condition as written (without CHECK and its outer parentheses). */
+  checks: { name: string; expression: string }[];
 }
 
 /** Statement kinds that never shape a table, whatever follows (kept quiet when the parser rejects them). */
@@ -146,7 +148,7 @@ export class SchemaBuilder {
     if (existing) {
       this.warn('table_redefined', `table ${name} is defined twice; the later definition is kept`);
     }
-    const table: DdlTable = { name, comment: null, columns: [], indexes: [] };
+    const table: DdlTable = { name, comment: null, columns: [], indexes: [], checks: [] };
     this.tables.set(name, table);
     return table;
   }
@@ -191,6 +193,15 @@ export class SchemaBuilder {
     else table.indexes.push(index);
   }
 
+  /** A CHECK constraint; a later one of the same name replaces it (as ALTER TABLE … ADD would fail to). */
+  addCheck(tableName: string, name: string, expression: string): void {
+    const table = this.tables.get(tableName);
+    if (!table || expression === '') return;
+    const same = table.checks.findIndex((check) => check.name === name);
+    if (same >= 0) table.checks[same] = { name, expression };
+    else table.checks.push({ name, expression });
+  }
+
   addForeignKey(foreignKey: DdlForeignKey): void {
     this.foreignKeys.push({ ...foreignKey, where: foreignKey.where ?? this.here });
   }
@@ -204,6 +215,7 @@ export class SchemaBuilder {
         ...(table.comment !== null ? { comment: table.comment } : {}),
         columns: table.columns.map((column) => this.patchColumn(table, column)),
         indexes: table.indexes.map((index) => ({ ...index, columns: [...index.columns] })),
+        ...(table.checks.length > 0 ? { checks: table.checks.map((check) => ({ ...check })) } : {}),
       })),
       groups: [],
       relationships: [],

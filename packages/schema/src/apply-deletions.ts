@@ -61,10 +61,15 @@ function removeColumns(
   removed.columns.set(table.name, columns);
 }
 
+/** Removes the named indexes and CHECK constraints (deletions.indexes names either). */
 function removeIndexes(draft: DocumentDraft, table: DocumentTable, names: Set<string>): void {
-  if (!table.indexes.some((index) => names.has(index.name))) return;
+  const checks = table.checks ?? [];
+  if (!table.indexes.some((index) => names.has(index.name)) && !checks.some((check) => names.has(check.name)))
+    return;
   const edited = draft.editTable(table.uuid);
   edited.indexes = edited.indexes.filter((index) => !names.has(index.name));
+  if (checks.some((check) => names.has(check.name)))
+    edited.checks = checks.filter((check) => !names.has(check.name));
 }
 
 /**

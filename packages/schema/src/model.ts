@@ -70,12 +70,20 @@ export interface Relationship {
   on_update: string | null;
 }
 
+/** A table-level CHECK constraint. `expression` is the condition without `CHECK` and its outer parentheses. */
+export interface Check {
+  name: string;
+  expression: string;
+}
+
 export interface Table {
   uuid: string;
   name: string;
   comment: string | null;
   columns: Column[];
   indexes: Index[];
+  /** CHECK constraints, in schema order. Absent (documents saved before checks existed) means none. */
+  checks?: Check[];
 }
 
 /** `data` of GET /diagrams/{uuid}/schema: tables sorted by name, columns and indexes in schema order. */

@@ -63,6 +63,10 @@ function projectTable(table: Table): Table {
     comment: table.comment,
     columns: table.columns.map(projectColumn),
     indexes: table.indexes.map(projectIndex),
+    // Only when there are some: schemas without checks keep the shape (and hash) they always had.
+    ...(table.checks !== undefined && table.checks.length > 0
+      ? { checks: table.checks.map(({ name, expression }) => ({ name, expression })) }
+      : {}),
   };
 }
 

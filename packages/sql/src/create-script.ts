@@ -2,7 +2,7 @@
 // dependency order with their keys, plain indexes, foreign keys (inline when the referenced table already
 // exists, else added after every table) and comments. Loading it into an empty database of the driver
 // builds the diagram's schema; importing it gives the diagram back.
-import type { Column, DiagramDocument, DocumentTable } from '@dss/schema';
+import type { Check, Column, DiagramDocument, DocumentTable } from '@dss/schema';
 import { dependencyOrder, type ForeignKey, foreignKeys, type Key, tableKeys } from './constraints';
 import { DIALECTS, type Dialect, pgEnumType, splitTableName } from './dialect';
 
@@ -119,6 +119,7 @@ export function createTable(dialect: Dialect, table: DocumentTable, inlineKeys: 
     }
     lines.push(keyClause(dialect, table, key));
   }
+  for (const check of table.checks ?? []) lines.push(checkClause(dialect, check));
   for (const key of inlineKeys) lines.push(foreignKeyClause(dialect, key));
   let statement = `CREATE TABLE ${dialect.table(table.name)} (\n  ${lines.join(',\n  ')}\n)`;
   if (dialect.driver === 'mysql' && table.comment !== null)
@@ -135,6 +136,11 @@ export function keyClause(dialect: Dialect, table: Pick<DocumentTable, 'columns'
   }
   const kind = key.type === 'primary' ? 'PRIMARY KEY' : 'UNIQUE';
   return `CONSTRAINT ${dialect.ident(key.name)} ${kind} (${columns})`;
+}
+
+/** A CHECK constraint inside CREATE TABLE (or ALTER TABLE … ADD). */
+export function checkClause(dialect: Dialect, check: Check): string {
+  return `CONSTRAINT ${dialect.ident(check.name)} CHECK (${check.expression})`;
 }
 
 /** CREATE INDEX for a plain index (PostgreSQL and SQL Server; MySQL declares it in the table). */
