@@ -101,6 +101,10 @@ export class SchemaBuilder {
   firstFailure: { line: number; column: number; message: string } | null = null;
   /** The statement being read; warnings without a place of their own point at it. */
   here: Where = NOWHERE;
+  /** Groups for the canvas (DBML TableGroups), each with the names of its tables. */
+  readonly groups: { name: string; tables: string[] }[] = [];
+  /** Sticky notes for the canvas (DBML Note blocks, TableGroup notes), with the group they sit in. */
+  readonly notes: { content: string; group: string | null }[] = [];
 
   constructor(readonly driver: Driver) {}
 
@@ -208,18 +212,24 @@ export class SchemaBuilder {
 
   /** The document: every collected table and the foreign keys whose ends exist. */
   toDocument(): DiagramDocument {
+    const parents = new Map<string, string>();
+    for (const group of this.groups) for (const table of group.tables) parents.set(table, group.name);
     const patch: Patch = {
       strategy: 'merge',
       tables: [...this.tables.values()].map((table) => ({
         name: table.name,
+        ...(parents.has(table.name) ? { parent_name: parents.get(table.name) as string } : {}),
         ...(table.comment !== null ? { comment: table.comment } : {}),
         columns: table.columns.map((column) => this.patchColumn(table, column)),
         indexes: table.indexes.map((index) => ({ ...index, columns: [...index.columns] })),
         ...(table.checks.length > 0 ? { checks: table.checks.map((check) => ({ ...check })) } : {}),
       })),
-      groups: [],
+      groups: this.groups.map((group) => ({ name: group.name })),
       relationships: [],
-      sticky_notes: [],
+      sticky_notes: this.notes.map((note) => ({
+        content: note.content,
+        ...(note.group !== null ? { parent_name: note.group } : {}),
+      })),
       deletions: {
         tables: [],
         columns: [],
@@ -231,6 +241,7 @@ export class SchemaBuilder {
     };
     const actions = new Map<string, DdlForeignKey>();
     const seen = new Set<string>();
+    this.nameCompositeKeys();
     for (const fk of this.foreignKeys) {
       for (const relationship of this.relationshipsOf(fk)) {
         const key = endpointKey(relationship);
@@ -261,6 +272,26 @@ export class SchemaBuilder {
         : relationship;
     });
     return document;
+  }
+
+  /**
+   * An unnamed foreign key over several columns gets the name the server gives it: the model stores one
+   * relationship per column pair, and only a shared name keeps the pairs one key in the export (three
+   * one-column keys to a composite primary key would not load). PostgreSQL: `<table>_<columns>_fkey`;
+   * MySQL/MariaDB: `<table>_ibfk_<n>`. SQL Server's names are random, so its keys keep no name.
+   */
+  private nameCompositeKeys(): void {
+    const numbered = new Map<string, number>();
+    for (const fk of this.foreignKeys) {
+      if (fk.name !== null || fk.columns.length < 2 || this.driver === 'sqlsrv') continue;
+      const short = fk.table.split('.').pop() ?? fk.table;
+      if (this.driver === 'pgsql') fk.name = `${short}_${fk.columns.join('_')}_fkey`.slice(0, 63);
+      else {
+        const n = (numbered.get(fk.table) ?? 0) + 1;
+        numbered.set(fk.table, n);
+        fk.name = `${short}_ibfk_${n}`;
+      }
+    }
   }
 
   private patchColumn(table: DdlTable, column: DdlColumn): PatchColumn {
