@@ -40,6 +40,8 @@ export interface DdlIndex {
   name: string;
   type: 'primary' | 'unique' | 'index';
   columns: string[];
+  /** PostgreSQL: a UNIQUE constraint rather than a unique index. */
+  constraint?: boolean;
 }
 
 export interface DdlForeignKey {
@@ -221,7 +223,10 @@ export class SchemaBuilder {
         ...(parents.has(table.name) ? { parent_name: parents.get(table.name) as string } : {}),
         ...(table.comment !== null ? { comment: table.comment } : {}),
         columns: table.columns.map((column) => this.patchColumn(table, column)),
-        indexes: table.indexes.map((index) => ({ ...index, columns: [...index.columns] })),
+        indexes: table.indexes.map(({ constraint: _constraint, ...index }) => ({
+          ...index,
+          columns: [...index.columns],
+        })),
         ...(table.checks.length > 0 ? { checks: table.checks.map((check) => ({ ...check })) } : {}),
       })),
       groups: this.groups.map((group) => ({ name: group.name })),
@@ -265,6 +270,15 @@ export class SchemaBuilder {
       }
     }
     const { document } = apply(emptyDocument(this.driver), patch);
+    // Unique constraints (the patch format has no field for them), matched by table and index name.
+    for (const table of document.tables) {
+      const constraints = this.tables.get(table.name)?.indexes.filter((index) => index.constraint === true);
+      if (constraints === undefined || constraints.length === 0) continue;
+      const names = new Set(constraints.map((index) => index.name));
+      table.indexes = table.indexes.map((index) =>
+        names.has(index.name) && index.type === 'unique' ? { ...index, is_constraint: true } : index,
+      );
+    }
     document.relationships = document.relationships.map((relationship) => {
       const fk = actions.get(endpointKey(relationship));
       return fk

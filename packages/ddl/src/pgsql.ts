@@ -282,6 +282,7 @@ class PgReader {
             name: str(constraint, 'conname') ?? `${table.name.split('.').pop()}_${name}_key`,
             type: 'unique',
             columns: [name],
+            constraint: true,
           });
           break;
         case 'CONSTR_FOREIGN':
@@ -360,6 +361,7 @@ class PgReader {
           name: conname ?? `${short}_${keys.join('_')}_key`,
           type: 'unique',
           columns: keys,
+          constraint: true,
         });
         break;
       case 'CONSTR_FOREIGN':

@@ -48,6 +48,11 @@ export interface Index {
   type: IndexType;
   /** Column names, in index order. */
   columns: string[];
+  /**
+   * PostgreSQL: a unique key declared as a UNIQUE constraint (so `DROP CONSTRAINT` works on it), not a
+   * unique index. Absent means an index; set by the DDL import, kept by the export and migrations.
+   */
+  is_constraint?: boolean;
 }
 
 export const RELATIONSHIP_TYPES = ['one-to-one', 'one-to-many', 'many-to-one'] as const;

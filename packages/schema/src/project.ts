@@ -106,7 +106,14 @@ export function copyDataTypeParams(params: DataTypeParams | null): DataTypeParam
 }
 
 function projectIndex(index: Index): Index {
-  return { uuid: index.uuid, name: index.name, type: index.type, columns: [...index.columns] };
+  const projected: Index = {
+    uuid: index.uuid,
+    name: index.name,
+    type: index.type,
+    columns: [...index.columns],
+  };
+  if (index.is_constraint === true) projected.is_constraint = true;
+  return projected;
 }
 
 function projectRelationship(r: Relationship): Relationship {

@@ -151,7 +151,7 @@ export function createTable(dialect: Dialect, table: DocumentTable, inlineKeys: 
       (key.type === 'index' && dialect.driver !== 'mysql') ||
       (key.type === 'unique' && dialect.driver === 'pgsql');
     if (separate) {
-      after.push(createIndex(dialect, table, key));
+      after.push(addUniqueOrIndex(dialect, table, key));
       continue;
     }
     lines.push(keyClause(dialect, table, key));
@@ -178,6 +178,21 @@ export function keyClause(dialect: Dialect, table: Pick<DocumentTable, 'columns'
 /** A CHECK constraint inside CREATE TABLE (or ALTER TABLE … ADD). */
 export function checkClause(dialect: Dialect, check: Check): string {
   return `CONSTRAINT ${dialect.ident(check.name)} CHECK (${check.expression})`;
+}
+
+/**
+ * A PostgreSQL unique key or a plain index written apart from CREATE TABLE: a UNIQUE constraint (by
+ * ALTER TABLE, after the table: inside it, one identical to the primary key would be dropped silently)
+ * when it was declared as one, else CREATE [UNIQUE] INDEX.
+ */
+export function addUniqueOrIndex(
+  dialect: Dialect,
+  table: Pick<DocumentTable, 'name' | 'columns'>,
+  key: Key,
+): string {
+  if (dialect.driver === 'pgsql' && key.type === 'unique' && key.is_constraint === true)
+    return `ALTER TABLE ${dialect.table(table.name)} ADD ${keyClause(dialect, table, key)}`;
+  return createIndex(dialect, table, key);
 }
 
 /** CREATE INDEX for a plain index (PostgreSQL and SQL Server; MySQL declares it in the table). */

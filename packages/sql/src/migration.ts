@@ -21,9 +21,9 @@ import {
 import { type ForeignKey, foreignKeys, type Key, tableKeys } from './constraints';
 import { type Check, type Loss, lossOf, typeIdentity, violation } from './data-loss';
 import {
+  addUniqueOrIndex,
   checkClause,
   commentStatement,
-  createIndex,
   createTable,
   declarationPlan,
   foreignKeyClause,
@@ -546,7 +546,8 @@ class MigrationWriter {
         ? `ALTER TABLE ${name} DROP PRIMARY KEY`
         : `ALTER TABLE ${name} DROP INDEX ${dialect.ident(key.name)}`;
     if (dialect.driver === 'pgsql') {
-      if (key.type === 'primary') return `ALTER TABLE ${name} DROP CONSTRAINT ${dialect.ident(key.name)}`;
+      if (key.type === 'primary' || key.is_constraint === true)
+        return `ALTER TABLE ${name} DROP CONSTRAINT ${dialect.ident(key.name)}`;
       return `DROP INDEX ${this.indexName(table.name, key.name)}`;
     }
     if (key.type === 'index') return `DROP INDEX ${dialect.ident(key.name)} ON ${name}`;
@@ -558,7 +559,7 @@ class MigrationWriter {
     const separate =
       (key.type === 'index' && dialect.driver !== 'mysql') ||
       (key.type === 'unique' && dialect.driver === 'pgsql');
-    if (separate) return createIndex(dialect, table, key);
+    if (separate) return addUniqueOrIndex(dialect, table, key);
     return `ALTER TABLE ${dialect.table(table.name)} ADD ${keyClause(dialect, table, key)}`;
   }
 

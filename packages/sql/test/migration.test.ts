@@ -65,7 +65,7 @@ const BASE: Record<'pgsql' | 'mysql', string> = {
       amount integer DEFAULT 1, PRIMARY KEY (order_id, line),
       CONSTRAINT order_line_order_fk FOREIGN KEY (order_id) REFERENCES orders (id));
     CREATE TABLE audit (id bigint, message text, ref varchar(20));
-    CREATE TABLE region (id integer PRIMARY KEY, name varchar(40));
+    CREATE TABLE region (id integer PRIMARY KEY, name varchar(40), CONSTRAINT region_name_key UNIQUE (name));
     CREATE INDEX orders_state_day ON orders (status, placed);`,
   mysql: `
     CREATE TABLE customer (id int unsigned NOT NULL AUTO_INCREMENT PRIMARY KEY, email varchar(200) NOT NULL,
@@ -166,6 +166,15 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
         pgsql: /product_price_big.*violated by some row/,
         mysql: /rows break CHECK product_price_big/,
       },
+    },
+    {
+      name: 'drops a UNIQUE constraint (as a constraint, not an index)',
+      only: 'pgsql',
+      patch: merge({
+        tables: [{ name: 'region', columns: [column('name', t.varchar(40), { is_unique_key: false })] }],
+        deletions: { indexes: { region: ['region_name_key'] } },
+      }),
+      afterwards: "INSERT INTO region (id, name) VALUES (3, 'north')",
     },
     {
       name: 'drops a CHECK constraint',

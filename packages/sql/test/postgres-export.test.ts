@@ -1,4 +1,4 @@
-// PostgreSQL sequences in the export: typed as their column (`AS integer`, as a dump has it, not the
+// PostgreSQL in the export: UNIQUE constraints stay constraints (not unique indexes), and sequences typed as their column (`AS integer`, as a dump has it, not the
 // default bigint) and owned by it (`OWNED BY`), so dropping the table drops its sequence. Loaded into the
 // real PostgreSQL and read back from its catalog.
 import { createScript } from '../src';
@@ -11,6 +11,30 @@ const DUMP = `
   CREATE TABLE billing.invoice (id bigint NOT NULL DEFAULT nextval('billing.invoice_id_seq'::regclass),
     line smallint DEFAULT nextval('billing.invoice_line_seq'::regclass));
   CREATE TABLE copy (id integer DEFAULT nextval('account_id_seq'::regclass));`;
+
+describe('PostgreSQL UNIQUE constraints in the SQL export', () => {
+  it('should keep a UNIQUE constraint a constraint and a unique index an index, on the real server', async () => {
+    const document = await importFile(
+      'pgsql',
+      `CREATE TABLE account (id integer PRIMARY KEY, email text UNIQUE, login text, code text,
+         CONSTRAINT account_login_key UNIQUE (login));
+       CREATE UNIQUE INDEX account_code_idx ON account (code);`,
+    );
+    const database = await scratchPostgres();
+    try {
+      await database.run(createScript(document).sql);
+      const constraints = await database.rows(
+        `SELECT conname FROM pg_constraint WHERE contype = 'u' AND conrelid = 'account'::regclass ORDER BY 1`,
+      );
+      expect(constraints.map((row) => row.conname)).toEqual(['account_email_key', 'account_login_key']);
+      // What frameworks do: drop the constraint by name; the index is dropped as an index.
+      await database.run('ALTER TABLE account DROP CONSTRAINT account_login_key');
+      await database.run('DROP INDEX account_code_idx');
+    } finally {
+      await database.drop();
+    }
+  });
+});
 
 describe('PostgreSQL sequences in the SQL export', () => {
   it('should create each sequence with its column’s type, owned by the first column that uses it', async () => {
