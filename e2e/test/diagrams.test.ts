@@ -22,8 +22,9 @@ const ITEM_FIELDS = [
   'updated_at',
   'status',
   'error',
-  // An addition to the spec's table: a DDL import's warnings.
+  // Additions to the spec's table: a DDL import's warnings, the diagram's database.
   'warnings',
+  'driver',
 ];
 const COLUMN_FIELDS = [
   'uuid',
@@ -181,6 +182,7 @@ describe('Diagram journeys over HTTP', () => {
         status: 'ready',
         error: null,
         warnings: { total: 0, items: [] },
+        driver: 'pgsql',
       });
       const listed = ((await get(reader, '/diagrams?limit=100')).body as Json).data.find(
         (item: Json) => item.uuid === shop.uuid,

@@ -19,6 +19,7 @@ function diagram(overrides: Record<string, unknown> = {}): Record<string, unknow
     status: 'ready',
     error: null,
     warnings: { total: 0, items: [] },
+    driver: 'pgsql',
     ...overrides,
   };
 }

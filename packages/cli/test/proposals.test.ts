@@ -98,7 +98,7 @@ describe('operator CLI: proposal review', () => {
     expect(await stateOf(uuid)).toMatchObject({ state: 'declined', decline_reason: 'Not now' });
   });
 
-  it('should print each reason on its own line, exit 1 and keep the proposal pending when its patch no longer fits', async () => {
+  it('should print each reason on its own line, exit 1 and keep the proposal pending when its entities changed since', async () => {
     const shop = await api('POST', '/diagrams', {
       name: 'Shrinking',
       schema: {
@@ -126,7 +126,7 @@ describe('operator CLI: proposal review', () => {
     const refused = await dss('proposal', 'apply', dropColumn, '--email', 'ed@rev.test');
     expect(refused.code).toBe(1);
     const lines = refused.stderr.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^error: invalid_schema: /);
+    expect(lines[0]).toMatch(/^error: conflict: /);
     expect(lines.length).toBeGreaterThan(1);
     for (const line of lines.slice(1)) expect(line).toMatch(/^ {2}\S.*: \S/);
     expect(lines.slice(1).join('\n')).toMatch(/\bb\b/);

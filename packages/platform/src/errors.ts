@@ -33,6 +33,15 @@ export interface ErrorExtra {
   limit_type?: 'tables' | 'private_diagrams';
   limit?: number;
   requested?: number;
+  /** With `conflict` for a change made on an older version: the entities changed since, by identity. */
+  conflicts?: {
+    entity: string;
+    table?: string;
+    column?: string;
+    name?: string;
+    change: string;
+    reason: string;
+  }[];
   /** Not sent to clients: seconds to wait, turned into the Retry-After header. */
   retry_after_seconds?: number;
 }

@@ -1,6 +1,7 @@
 // The `deletions` section (merge only). Deletions name entities as the document has them before the patch;
 // a table may also be named by UUID or by the new name the same patch gives it.
 import type { DocumentDraft } from './apply-draft';
+import { clearDeletedKeyFlags } from './apply-keys';
 import { endpointKey, reversedEndpointKey } from './apply-relationships';
 import type { DocumentTable } from './model';
 import type { PatchDeletions } from './patch-types';
@@ -67,7 +68,9 @@ function removeIndexes(draft: DocumentDraft, table: DocumentTable, names: Set<st
   if (!table.indexes.some((index) => names.has(index.name)) && !checks.some((check) => names.has(check.name)))
     return;
   const edited = draft.editTable(table.uuid);
+  const removed = edited.indexes.filter((index) => names.has(index.name));
   edited.indexes = edited.indexes.filter((index) => !names.has(index.name));
+  clearDeletedKeyFlags(draft, edited, removed);
   if (checks.some((check) => names.has(check.name)))
     edited.checks = checks.filter((check) => !names.has(check.name));
 }

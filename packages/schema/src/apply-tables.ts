@@ -2,6 +2,7 @@
 // renamed and extended (merge). Identity is the uuid, so a rename keeps every record's uuid.
 import { createColumn, createIndex, renameIndexColumns, updateColumn } from './apply-columns';
 import type { DocumentDraft } from './apply-draft';
+import { keyFlagsOf, markPrimary, reconcileKeys } from './apply-keys';
 import type { Check, DocumentTable } from './model';
 import { NameIndex } from './name-index';
 import type { PatchCheck, PatchColumn, PatchIndex, PatchTable, Strategy } from './patch-types';
@@ -39,6 +40,9 @@ function createTable(draft: DocumentDraft, entry: PatchTable): void {
     color: null,
     parent_uuid: draft.resolveParent(entry.parent_uuid, entry.parent_name) ?? null,
   };
+  // A new table's primary index entry marks its columns; its records are otherwise stored as sent.
+  const primary = entry.indexes.findLast((index) => index.type === 'primary');
+  if (primary !== undefined) markPrimary(draft, table, primary.columns, entry.columns);
   draft.addTable(table);
   if (entry.left === undefined || entry.top === undefined) draft.unplaced.tables.add(uuid);
 }
@@ -70,6 +74,7 @@ function addMissingParts(draft: DocumentDraft, uuid: string, entry: PatchTable):
 /** Merge: the fields the entry sends replace the table's; columns and indexes are matched by name. */
 function mergeTable(draft: DocumentDraft, uuid: string, entry: PatchTable): void {
   const table = draft.editTable(uuid);
+  const keysBefore = keyFlagsOf(table);
   if (entry.name !== table.name) draft.renameTable(table, entry.name);
   if (entry.comment !== undefined) table.comment = entry.comment;
   const parent = draft.resolveParent(entry.parent_uuid, entry.parent_name);
@@ -80,7 +85,11 @@ function mergeTable(draft: DocumentDraft, uuid: string, entry: PatchTable): void
   if (entry.height !== undefined) table.height = entry.height;
   const renames = mergeColumns(draft, table, entry.columns);
   if (renames !== null) table.indexes = renameIndexColumns(table.indexes, renames);
+  // Unique records as they were, under the column names this entry gives.
+  const keys =
+    renames === null ? keysBefore : { ...keysBefore, uniqueRecords: keyFlagsOf(table).uniqueRecords };
   mergeIndexes(draft, table, entry.indexes);
+  reconcileKeys(draft, table, entry, keys);
   if (entry.checks !== undefined && entry.checks.length > 0)
     table.checks = mergeChecks(table.checks ?? [], entry.checks);
 }

@@ -4,6 +4,7 @@
 // Order: deletions (merge only), groups, tables, renames carried into relationships, relationships, sticky
 // notes, then the layout of records created without a position.
 import { applyDeletions } from './apply-deletions';
+import { takeApplied } from './apply-memo';
 import { DocumentDraft } from './apply-draft';
 import { addStickyNote, applyGroupEntry } from './apply-groups';
 import { applyRelationshipEntries, followRenames } from './apply-relationships';
@@ -26,6 +27,11 @@ export interface ApplyResult {
 }
 
 export function apply(document: DiagramDocument, patch: Patch, options: ApplyOptions = {}): ApplyResult {
+  // Validation applied this patch already (to check its relationships); its result is this one.
+  if (options.newUuid === undefined) {
+    const validated = takeApplied<ApplyResult>(patch, document);
+    if (validated !== undefined) return validated;
+  }
   const draft = new DocumentDraft(document, options.newUuid ?? randomUuid);
   if (patch.strategy === 'merge') applyDeletions(draft, patch.deletions, renamedFrom(patch));
   for (const entry of patch.groups) applyGroupEntry(draft, entry, patch.strategy);

@@ -1,6 +1,7 @@
 // The Markdown rendering of a schema (GET /diagrams/{uuid}/schema with format=ai or Accept: text/markdown,
 // and the get_schema tool). One line per column keeps it compact for a language model and readable for a
 // person; tables are in the schema order (sorted by name), so equal schemas render to equal bytes.
+import { type RelationshipIssueKind, relationshipIssues } from './integrity';
 import type { Column, DataTypeParams, Index, Relationship, Table } from './model';
 import { escapeName, escapeText } from './markdown-escape';
 import { type SchemaSource, sortRelationships, sortTables } from './project';
@@ -13,7 +14,24 @@ export function renderMarkdown(source: SchemaSource, level: MarkdownLevel = 'det
   const tables = sortTables(source.tables);
   return level === 'simple'
     ? renderSimple(source.driver, tables)
-    : renderDetailed(source.driver, tables, sortRelationships(source.relationships));
+    : renderDetailed(source.driver, tables, sortRelationships(source.relationships), refusedKeys(source));
+}
+
+const REFUSED: Record<RelationshipIssueKind, string> = {
+  target_not_key: 'the target is not a primary or unique key',
+  incompatible_types: 'the column types do not match',
+};
+
+/** Relationships the database would refuse as foreign keys (an import can hold them), flagged in the text. */
+function refusedKeys(source: SchemaSource): Map<string, string[]> {
+  const refused = new Map<string, string[]>();
+  for (const issue of relationshipIssues(source))
+    for (const relationship of issue.relationships) {
+      const reasons = refused.get(relationship.uuid) ?? [];
+      if (!reasons.includes(REFUSED[issue.kind])) reasons.push(REFUSED[issue.kind]);
+      refused.set(relationship.uuid, reasons);
+    }
+  return refused;
 }
 
 function renderSimple(driver: string, tables: Table[]): string {
@@ -26,7 +44,12 @@ function renderSimple(driver: string, tables: Table[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-function renderDetailed(driver: string, tables: Table[], relationships: Relationship[]): string {
+function renderDetailed(
+  driver: string,
+  tables: Table[],
+  relationships: Relationship[],
+  refused: ReadonlyMap<string, string[]>,
+): string {
   const lines = [
     `# Schema (${driver}, ${plural(tables.length, 'table')}, ${plural(relationships.length, 'relationship')})`,
     '',
@@ -38,7 +61,8 @@ function renderDetailed(driver: string, tables: Table[], relationships: Relation
   }
   if (relationships.length > 0) {
     lines.push('', '## Relationships');
-    for (const relationship of relationships) lines.push(relationshipLine(relationship));
+    for (const relationship of relationships)
+      lines.push(relationshipLine(relationship, refused.get(relationship.uuid)));
   }
   return `${lines.join('\n')}\n`;
 }
@@ -99,12 +123,13 @@ function indexLine(index: Index): string {
   return `- ${escapeName(index.name)}: ${index.type} (${index.columns.map(escapeName).join(', ')})`;
 }
 
-function relationshipLine(r: Relationship): string {
+function relationshipLine(r: Relationship, refused: string[] | undefined): string {
   const source = `${escapeName(r.source_table)}.${escapeName(r.source_column)}`;
   const target = `${escapeName(r.target_table)}.${escapeName(r.target_column)}`;
   const actions = [
     r.on_delete === null ? '' : `, on delete ${escapeText(r.on_delete)}`,
     r.on_update === null ? '' : `, on update ${escapeText(r.on_update)}`,
+    refused === undefined ? '' : `; not a valid foreign key: ${refused.join(', ')}`,
   ].join('');
   return `- ${source} -> ${target} (${r.type}${actions})`;
 }

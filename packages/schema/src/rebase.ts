@@ -19,7 +19,7 @@
 import { apply } from './apply';
 import { type DocumentDiff, diff, type FieldChange } from './diff';
 import type { DiagramDocument, Relationship } from './model';
-import type { Patch } from './patch-types';
+import type { Patch, PatchProblem } from './patch-types';
 import { EntityIndex } from './rebase-index';
 
 export type RebaseEntity = 'table' | 'column' | 'index' | 'relationship' | 'group' | 'sticky_note';
@@ -60,6 +60,32 @@ export function rebaseConflictMessage(conflicts: readonly RebaseConflict[]): str
   const reasons = conflicts.slice(0, 5).map((conflict) => conflict.reason);
   const more = conflicts.length > 5 ? `; and ${conflicts.length - 5} more` : '';
   return `The diagram changed since the version this change was made on: ${reasons.join('; ')}${more}`;
+}
+
+/**
+ * The conflicts as problems (the `errors` of a 409 `conflict`): `path` names the entity as the base names
+ * it (`tables.orders.columns.email`, `relationships.orders.user_id -> users.id`), `message` its reason.
+ */
+export function rebaseConflictProblems(conflicts: readonly RebaseConflict[]): PatchProblem[] {
+  return conflicts.map((conflict) => ({ path: conflictPath(conflict), message: conflict.reason }));
+}
+
+function conflictPath(conflict: RebaseConflict): string {
+  const table = conflict.table === undefined ? [] : ['tables', conflict.table];
+  switch (conflict.entity) {
+    case 'table':
+      return table.join('.');
+    case 'column':
+      return [...table, 'columns', conflict.column ?? ''].join('.');
+    case 'index':
+      return [...table, 'indexes', conflict.name ?? ''].join('.');
+    case 'relationship':
+      return ['relationships', conflict.name ?? ''].join('.');
+    case 'group':
+      return ['groups', conflict.name ?? ''].join('.');
+    default:
+      return ['sticky_notes', conflict.name ?? ''].join('.');
+  }
 }
 
 /**

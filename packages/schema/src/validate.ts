@@ -25,6 +25,7 @@ import { FinalSchema } from './validation/final-schema';
 import { ProblemList, pathOf } from './validation/problem-list';
 import { readShapedPatch } from './validation/read-shaped-patch';
 import { checkGroups, checkIndexColumns, checkRelationships } from './validation/reference-checks';
+import { checkRelationshipIntegrity } from './validation/relationship-integrity';
 import { planTables } from './validation/table-plan';
 
 export type ValidationErrorCode = 'invalid_schema' | 'no_tables' | 'unsupported_field';
@@ -113,7 +114,9 @@ function checkPatch(
   checkRelationships(shaped, final, deletions, problems);
   checkGroups(shaped, index, deletions, problems);
   if (!problems.isEmpty || shaped.strategy === null) return null;
-  return buildPatch(shaped, shaped.strategy, plans);
+  const built = buildPatch(shaped, shaped.strategy, plans);
+  checkRelationshipIntegrity(document, built, driver, problems);
+  return problems.isEmpty ? built : null;
 }
 
 /**

@@ -28,12 +28,13 @@ export function column(name: string, type = 'int'): Column {
   };
 }
 
+/** A table of int columns; a column named `id` is its primary key (relationships must target a key). */
 export function table(name: string, columns: string[], parentUuid: string | null = null): DocumentTable {
   return {
     uuid: uuid(),
     name,
     comment: null,
-    columns: columns.map((columnName) => column(columnName)),
+    columns: columns.map((columnName) => ({ ...column(columnName), is_primary_key: columnName === 'id' })),
     indexes: [],
     left: 0,
     top: 0,

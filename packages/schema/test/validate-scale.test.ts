@@ -12,7 +12,10 @@ function largeDocument(tableCount: number): DiagramDocument {
       uuid: `table-${index}`,
       name: `table_${index}`,
       comment: null,
-      columns: ['id', 'name', 'created_at', 'parent_id'].map((name) => column(name)),
+      columns: ['id', 'name', 'created_at', 'parent_id'].map((name) => ({
+        ...column(name),
+        is_primary_key: name === 'id',
+      })),
       indexes: [{ uuid: `index-${index}`, name: `table_${index}_name`, type: 'index', columns: ['name'] }],
       left: 0,
       top: 0,

@@ -612,7 +612,7 @@ describe('validate', () => {
         merge({
           tables: [
             {
-              name: 'users',
+              name: 'accounts',
               comment: 'People',
               columns: [{ name: 'id', type: 'bigint', is_primary: 'true' }],
             },
@@ -625,7 +625,7 @@ describe('validate', () => {
           strategy: 'merge',
           tables: [
             {
-              name: 'users',
+              name: 'accounts',
               comment: 'People',
               columns: [
                 {

@@ -47,6 +47,7 @@ export interface VersionRow {
   source_kind: string | null;
   source_id: string;
   created_at: Date;
+  label: string | null;
 }
 
 export const DIAGRAM_COLUMNS = `d.uuid, d.team_id, d.team_slug, d.team_name, d.name, d.slug, d.description, d.driver,
@@ -111,11 +112,18 @@ export async function findRepresentation(
   uuid: string,
   name: RepresentationName,
   knownEtag = '',
-): Promise<{ status: DiagramStatus; body: string | null; etag: string | null; unchanged: boolean } | null> {
+): Promise<{
+  status: DiagramStatus;
+  body: string | null;
+  etag: string | null;
+  unchanged: boolean;
+  version_uuid: string | null;
+} | null> {
   // `name` is one of four fixed identifiers (checked by the type and the map), never client text.
   const etag = `c.${ETAG_COLUMN[name]}`;
   const { rows } = await db.query(
-    `SELECT d.status, ${etag} AS etag, coalesce(${etag} = $3, false) AS unchanged,
+    `SELECT d.status, d.current_version_uuid AS version_uuid, ${etag} AS etag,
+            coalesce(${etag} = $3, false) AS unchanged,
             CASE WHEN ${etag} = $3 THEN NULL ELSE c.${name} END AS body
        FROM diagrams.diagrams d LEFT JOIN diagrams.diagram_contents c ON c.diagram_uuid = d.uuid
       WHERE d.uuid = $1 AND d.team_id = $2 AND d.deleted_at IS NULL`,
@@ -135,12 +143,30 @@ export async function countTeamDiagrams(db: Queryable, teamId: string): Promise<
 
 export async function listVersions(db: Queryable, diagramUuid: string): Promise<VersionRow[]> {
   const { rows } = await db.query<VersionRow>(
-    `SELECT uuid, author_user_id, source, source_kind, source_id, created_at
+    `SELECT uuid, author_user_id, source, source_kind, source_id, created_at, label
        FROM diagrams.diagram_versions WHERE diagram_uuid = $1 AND superseded_by IS NULL
       ORDER BY created_at DESC, uuid DESC`,
     [diagramUuid],
   );
   return rows;
+}
+
+/** Sets (or clears, null) the label of version `number` (1 = the oldest); null when there is none. */
+export async function labelVersion(
+  db: Queryable,
+  diagramUuid: string,
+  number: number,
+  label: string | null,
+): Promise<VersionRow | null> {
+  const { rows } = await db.query<VersionRow>(
+    `UPDATE diagrams.diagram_versions SET label = $3
+      WHERE uuid = (SELECT uuid FROM diagrams.diagram_versions
+                     WHERE diagram_uuid = $1 AND superseded_by IS NULL
+                     ORDER BY created_at, uuid OFFSET $2 LIMIT 1)
+      RETURNING uuid, author_user_id, source, source_kind, source_id, created_at, label`,
+    [diagramUuid, number - 1, label],
+  );
+  return rows[0] ?? null;
 }
 
 /** The document of a diagram's version `number` (1 = the oldest), or null when there is no such version. */

@@ -42,6 +42,8 @@ export function diagramItem(diagram: DiagramMessage) {
         statement: item.statement,
       })),
     },
+    // An addition to the spec's table: the database the diagram is for (`mysql`, `pgsql`, `sqlsrv`).
+    driver: diagram.driver,
   };
 }
 
@@ -111,7 +113,8 @@ export function diagramRoutes(
       handler: async (req, res, principal) => {
         // Every answer of this URL depends on Accept, errors included, so caches must key on it.
         res.setHeader('Vary', 'Accept');
-        const format = optionalQueryEnum(req, 'format', ['ai'] as const);
+        // `markdown` and `json` as the version and diff reads take them; `ai` is the spec's Markdown switch.
+        const format = optionalQueryEnum(req, 'format', ['json', 'markdown', 'ai'] as const);
         const level = optionalQueryEnum(req, 'level', ['detailed', 'simple'] as const) ?? 'detailed';
         const accepted = req.accepts(['application/json', 'text/markdown']);
         if (accepted === false) {
@@ -120,7 +123,8 @@ export function diagramRoutes(
             'Accept must admit application/json or text/markdown (or use format=ai for Markdown)',
           );
         }
-        const markdown = format === 'ai' || accepted === 'text/markdown';
+        const markdown =
+          format === 'ai' || format === 'markdown' || (format === undefined && accepted === 'text/markdown');
         const wanted = markdown ? 'markdown' : 'json';
         const representation = await fetchSchema(
           principal,

@@ -2,14 +2,14 @@
 // migration SQL of a proposal (the statements that turn a database at the proposal's base version into
 // the proposed schema). Both count against the schema rate limit; reading access suffices.
 import * as crypto from 'node:crypto';
-import { type ServiceClient, ServiceError } from '@dss/platform';
-import { apply, type DiagramDocument, emptyDocument, MAX_PROBLEMS, normalize, validate } from '@dss/schema';
+import type { ServiceClient } from '@dss/platform';
+import { type DiagramDocument, emptyDocument } from '@dss/schema';
 import { type Migration, migrationFile, migrationScript } from '@dss/sql';
 import { ifNoneMatchMatches } from '@dss/platform';
 import type { Request, Response } from 'express';
 import type { RouteSpec } from './app';
 import { uuidOf, wirePrincipal } from './diagram-routes';
-import { EXPORT_FORMATS, exportBody } from './export-formats';
+import { EXPORT_FORMATS, exportBody, exportFileName } from '@dss/export';
 import { invalidQuery, optionalQueryEnum, optionalQueryString } from './query';
 
 export function exportRoutes(
@@ -36,7 +36,7 @@ export function exportRoutes(
         const exported = await exportBody(document, format);
         res.setHeader(
           'Content-Disposition',
-          `inline; filename="${fileName(diagram.name)}${version === undefined ? '' : `-v${version}`}.${exported.extension}"`,
+          `inline; filename="${exportFileName(diagram.name, exported.extension, version)}"`,
         );
         sendBytes(req, res, exported.body, exported.contentType);
       },
@@ -51,10 +51,6 @@ export function exportRoutes(
         const wire = wirePrincipal(principal);
         // The proposal must be visible to the token's team: the same 404 as an unknown one otherwise.
         const proposal = await proposals.GetProposal({ principal: wire, uuid: uuidOf(req) });
-        const review = await proposals.GetProposalForReview({
-          uuid: proposal.uuid,
-          user_id: principal.user_id,
-        });
         let before: DiagramDocument;
         let after: DiagramDocument;
         if (proposal.state === 'applied' && proposal.applied_version_uuid) {
@@ -68,14 +64,13 @@ export function exportRoutes(
             ? (JSON.parse(change.before_json) as DiagramDocument)
             : emptyDocument(after.driver);
         } else {
-          before = await currentDocument(diagrams, wire, proposal.diagram_uuid);
-          const normalized = normalize(JSON.parse(review.patch_json) as unknown);
-          const result = validate(normalized.patch, before, before.driver, 'propose');
-          if (!result.ok)
-            throw new ServiceError('conflict', `the proposal no longer fits the diagram: ${result.message}`, {
-              errors: result.problems.slice(0, MAX_PROBLEMS),
-            });
-          after = apply(before, result.patch).document;
+          // Rebased from the version the proposal was made on; 409 conflict naming what changed since.
+          const change = await proposals.GetProposedChange({
+            uuid: proposal.uuid,
+            user_id: principal.user_id,
+          });
+          before = JSON.parse(change.current_json) as DiagramDocument;
+          after = JSON.parse(change.proposed_json) as DiagramDocument;
         }
         sendMigration(req, res, migrationScript(before, after), format);
       },
@@ -123,16 +118,6 @@ function versionParameter(req: Request): number | undefined {
   if (!/^[1-9]\d{0,8}$/.test(raw))
     throw invalidQuery('version', 'must be a version number (1 is the oldest)');
   return Number(raw);
-}
-
-/** A file name from the diagram's name: letters, digits, dots, dashes and underscores only. */
-function fileName(name: string): string {
-  const cleaned = name
-    .normalize('NFKD')
-    .replace(/[^\w.-]+/g, '-')
-    .replace(/^[-.]+|-+$/g, '')
-    .slice(0, 80);
-  return cleaned === '' ? 'diagram' : cleaned;
 }
 
 /** The bytes with a strong ETag of their content; 304 when the client holds them already. */

@@ -18,6 +18,8 @@ const ITEM_KEYS = [
   'error',
   // An addition to the spec's table: a DDL import's warnings ({total: 0, items: []} otherwise).
   'warnings',
+  // An addition to the spec's table: the diagram's database (mysql, pgsql, sqlsrv).
+  'driver',
 ].sort();
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const APP_URL = 'https://app.example.test';
@@ -304,6 +306,7 @@ describe('Diagram routes (real gateway, real services)', () => {
         status: 'ready',
         error: null,
         warnings: { total: 0, items: [] },
+        driver: 'pgsql',
       });
     });
 
@@ -400,11 +403,14 @@ describe('Diagram routes (real gateway, real services)', () => {
       expect((await get(reader, schemaPath(), { 'if-none-match': '"other"' })).status).toBe(200);
     });
 
-    it('should answer Markdown for Accept text/markdown and for format=ai, with its own ETag', async () => {
+    it('should answer Markdown for Accept text/markdown and for format=ai or format=markdown, with its own ETag', async () => {
       const json = await get(reader, schemaPath());
       const viaAccept = await get(reader, schemaPath(), { accept: 'text/markdown' });
       const viaFormat = await get(reader, `${schemaPath()}?format=ai`);
-      for (const response of [viaAccept, viaFormat]) {
+      const viaMarkdown = await get(reader, `${schemaPath()}?format=markdown`);
+      expect(await viaMarkdown.clone().text()).toBe(await viaFormat.clone().text());
+      expect(viaMarkdown.headers.get('etag')).toBe(viaFormat.headers.get('etag'));
+      for (const response of [viaAccept, viaFormat, viaMarkdown]) {
         expect(response.status).toBe(200);
         expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
         expect(response.headers.get('vary')).toBe('Accept');
@@ -448,8 +454,15 @@ describe('Diagram routes (real gateway, real services)', () => {
       );
     });
 
+    it('should answer JSON for format=json whatever Accept prefers', async () => {
+      const response = await get(reader, `${schemaPath()}?format=json`, { accept: 'text/markdown' });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(response.headers.get('etag')).toBe((await get(reader, schemaPath())).headers.get('etag'));
+    });
+
     it('should answer 422 invalid_request for another format or level', async () => {
-      await expectError(await get(reader, `${schemaPath()}?format=json`), 422, 'invalid_request', {
+      await expectError(await get(reader, `${schemaPath()}?format=xml`), 422, 'invalid_request', {
         errors: [{ path: 'format', message: expect.any(String) }],
       });
       await expectError(await get(reader, `${schemaPath()}?level=full`), 422, 'invalid_request', {

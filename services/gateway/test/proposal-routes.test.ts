@@ -2,7 +2,13 @@
 // ports, a fresh PostgreSQL database, real gRPC between them). Every response is also checked against the
 // published OpenAPI description.
 import { randomUUID } from 'node:crypto';
-import { createPool, createServiceClient, type ServiceClient, strongEtag } from '@dss/platform';
+import {
+  createPool,
+  createServiceClient,
+  type ServiceClient,
+  type ServiceError,
+  strongEtag,
+} from '@dss/platform';
 import { eventually } from '@dss/platform/testing';
 import { startTestSystem, TestPeople, type TestSystem } from '@dss/system';
 import { assertMatchesOpenApi } from '../../../e2e/support/openapi-validator';
@@ -18,6 +24,7 @@ const STATUS_KEYS = [
   'declined_at',
   'decline_reason',
   'expires_at',
+  'base_version_uuid',
 ];
 /** Names and values in the proposed patches that must never come back in a proposal response. */
 const SECRET_WORDS = ['secret_invoices', 'secret_column', 'secret_default'];
@@ -310,6 +317,7 @@ describe('Proposal routes (real gateway, real services)', () => {
         declined_at: null,
         decline_reason: null,
         expires_at: created.expires_at,
+        base_version_uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
       });
 
       const notModified = await status(created.uuid, token.reader, { 'if-none-match': etag });
@@ -422,6 +430,86 @@ describe('Proposal routes (real gateway, real services)', () => {
         await expectError(await propose(valid(), member.token, diagram), 401, 'invalid_token');
       });
       await expectError(await status(created.uuid, member.token), 401, 'invalid_token');
+    });
+  });
+
+  describe('GET /proposals/{uuid}/migration of a proposal whose base version moved', () => {
+    const retypeEmail = {
+      strategy: 'merge',
+      tables: [{ name: 'customers', columns: [{ name: 'email', type: 'varchar(320)' }] }],
+    };
+    const proposeOn = async (diagram: string, schema: unknown) =>
+      (
+        (await (
+          await propose({ schema, title: 'Change', message: 'Needed' }, token.writer, diagram)
+        ).json()) as Json
+      ).data.uuid as string;
+    const applyProposal = (uuid: string) =>
+      proposals.ApplyProposal({ uuid, user_id: writerId, team_id: '', reason: '' });
+
+    it('When B changes customers.email and A renames it and A is applied, then B answers 409 conflict naming the column and applying B is refused alike', async () => {
+      const diagram = await newDiagram(token.writer, 'Stale base');
+      const proposalB = await proposeOn(diagram, retypeEmail);
+      const proposalA = await proposeOn(diagram, {
+        strategy: 'merge',
+        tables: [
+          { name: 'customers', columns: [{ name: 'contact', old_name: 'email', type: 'varchar(255)' }] },
+        ],
+      });
+      await applyProposal(proposalA);
+
+      const conflict = {
+        entity: 'column',
+        table: 'customers',
+        column: 'email',
+        change: 'renamed',
+        reason: 'column customers.email was renamed to contact after the patch was made',
+      };
+      const body = await expectError(
+        await call(token.reader, 'GET', `/proposals/${proposalB}/migration?format=json`),
+        409,
+        'conflict',
+        {
+          conflicts: [conflict],
+          errors: [{ path: 'tables.customers.columns.email', message: conflict.reason }],
+        },
+      );
+      expect(body.error.message).toContain(conflict.reason);
+      await expectError(
+        await call(token.reader, 'GET', `/proposals/${proposalB}/migration`),
+        409,
+        'conflict',
+        { conflicts: [conflict], errors: expect.any(Array) },
+      );
+      const refused = await applyProposal(proposalB).then(
+        () => null,
+        (error: ServiceError) => error,
+      );
+      expect(refused).toMatchObject({ code: 'conflict', extra: { conflicts: [conflict] } });
+      expect(refused!.message).toContain(body.error.message);
+      expect(((await (await status(proposalB)).json()) as Json).data.state).toBe('pending');
+    });
+
+    it('When an unrelated change is applied in between, then B’s migration changes only its column', async () => {
+      const diagram = await newDiagram(token.writer, 'Moved base');
+      const proposalB = await proposeOn(diagram, retypeEmail);
+      await applyProposal(
+        await proposeOn(diagram, {
+          strategy: 'merge',
+          tables: [{ name: 'audit', columns: [{ name: 'id', type: 'bigint', is_primary_key: true }] }],
+        }),
+      );
+      const response = await call(token.reader, 'GET', `/proposals/${proposalB}/migration?format=json`);
+      expect(response.status).toBe(200);
+      const { data } = (await response.json()) as Json;
+      // Only B's own change: the table added in between is already in the database it runs on.
+      const changes = (data.statements as string[]).filter(
+        (statement) => !/^(BEGIN|COMMIT)$/.test(statement),
+      );
+      expect(changes).toEqual([
+        expect.stringMatching(/^ALTER TABLE "customers" ALTER COLUMN "email" TYPE .*\(320\)/),
+      ]);
+      expect((await applyProposal(proposalB)).state).toBe('applied');
     });
   });
 

@@ -33,6 +33,7 @@ import {
   validate,
 } from '@dss/schema';
 import type { Pool, PoolClient } from 'pg';
+import { proposedChange } from './proposed-change';
 import * as repo from './repository';
 import { boundedText, type Caller, callerOf, canEdit, characters, proposalNotFound } from './requests';
 import { effectiveState, toProposal } from './wire';
@@ -158,7 +159,21 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
       );
     const full = await diagrams.GetFullDocument({ principal: wire, uuid: diagramUuid });
     const document = (JSON.parse(full.body) as { data: DiagramDocument }).data;
-    return { uuid: diagram.uuid, driver: diagram.driver as Driver, document };
+    return { uuid: diagram.uuid, driver: diagram.driver as Driver, document, versionUuid: full.version_uuid };
+  }
+
+  /** A proposal for a member of its team (any role) and that member's role; anyone else: not_found. */
+  async function memberView(request: { uuid: string; user_id: string }) {
+    if (!isUuid(request.uuid) || !isUuid(request.user_id)) throw proposalNotFound();
+    const row = await repo.findProposal(pool, request.uuid.toLowerCase());
+    if (!row) throw proposalNotFound();
+    const membership = await accounts
+      .GetMembership({ team_id: row.team_id, user_id: request.user_id.toLowerCase() })
+      .catch((error: unknown) => {
+        if (error instanceof ServiceError && error.code === 'not_found') throw proposalNotFound();
+        throw error;
+      });
+    return { row, role: membership.role, userId: request.user_id.toLowerCase() };
   }
 
   return {
@@ -203,6 +218,7 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
           author_user_id: caller.userId,
           // The normalised form (normalising again gives the same), re-validated when applied.
           patch: normalized.patch,
+          base_version_uuid: diagram.versionUuid === '' ? null : diagram.versionUuid,
           counts: proposalCounts(result.patch),
           title,
           message,
@@ -227,8 +243,21 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
       return review(uuid, async (client, row) => {
         if (row.state !== 'pending') return conflict('applied', row.state);
         const patch = await repo.findPatch(client, uuid);
-        // Under the row lock: a second apply waits here and then finds the proposal applied. If the patch
-        // no longer fits the diagram, diagrams refuses (invalid_schema) and the proposal stays pending.
+        // Under the row lock: a second apply waits here and then finds the proposal applied. A proposal
+        // whose entities changed since its base is refused with the reason its migration gives, and stays
+        // pending; so is one that no longer fits (diagrams refuses it, invalid_schema).
+        let change: Awaited<ReturnType<typeof proposedChange>>;
+        try {
+          change = await proposedChange(diagrams, row, patch, userId);
+        } catch (error) {
+          if (error instanceof ServiceError && error.code === 'conflict')
+            return new ServiceError(
+              'conflict',
+              `The proposal cannot be applied. ${error.message}`,
+              error.extra,
+            );
+          throw error;
+        }
         const applied = await diagrams.ApplyPatch({
           diagram_uuid: row.diagram_uuid,
           team_id: row.team_id,
@@ -236,6 +265,8 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
           patch_json: JSON.stringify(patch),
           source: 'proposal',
           source_id: uuid,
+          // The version just checked: a change landing in between is caught by diagrams under its lock.
+          base_version_uuid: change.currentVersionUuid,
         });
         const updated = await repo.transition(client, uuid, {
           kind: 'applied',
@@ -292,18 +323,19 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
     },
 
     async GetProposalForReview(request) {
-      if (!isUuid(request.uuid) || !isUuid(request.user_id)) throw proposalNotFound();
-      const row = await repo.findProposal(pool, request.uuid.toLowerCase());
-      if (!row) throw proposalNotFound();
-      // Not a member of the proposal's team: the same answer as an unknown proposal.
-      const membership = await accounts
-        .GetMembership({ team_id: row.team_id, user_id: request.user_id.toLowerCase() })
-        .catch((error: unknown) => {
-          if (error instanceof ServiceError && error.code === 'not_found') throw proposalNotFound();
-          throw error;
-        });
+      const { row, role } = await memberView(request);
       const patch = await repo.findPatch(pool, row.uuid);
-      return { proposal: answer(row), patch_json: JSON.stringify(patch), role: membership.role };
+      return { proposal: answer(row), patch_json: JSON.stringify(patch), role };
+    },
+
+    async GetProposedChange(request) {
+      const { row, userId } = await memberView(request);
+      const change = await proposedChange(diagrams, row, await repo.findPatch(pool, row.uuid), userId);
+      return {
+        current_json: JSON.stringify(change.current),
+        proposed_json: JSON.stringify(change.after),
+        current_version_uuid: change.currentVersionUuid,
+      };
     },
 
     async ListProposalsForDiagram(request) {

@@ -32,6 +32,8 @@ export interface ProposalRow {
   declined_at: Date | null;
   decline_reason: string | null;
   decided_by_user_id: string | null;
+  /** The diagram version the proposal was made on; null for proposals made before it was recorded. */
+  base_version_uuid: string | null;
   expires_at: Date;
   created_at: Date;
   updated_at: Date;
@@ -41,7 +43,7 @@ export interface ProposalRow {
 
 const COLUMNS = `uuid, diagram_uuid, team_id, author_user_id, counts, title, message, state, opened_at,
   applied_at, applied_version_uuid, declined_at, decline_reason, expires_at, created_at, updated_at,
-  decided_by_user_id, clock_timestamp() AS read_at`;
+  decided_by_user_id, base_version_uuid, clock_timestamp() AS read_at`;
 
 export interface NewProposal {
   uuid: string;
@@ -49,6 +51,7 @@ export interface NewProposal {
   team_id: string;
   author_user_id: string;
   patch: unknown;
+  base_version_uuid: string | null;
   counts: ProposalCountsRow;
   title: string;
   message: string;
@@ -59,8 +62,9 @@ export async function insertProposal(db: Queryable, input: NewProposal): Promise
   const { rows } = await db.query<ProposalRow>(
     `INSERT INTO proposals.proposals
        (uuid, diagram_uuid, team_id, author_user_id, patch, counts, title, message, state, expires_at,
-        created_at, updated_at)
-     SELECT $1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, 'pending', now + make_interval(secs => $9), now, now
+        created_at, updated_at, base_version_uuid)
+     SELECT $1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, 'pending', now + make_interval(secs => $9), now, now,
+            $10
        FROM (SELECT clock_timestamp() AS now) clock
      RETURNING ${COLUMNS}`,
     [
@@ -73,6 +77,7 @@ export async function insertProposal(db: Queryable, input: NewProposal): Promise
       input.title,
       input.message,
       input.lifetimeSeconds,
+      input.base_version_uuid,
     ],
   );
   return rows[0]!;

@@ -21,6 +21,7 @@ export function proposalStatus(row: ProposalRow) {
     declined_at: iso(row.declined_at),
     decline_reason: row.decline_reason,
     expires_at: row.expires_at.toISOString(),
+    base_version_uuid: row.base_version_uuid,
   };
 }
 
@@ -46,5 +47,6 @@ export function toProposal(row: ProposalRow, appUrl: string) {
     author_user_id: row.author_user_id,
     updated_at: row.updated_at.toISOString(),
     decided_by_user_id: row.decided_by_user_id ?? '',
+    base_version_uuid: row.base_version_uuid ?? '',
   };
 }

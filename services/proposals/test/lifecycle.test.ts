@@ -316,7 +316,7 @@ describe('proposals lifecycle (real services, PostgreSQL and NATS)', () => {
     expect((await get(normal, created.uuid)).state).toBe('pending');
   });
 
-  it('should keep a proposal pending and pass on the reasons when its patch no longer fits the diagram', async () => {
+  it('should keep a proposal pending and pass on the reasons when its entities changed since it was made', async () => {
     const dropColumn = await propose(normal, {
       strategy: 'merge',
       deletions: { columns: [{ table: 'customers', columns: ['email'] }] },
@@ -324,8 +324,11 @@ describe('proposals lifecycle (real services, PostgreSQL and NATS)', () => {
     const dropTable = await propose(normal, { strategy: 'merge', deletions: { tables: ['customers'] } });
     await normal.client.ApplyProposal({ uuid: dropTable.uuid, ...review(editor) });
     const error = await failureOf(normal.client.ApplyProposal({ uuid: dropColumn.uuid, ...review(editor) }));
-    expect(error.code).toBe('invalid_schema');
-    expect((error.extra as { errors: unknown[] }).errors.length).toBeGreaterThan(0);
+    expect(error.code).toBe('conflict');
+    expect(error.message).toContain('table customers was dropped');
+    expect(error.extra.conflicts).toContainEqual(
+      expect.objectContaining({ entity: 'table', table: 'customers', change: 'dropped' }),
+    );
     expect((await get(normal, dropColumn.uuid)).state).toBe('pending');
   });
 

@@ -138,7 +138,7 @@ export interface paths {
         };
         /**
          * Get a diagram's schema as JSON or Markdown
-         * @description Tables (sorted by name), columns and indexes (schema order) and relationships, without canvas layout, groups or sticky notes. JSON by default; compact Markdown when `Accept` asks for `text/markdown` or the query has `format=ai`. JSON and Markdown each have their own `ETag`; the ETag changes with schema content (comments included) but not with canvas-only edits, so moving or recoloring a table still gives 304. Rate limit: 30 per minute per token (schema limit).
+         * @description Tables (sorted by name), columns and indexes (schema order) and relationships, without canvas layout, groups or sticky notes. JSON by default; compact Markdown when `Accept` asks for `text/markdown` or the query has `format=ai` (or `format=markdown`; `format=json` asks for JSON). JSON and Markdown each have their own `ETag`; the ETag changes with schema content (comments included) but not with canvas-only edits, so moving or recoloring a table still gives 304. Rate limit: 30 per minute per token (schema limit).
          */
         get: operations["getDiagramSchema"];
         put?: never;
@@ -193,6 +193,31 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/diagrams/{uuid}/versions/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
+                uuid: components["parameters"]["DiagramUuid"];
+                /** @description The version's number (1 is the oldest); 404 `not_found` when the diagram has no such version. */
+                number: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Label a version
+         * @description An addition within /v1. Sets the version's `label` ("v2 release", at most 100 characters) or clears it (null or empty). Only `label` can be changed: a version's schema never changes. Needs a token with write access whose user is an owner or editor of the team (else 403 `editor_required`). Rate limit: the write limit.
+         */
+        patch: operations["labelDiagramVersion"];
         trace?: never;
     };
     "/diagrams/{uuid}/versions/{number}/schema": {
@@ -278,7 +303,7 @@ export interface paths {
         };
         /**
          * The migration SQL of a proposal
-         * @description The SQL that turns a database at the proposal's base version into the proposed schema, in the diagram's driver: renames as renames, `ALTER TABLE … ADD/DROP/ALTER COLUMN`, index and foreign-key changes in an order the server accepts. The base is the diagram as it is now for a pending (or declined, or expired) proposal, and the version before the one it wrote for an applied proposal. The database is assumed to be built from the base version's export (`GET /diagrams/{uuid}/export?format=sql`), which fixes the names of unnamed keys. No statement changes a value silently: a change that could cut or round a value (a shorter string, fewer digits or decimal places, a narrower integer, fewer enum values, fewer fractional seconds) is preceded by a check that stops the migration when a row holds such a value (PostgreSQL: a `DO` block that counts the rows; MariaDB/MySQL: a temporary `CHECK` constraint named `<column> fits <type>`; SQL Server: `THROW`). PostgreSQL runs the script as one transaction (`BEGIN` … `COMMIT`); MariaDB/MySQL cannot roll DDL back, so the script sets strict mode and runs every check before the first change. A new foreign key over a table with rows is added `NOT VALID` and then validated (PostgreSQL). `format=json` answers `{data: {sql, statements, safety, warnings}}`: `safety[i]` says what `statements[i]` can do to the data; warnings name statements that may lose data or fail on existing rows, with the query that finds those rows. Statements are numbered from 0, in `warnings[].statement` as in the script's `-- statement <n> (<safety>)` lines. Rate limit: the schema limit.
+         * @description The SQL that turns a database at the proposal's base version into the proposed schema, in the diagram's driver: renames as renames, `ALTER TABLE … ADD/DROP/ALTER COLUMN`, index and foreign-key changes in an order the server accepts. The base is the diagram as it is now for a pending (or declined, or expired) proposal, and the version before the one it wrote for an applied proposal. A pending proposal is computed against the version it was made on (`base_version_uuid`) and rebased onto the diagram as it is now by entity identity; when an entity it uses was renamed, dropped or changed in between, the answer is 409 `conflict` naming it (and applying it is refused alike). The database is assumed to be built from the base version's export (`GET /diagrams/{uuid}/export?format=sql`), which fixes the names of unnamed keys. No statement changes a value silently: a change that could cut or round a value (a shorter string, fewer digits or decimal places, a narrower integer, fewer enum values, fewer fractional seconds) is preceded by a check that stops the migration when a row holds such a value (PostgreSQL: a `DO` block that counts the rows; MariaDB/MySQL: a temporary `CHECK` constraint named `<column> fits <type>`; SQL Server: `THROW`). PostgreSQL runs the script as one transaction (`BEGIN` … `COMMIT`); MariaDB/MySQL cannot roll DDL back, so the script sets strict mode and runs every check before the first change. A new foreign key over a table with rows is added `NOT VALID` and then validated (PostgreSQL). `format=json` answers `{data: {sql, statements, safety, warnings}}`: `safety[i]` says what `statements[i]` can do to the data; warnings name statements that may lose data or fail on existing rows, with the query that finds those rows. Statements are numbered from 0, in `warnings[].statement` as in the script's `-- statement <n> (<safety>)` lines. Rate limit: the schema limit.
          */
         get: operations["getProposalMigration"];
         put?: never;
@@ -355,7 +380,27 @@ export interface components {
             limit?: number;
             /** @description With `plan_limit` and `limit_type` `tables`: how many tables the request would lead to. */
             requested?: number;
+            /** @description With `conflict` for a change made on an older version of the diagram (a proposal): the entities it uses that changed since, by identity. */
+            conflicts?: components["schemas"]["RebaseConflict"][];
         } & (unknown & unknown & unknown & unknown);
+        /** @description An entity a change uses that was changed since the version the change was made on. */
+        RebaseConflict: {
+            /** @enum {string} */
+            entity: "table" | "column" | "index" | "relationship" | "group" | "sticky_note";
+            /** @description The table (as the older version names it); a relationship's source table. Absent for groups and notes. */
+            table?: string;
+            /** @description For a column, its name in the older version. */
+            column?: string;
+            /** @description An index or group name; a relationship as `source_table.column -> target_table.column`; a note's uuid. */
+            name?: string;
+            /**
+             * @description `added`: the name the change introduces was introduced in between too.
+             * @enum {string}
+             */
+            change: "dropped" | "renamed" | "changed" | "added";
+            /** @description One sentence naming the entity and what happened to it. */
+            reason: string;
+        };
         /** @description One validation problem. */
         PatchProblem: {
             /** @description Where the problem is, such as `tables[1].columns[0].type`. */
@@ -513,6 +558,8 @@ export interface components {
             status: components["schemas"]["DiagramStatus"];
             error: components["schemas"]["DiagramError"];
             warnings: components["schemas"]["ImportWarnings"];
+            /** @description An addition to the spec's Diagram table: the database the diagram is for, the driver its column types resolve against (the same as `driver` of its schema). */
+            driver: components["schemas"]["Driver"];
         } & components["schemas"]["DiagramStatusRules"];
         /** @description An addition to the spec's Diagram table. What the SQL DDL import skipped or changed: a statement the parser could not read is skipped (inside a CREATE or ALTER TABLE, only the unreadable clause is dropped) and the rest is imported; a type outside the driver's data-type catalog takes the closest one. `total` counts every warning, `items` holds the first 100 in the order they were found. Always `{total: 0, items: []}` for a diagram not created from DDL, while importing and after a failed import. */
         ImportWarnings: {
@@ -594,14 +641,25 @@ export interface components {
             number: number;
             created_at: components["schemas"]["Timestamp"];
             /**
-             * @description What made the version: a DDL import, a create from a patch, an applied proposal, a patch pasted in the web app, a layout saved by hand.
+             * @description What made the version: a DDL import, a create from a patch, an applied proposal, a patch pasted in the web app, a layout saved by hand, edits in the web editor, an older version restored (see `restored_version`).
              * @enum {string}
              */
-            source: "import" | "create" | "proposal" | "paste" | "layout";
+            source: "import" | "create" | "proposal" | "paste" | "layout" | "editor" | "restore";
             /** @description With `proposal`, the applied proposal's uuid; otherwise null. */
             proposal_uuid: string | null;
             /** @description Display name of the person who made the change; null when unknown. */
             author: string | null;
+            /** @description An addition within /v1. The version's label ("v2 release"), set by owners and editors; null when none. */
+            label: string | null;
+            /** @description An addition within /v1. With source `restore`, the number of the version restored; otherwise null. */
+            restored_version: number | null;
+        };
+        VersionResponse: {
+            data: components["schemas"]["Version"];
+        };
+        VersionLabelRequest: {
+            /** @description One line of text (trimmed); null or an empty string clears the label. */
+            label: string | null;
         };
         DiagramListResponse: {
             data: components["schemas"]["Diagram"][];
@@ -892,9 +950,12 @@ export interface components {
             /** @description Named example patches. */
             examples?: Record<string, unknown>;
         };
+        /** @description Send exactly one of `schema` and `restore_version`. */
         ProposeChangesRequest: {
+            /** @description An addition within /v1, instead of `schema`: propose taking the diagram back to this version. The gateway writes the patch (the old version's tables, columns, indexes, relationships, groups and positions, and deletions of what was added since); a person applies it on the review page like any proposal. Sticky notes are not changed, and fields the old version did not set are not cleared. 404 `not_found` when the diagram has no such version. */
+            restore_version?: number;
             /** @description The patch, as an object or as a JSON string holding one; at most 500KB (512,000 bytes as JSON text), else 413. */
-            schema: components["schemas"]["SchemaPatch"] | string;
+            schema?: components["schemas"]["SchemaPatch"] | string;
             /** @description Short title shown to reviewers as plain text (no markup, no links). */
             title: string;
             /** @description Why the change is needed; shown to reviewers as plain text. */
@@ -942,6 +1003,8 @@ export interface components {
             applied_at: components["schemas"]["Timestamp"] | null;
             /** @description The version the apply created in the diagram's history; null until applied. */
             applied_version_uuid: string | null;
+            /** @description The diagram version the proposal was made on (an addition within v1). Its migration and its apply rebase the patch from there onto the diagram as it is now by entity identity, or answer 409 `conflict` naming what changed in between. Null for proposals made before it was recorded. */
+            base_version_uuid: string | null;
             /** @description When it was declined; null until then. */
             declined_at: components["schemas"]["Timestamp"] | null;
             /** @description The reviewer's text; null when none was given. */
@@ -1198,7 +1261,7 @@ export interface components {
                 "application/json": components["schemas"]["DiagramNotReadyError"];
             };
         };
-        /** @description `conflict`: the pending proposal no longer fits the diagram as it is now (`errors` lists why), so there is no migration to write; or `diagram_not_ready` while the diagram is importing. */
+        /** @description `conflict`: the pending proposal no longer means what it meant on the version it was made on: an entity it changes, deletes or relies on was renamed, dropped or changed since (`conflicts` names each, `errors` gives one problem per entity with a path such as `tables.users.columns.name`, as an editor save's conflict does, and `message` repeats their reasons), or it no longer passes validation (`errors` lists why). There is no migration to write, and applying it is refused with the same reason. Or `diagram_not_ready` while the diagram is importing. */
         ProposalConflict: {
             headers: {
                 [name: string]: unknown;
@@ -1302,8 +1365,8 @@ export interface components {
         Limit: number;
         /** @description The `meta.next_cursor` of the previous page; omit for the first page. */
         Cursor: string;
-        /** @description `ai` returns the Markdown rendering whatever `Accept` says. */
-        Format: "ai";
+        /** @description `ai` (the spec's switch) or `markdown` returns the Markdown rendering whatever `Accept` says; `json` the JSON one (both additions within v1, as the version and diff reads take them). Without it, `Accept` decides. */
+        Format: "json" | "markdown" | "ai";
         /** @description Detail of the Markdown rendering: `detailed` has types and constraints, `simple` column names only. */
         Level: "detailed" | "simple";
         /** @description Narrow the catalog to one driver; omit for all three. */
@@ -1480,6 +1543,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenPropose"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UpdateUnprocessable"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
@@ -1517,6 +1581,7 @@ export interface operations {
             403: components["responses"]["ForbiddenPropose"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["DiagramNotReady"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["DuplicateUnprocessable"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
@@ -1598,7 +1663,7 @@ export interface operations {
     getDiagramSchema: {
         parameters: {
             query?: {
-                /** @description `ai` returns the Markdown rendering whatever `Accept` says. */
+                /** @description `ai` (the spec's switch) or `markdown` returns the Markdown rendering whatever `Accept` says; `json` the JSON one (both additions within v1, as the version and diff reads take them). Without it, `Accept` decides. */
                 format?: components["parameters"]["Format"];
                 /** @description Detail of the Markdown rendering: `detailed` has types and constraints, `simple` column names only. */
                 level?: components["parameters"]["Level"];
@@ -1716,6 +1781,44 @@ export interface operations {
             403: components["responses"]["ForbiddenRead"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["InvalidQuery"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    labelDiagramVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
+                uuid: components["parameters"]["DiagramUuid"];
+                /** @description The version's number (1 is the oldest); 404 `not_found` when the diagram has no such version. */
+                number: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VersionLabelRequest"];
+            };
+        };
+        responses: {
+            /** @description The version with its label. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionResponse"];
+                };
+            };
+            400: components["responses"]["BodyNotAnObject"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenPropose"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UpdateUnprocessable"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
         };

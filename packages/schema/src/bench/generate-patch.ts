@@ -55,9 +55,16 @@ function emptyBuilder(seed: number): Builder {
 function addTable(builder: Builder, document: DiagramDocument, round: number): void {
   const name = `imported_${round}`;
   const targets = [builder.random.pick(document.tables), builder.random.pick(document.tables)];
-  const columns = [column('id', ID_TYPE, builder.random, { is_primary_key: true, is_auto_increment: true })];
+  const columns = [
+    column('id', ID_TYPE, builder.random, {
+      is_primary_key: true,
+      is_auto_increment: true,
+      is_unsigned: true,
+    }),
+  ];
   for (const [k, target] of targets.entries()) {
-    columns.push(column(`${target.name}_ref_${k}`, ID_TYPE, builder.random, {}));
+    // Unsigned like the ids they reference: MySQL refuses a foreign key whose signedness differs.
+    columns.push(column(`${target.name}_ref_${k}`, ID_TYPE, builder.random, { is_unsigned: true }));
   }
   for (let c = columns.length; c < 20; c++)
     columns.push(column(`field_${c}`, builder.random.pick(COLUMN_TYPES), builder.random, {}));
