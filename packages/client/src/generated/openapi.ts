@@ -738,10 +738,10 @@ export interface components {
         };
         MigrationWarning: {
             /**
-             * @description `narrows_type`: values that would be cut or rounded (a check stops the migration first); `changes_type`: every value is converted; `adds_not_null` / `adds_not_null_without_default`: an existing or new column becomes NOT NULL (with or without a default); `adds_unique_key`: fails if rows repeat a value; `adds_foreign_key`: fails if rows point to no row of the referenced table; `drops_key`: an index or unique key goes with a dropped column.
+             * @description `narrows_type`: values that would be cut or rounded (a check stops the migration first); `changes_type`: every value is converted; `adds_not_null` / `adds_not_null_without_default`: an existing or new column becomes NOT NULL (with or without a default); `adds_unique_key`: fails if rows repeat a value; `adds_foreign_key`: fails if rows point to no row of the referenced table; `drops_key`: an index or unique key goes with a dropped column; `adds_check`: a CHECK constraint fails if a row breaks it (on MySQL a check before the first change stops the migration).
              * @enum {string}
              */
-            code: "drops_table" | "drops_column" | "narrows_type" | "changes_type" | "adds_not_null" | "adds_not_null_without_default" | "changes_primary_key" | "adds_unique_key" | "adds_foreign_key" | "drops_key" | "cannot_alter_identity";
+            code: "drops_table" | "drops_column" | "narrows_type" | "changes_type" | "adds_not_null" | "adds_not_null_without_default" | "changes_primary_key" | "adds_unique_key" | "adds_foreign_key" | "drops_key" | "cannot_alter_identity" | "adds_check";
             /** @description What is lost or why the statement may fail, and the query that finds the rows concerned. */
             message: string;
             /** @description Index in `statements` of the statement the warning is about, counted from 0 as in the script's `-- statement <n>` lines. */
@@ -971,6 +971,14 @@ export interface components {
             columns: components["schemas"]["Column"][];
             /** @description In schema order. */
             indexes: components["schemas"]["Index"][];
+            /** @description CHECK constraints, in schema order. Present only when the table has some (absent means none). Exported with CREATE TABLE, added and dropped by migrations. */
+            checks?: components["schemas"]["Check"][];
+        };
+        /** @description A table-level CHECK constraint. */
+        Check: {
+            name: string;
+            /** @description The condition as SQL text, without `CHECK` and its outer parentheses (`price >= 0`). */
+            expression: string;
         };
         /** @description A diagram's schema without canvas layout, groups or sticky notes. */
         Schema: {
@@ -1175,6 +1183,8 @@ export interface components {
             parent_uuid?: string;
             columns?: components["schemas"]["PatchColumn"][];
             indexes?: components["schemas"]["PatchIndex"][];
+            /** @description CHECK constraints to add; one with the name of an existing check replaces its condition. Delete one through `deletions.indexes` by its name. */
+            checks?: components["schemas"]["Check"][];
             left?: components["schemas"]["PatchCoordinate"];
             top?: components["schemas"]["PatchCoordinate"];
             width?: components["schemas"]["PatchCoordinate"];
@@ -1278,7 +1288,7 @@ export interface components {
             }[] | {
                 [key: string]: string[];
             };
-            /** @description Indexes grouped by table: `[{table, indexes[]}]`, or the shorthand `{"<table>": ["<index>"]}`. */
+            /** @description Indexes and CHECK constraints grouped by table: `[{table, indexes[]}]`, or the shorthand `{"<table>": ["<index or check>"]}`. */
             indexes?: {
                 /** @description Table name or UUID. */
                 table: string;
