@@ -6,7 +6,9 @@ import type { RouteSpec } from './app';
 import type { GatewayConfig } from './config';
 import { diagramRoutes } from './diagram-routes';
 import { exportRoutes } from './export-routes';
+import { conversationRoutes } from './conversation-routes';
 import { proposalRoutes } from './proposal-routes';
+import type { ProposalWaits } from './proposal-waits';
 import { versionRoutes } from './version-routes';
 import { optionalQueryEnum } from './query';
 import { sendRepresentation } from './representation';
@@ -41,12 +43,13 @@ export function connectRouteClients(config: GatewayConfig): RouteClients {
 
 export function v1Routes(
   clients: RouteClients,
-  options: { importWaitMs?: number; cache?: RepresentationCache } = {},
+  options: { importWaitMs?: number; cache?: RepresentationCache; proposalWaits?: ProposalWaits } = {},
 ): RouteSpec[] {
   return [
     ...diagramRoutes(clients.diagrams, options),
     ...versionRoutes(clients.diagrams, clients.accounts ?? null),
-    ...proposalRoutes(clients.proposals),
+    ...proposalRoutes(clients.proposals, options.proposalWaits),
+    ...conversationRoutes(clients.proposals),
     ...exportRoutes(clients.diagrams, clients.proposals),
     {
       method: 'get',

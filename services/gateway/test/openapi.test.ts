@@ -87,12 +87,21 @@ const ADDITIONS: [string, string][] = [
   ['GET', '/diagrams/{uuid}/diff'],
   ['GET', '/diagrams/{uuid}/export'],
   ['GET', '/proposals/{uuid}/migration'],
+  ['GET', '/proposals/{uuid}/comments'],
+  ['POST', '/proposals/{uuid}/comments'],
+  ['POST', '/proposals/{uuid}/comments/{id}/resolve'],
+  ['GET', '/proposals/{uuid}/revisions'],
+  ['POST', '/proposals/{uuid}/revisions'],
 ];
 
 /** Fields added within /v1 beyond the spec's tables: [schema, field]. */
 const FIELD_ADDITIONS: [string, string][] = [
   ['Diagram', 'warnings'],
   ['CreateDiagramRequest', 'dbml'],
+  ['ProposalStatus', 'comment_count'],
+  ['ProposalStatus', 'open_thread_count'],
+  ['ProposalStatus', 'latest_revision'],
+  ['ProposalStatus', 'review'],
 ];
 
 describe('OpenAPI description (openapi/openapi.yaml)', () => {

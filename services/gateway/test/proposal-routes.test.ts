@@ -18,6 +18,10 @@ const STATUS_KEYS = [
   'declined_at',
   'decline_reason',
   'expires_at',
+  'comment_count',
+  'open_thread_count',
+  'latest_revision',
+  'review',
 ];
 /** Names and values in the proposed patches that must never come back in a proposal response. */
 const SECRET_WORDS = ['secret_invoices', 'secret_column', 'secret_default'];
@@ -310,6 +314,10 @@ describe('Proposal routes (real gateway, real services)', () => {
         declined_at: null,
         decline_reason: null,
         expires_at: created.expires_at,
+        comment_count: 0,
+        open_thread_count: 0,
+        latest_revision: 1,
+        review: null,
       });
 
       const notModified = await status(created.uuid, token.reader, { 'if-none-match': etag });

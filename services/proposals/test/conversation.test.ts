@@ -58,7 +58,9 @@ describe('the review conversation (real services, PostgreSQL and NATS)', () => {
       message: 'Billing needs them',
     });
   const asToken = (member: Member) => ({ principal: member.principal, user_id: '' });
-  const asPerson = (member: Member) => ({ principal: null, user_id: member.userId });
+  // No principal: a person named by user id (the web app, the operator CLI).
+  const asPerson = (member: Member) =>
+    ({ principal: null, user_id: member.userId }) as unknown as ReturnType<typeof asToken>;
   const comment = (
     uuid: string,
     body: string,
