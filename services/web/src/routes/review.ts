@@ -1,8 +1,9 @@
-// `/review/{uuid}` (the proposal's review_url): title and message as plain text, the diff against the
-// diagram as it is now, the diagram with the change highlighted, and for owners and editors of a pending
-// proposal "Apply changes" and "Decline". Apply, decline and reopen are the proposals service's review
-// calls, which check the reviewer's role themselves; a patch that no longer fits is shown with its
-// reasons and the proposal stays pending.
+// `/review/{uuid}` (the proposal's review_url): title and message as plain text, the latest revision's diff
+// against the diagram as it is now, the diagram with the change highlighted, the revisions and what changed
+// since an earlier one, the conversation (comment threads, replies, resolution) for every member of the team,
+// and for owners and editors of a pending proposal "Apply changes", "Request changes" and "Decline". Every
+// action is a call of the proposals service, which checks the person's role itself; a patch that no longer
+// fits is shown with its reasons and the proposal stays pending.
 import { renderDiagramSvg, reviewDiagram } from '@dss/diagram-svg';
 import { isServiceError, type ServiceError } from '@dss/platform';
 import {
@@ -22,8 +23,10 @@ import { notFound, pageErrorOf, pageStatusOf } from '../page-errors';
 import { type ProposedChange, proposedChange } from '../proposed-document';
 import { requireViewer, viewerOf } from '../session';
 import { canEdit, membershipOf, principalFor, type Viewer } from '../viewer';
+import { type CommentView, conversationView, requestChangesForm } from '../views/conversation';
 import { diffView } from '../views/diff';
 import { csrfField, page, timestamp } from '../views/layout';
+import { revisionsView, type SinceChange } from '../views/revisions';
 
 /** Something to tell the reviewer above the proposal: a refused action and its reasons. */
 interface Notice {
@@ -33,6 +36,7 @@ interface Notice {
 
 /** Failures of a review action the page shows inline (the proposal stays as it was). */
 const INLINE_FAILURES = new Set([
+  'editor_required',
   'invalid_schema',
   'plan_limit',
   'diagram_not_ready',
@@ -95,6 +99,19 @@ export function reviewRoutes(router: Router, context: WebAppContext): void {
         : before
           ? proposedChange(before, review.patch_json, diagram.driver as Driver)
           : null;
+    const { comments } = await clients.proposals.ListComments({
+      actor: asPerson(viewer),
+      uuid: proposal.uuid,
+    });
+    const names = await userNames(
+      clients,
+      [
+        ...comments.flatMap((comment) => [comment.author_user_id, comment.resolved_by ?? '']),
+        ...review.revisions.map((revision) => revision.author_user_id),
+        proposal.changes_requested_by ?? '',
+      ].filter((id) => id !== ''),
+    );
+    const since = sinceChange(req, review.revisions, comments, change, before, diagram.driver as Driver);
     const csrfToken = csrfTokenFor(context, req, res);
     res.status(status).send(
       page(
@@ -116,10 +133,25 @@ ${notice ? noticeView(notice) : ''}
         }</p>
 </section>
 ${stateView(proposal, reviewer, csrfToken, decidedBy)}
+${proposal.state === 'pending' && proposal.changes_requested_at ? changesRequestedNote(proposal, names, comments) : ''}
 ${change ? changeView(change, diagram.name) : ''}
+${revisionsView(proposal.uuid, review.revisions, names, since)}
 ${before || change ? '' : html`<p class="notice" id="diagram-not-ready">The diagram has no schema right now (it is importing, or its import failed), so the changes cannot be shown or applied.</p>`}
-${proposal.state === 'pending' && reviewer && change?.fits ? actions(proposal.uuid, csrfToken) : ''}
-${proposal.state === 'pending' && !reviewer ? html`<p class="muted" id="viewer-note">You can view this proposal; owners and editors of the team apply or decline it.</p>` : ''}
+${proposal.state === 'pending' && !reviewer ? html`<p class="muted" id="viewer-note">You can view this proposal and comment on it; owners and editors of the team apply or decline it.</p>` : ''}
+${conversationView({
+  proposalUuid: proposal.uuid,
+  comments: comments as CommentView[],
+  names,
+  anchors: review.anchors.map((anchor) => ({
+    table: anchor.table,
+    ...(anchor.column ? { column: anchor.column } : {}),
+  })),
+  latestRevision: proposal.latest_revision,
+  viewerId: viewer.user.id,
+  reviewer,
+  csrfToken,
+})}
+${proposal.state === 'pending' && reviewer ? actions(proposal.uuid, csrfToken, Boolean(change?.fits)) : ''}
 </main>`,
       ).text,
     );
@@ -166,11 +198,121 @@ ${proposal.state === 'pending' && !reviewer ? html`<p class="muted" id="viewer-n
     );
   });
 
+  router.post('/review/:uuid/request-changes', requireViewer, (req, res) => {
+    const message = formText(req, 'message');
+    return reviewAction(req, res, (viewer, uuid) =>
+      clients.proposals.RequestChanges({ uuid, user_id: viewer.user.id, message }),
+    );
+  });
+
+  router.post('/review/:uuid/comments', requireViewer, (req, res) => {
+    const body = formText(req, 'body');
+    const replyTo = formText(req, 'reply_to');
+    const anchor = anchorOf(formText(req, 'anchor'));
+    return reviewAction(req, res, (viewer, uuid) =>
+      clients.proposals.AddComment({
+        actor: asPerson(viewer),
+        uuid,
+        body,
+        anchor,
+        reply_to: replyTo,
+      } as Parameters<typeof clients.proposals.AddComment>[0]),
+    );
+  });
+
+  router.post('/review/:uuid/comments/:comment/resolve', requireViewer, (req, res) =>
+    reviewAction(req, res, (viewer, uuid) =>
+      clients.proposals.ResolveComment({
+        actor: asPerson(viewer),
+        uuid,
+        comment_id: String(req.params.comment),
+      }),
+    ),
+  );
+
   router.post('/review/:uuid/reopen', requireViewer, (req, res) =>
     reviewAction(req, res, (viewer, uuid) =>
       clients.proposals.ReopenProposal({ uuid, user_id: viewer.user.id, team_id: '', reason: '' }),
     ),
   );
+}
+
+/** The signed-in person as the actor of a conversation call (named by user id, not by a token). */
+function asPerson(viewer: Viewer) {
+  return { principal: null, user_id: viewer.user.id } as unknown as { principal: never; user_id: string };
+}
+
+/** A text field of the posted form, line breaks as the API stores them (\n). */
+function formText(req: Request, name: string): string {
+  const raw = (req.body as Record<string, unknown>)[name];
+  return typeof raw === 'string' ? raw.replace(/\r\n/g, '\n') : '';
+}
+
+/** The anchor select's value (JSON of `{table, column?}`, or empty for the whole proposal). */
+function anchorOf(value: string): { table: string; column?: string } | null {
+  if (value === '') return null;
+  try {
+    const parsed = JSON.parse(value) as { table?: unknown; column?: unknown };
+    if (typeof parsed.table !== 'string') return null;
+    return { table: parsed.table, ...(typeof parsed.column === 'string' ? { column: parsed.column } : {}) };
+  } catch {
+    // Not one of the page's options: the service refuses the unknown table by name.
+    return { table: value };
+  }
+}
+
+type ReviewRevision = { number: number; patch_json: string };
+
+/**
+ * "What changed since revision N": revision N and the latest applied to the same base (the diagram as it is,
+ * or before the apply for an applied proposal). N is `?since=` when it names an earlier revision, else the
+ * revision the last request for changes was made on (what the reviewer last looked at), else the one before.
+ */
+function sinceChange(
+  req: Request,
+  revisions: ReviewRevision[],
+  comments: { kind: string; revision: number }[],
+  change: ProposedChange | null,
+  current: DiagramDocument | null,
+  driver: Driver,
+): SinceChange | null {
+  const latest = revisions[revisions.length - 1];
+  if (!latest || latest.number < 2) return null;
+  const asked = Number(req.query.since);
+  const lastRequest = comments.filter((comment) => comment.kind === 'changes_requested').at(-1)?.revision;
+  const since =
+    Number.isInteger(asked) && asked >= 1 && asked < latest.number
+      ? asked
+      : lastRequest !== undefined && lastRequest < latest.number
+        ? lastRequest
+        : latest.number - 1;
+  const base = change?.fits ? change.before : current;
+  if (!base) return null;
+  const earlier = proposedChange(base, revisions[since - 1]!.patch_json, driver);
+  const now = proposedChange(base, latest.patch_json, driver);
+  if (!earlier.fits || !now.fits)
+    return {
+      since,
+      problem: 'One of the two revisions no longer fits the diagram, so they cannot be compared.',
+    };
+  return { since, changes: diff(earlier.after, now.after) };
+}
+
+/** Pending after a request for changes: who asked, when, and whether a revision came since. */
+function changesRequestedNote(
+  proposal: { changes_requested_at?: string; changes_requested_by?: string; latest_revision: number },
+  names: Map<string, string>,
+  comments: { kind: string; revision: number }[],
+): Html {
+  const askedOn = comments.filter((comment) => comment.kind === 'changes_requested').at(-1)?.revision;
+  const revisedSince = askedOn !== undefined && askedOn < proposal.latest_revision;
+  return html`<p class="notice" id="changes-requested">Changes requested by <span id="changes-requested-by">${
+    names.get(proposal.changes_requested_by ?? '') ?? 'a former user'
+  }</span> ${timestamp(proposal.changes_requested_at)}.${
+    revisedSince
+      ? html` Revision ${String(proposal.latest_revision)} was sent since.`
+      : html` Waiting for a revision.`
+  }</p>`;
 }
 
 /** The same status an error page of the code would have (diagram_not_ready and conflict 409). */
@@ -266,12 +408,17 @@ ${
 </section>`;
 }
 
-function actions(uuid: string, csrfToken: string): Html {
+function actions(uuid: string, csrfToken: string, fits: boolean): Html {
   return html`<section class="review-actions">
-<form method="post" action="/review/${uuid}/apply" id="apply-form">
+${
+  fits
+    ? html`<form method="post" action="/review/${uuid}/apply" id="apply-form">
 ${csrfField(csrfToken)}
 <button type="submit" class="primary">Apply changes</button>
-</form>
+</form>`
+    : ''
+}
+${requestChangesForm(uuid, csrfToken)}
 <form method="post" action="/review/${uuid}/decline" id="decline-form" class="stack">
 ${csrfField(csrfToken)}
 <label>Reason (optional) <textarea name="reason" maxlength="${MAX_DECLINE_REASON_CHARACTERS}" rows="3"></textarea></label>
