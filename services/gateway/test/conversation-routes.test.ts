@@ -300,3 +300,59 @@ describe('Review conversation routes (real gateway, real services)', () => {
     });
   });
 });
+
+describe('Review conversation rate limits (real gateway, real services)', () => {
+  let system: TestSystem;
+  let people: TestPeople;
+  let token: string;
+
+  beforeAll(async () => {
+    system = await startTestSystem({ DSS_RATE_LIMIT_WRITE_PER_MIN: '3', DSS_RATE_LIMIT_READ_PER_MIN: '3' });
+    people = new TestPeople(system.grpc.accounts);
+    token = (await people.member({ team: 'limits', role: 'editor', write: true })).token;
+  }, 60_000);
+  afterAll(async () => {
+    people?.close();
+    await system?.stop();
+  });
+
+  const call = (method: string, path: string, body?: unknown) =>
+    fetch(`${system.apiUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+
+  it('should count comments and revisions as writes, and a long-poll once as a read, refusing at once past the limit', async () => {
+    // Creating the diagram is not counted against the token's write limit here: it is the fixture.
+    const created = await people.member({ team: 'limits', role: 'owner', write: true });
+    const diagram = await fetch(`${system.apiUrl}/diagrams`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${created.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Limits', driver: 'pgsql', schema: basePatch }),
+    });
+    const diagramUuid = ((await diagram.json()) as Json).data.uuid;
+    const proposed = await call('POST', `/diagrams/${diagramUuid}/proposals`, {
+      schema: proposalPatch,
+      title: 'Status',
+      message: 'Why',
+    });
+    const uuid = ((await proposed.json()) as Json).data.uuid;
+    const comment = await call('POST', `/proposals/${uuid}/comments`, { body: 'one' });
+    expect([comment.status, comment.headers.get('x-ratelimit-remaining')]).toEqual([201, '1']);
+    const revision = await call('POST', `/proposals/${uuid}/revisions`, { schema: revisedPatch });
+    expect([revision.status, revision.headers.get('x-ratelimit-remaining')]).toEqual([201, '0']);
+    const over = await call('POST', `/proposals/${uuid}/comments`, { body: 'two' });
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+
+    for (const remaining of ['2', '1', '0']) {
+      const waited = await call('GET', `/proposals/${uuid}?wait=1`);
+      expect([waited.status, waited.headers.get('x-ratelimit-remaining')]).toEqual([200, remaining]);
+    }
+    const started = Date.now();
+    const limited = await call('GET', `/proposals/${uuid}?wait=30`);
+    expect(limited.status).toBe(429);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
