@@ -108,6 +108,17 @@ function proposeRequest(body: Record<string, unknown>) {
 }
 
 export function proposalRoutes(proposals: ProposalsClient, waits?: ProposalWaits): RouteSpec[] {
+  // Every waiter an event wakes reads the proposal again; those of one team (the only ones who may see it)
+  // share that read, so a hundred agents waiting on one proposal cost one read, not a hundred.
+  const rereads = new Map<string, Promise<ProposalMessage>>();
+  const sharedRead = (key: string, read: () => Promise<ProposalMessage>) => {
+    let pending = rereads.get(key);
+    if (!pending) {
+      pending = read().finally(() => rereads.delete(key));
+      rereads.set(key, pending);
+    }
+    return pending;
+  };
   return [
     {
       method: 'post',
@@ -143,7 +154,8 @@ export function proposalRoutes(proposals: ProposalsClient, waits?: ProposalWaits
           if (waiter && proposal.state === 'pending' && unchanged) {
             // A client that hangs up ends its wait (the response's close comes with the connection's).
             res.once('close', () => waiter.cancel());
-            if (await waiter.until(waitSeconds * 1000)) proposal = await read();
+            if (await waiter.until(waitSeconds * 1000))
+              proposal = await sharedRead(`${proposal.uuid}|${principal.team_id}`, read);
             if (res.destroyed) return;
           }
         } finally {
