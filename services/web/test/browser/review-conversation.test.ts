@@ -180,6 +180,10 @@ describe('the review conversation (browser, REST and MCP)', () => {
     ]);
     const thread = page.getByRole('article', { name: 'Thread on the whole proposal' });
     expect(await thread.locator('a').count()).toBe(0);
+    // The longest comment in characters that take four bytes each still goes through the form.
+    await page.getByRole('textbox', { name: 'Reply' }).fill('😀'.repeat(4000));
+    await Promise.all([page.waitForLoadState('load'), thread.getByRole('button', { name: 'Reply' }).click()]);
+    expect(await thread.locator('.thread-comment').count()).toBe(2);
     // A viewer may resolve the thread they started.
     await Promise.all([
       page.waitForLoadState('load'),
