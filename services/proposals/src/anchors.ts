@@ -65,7 +65,9 @@ export function checkedAnchor(patch: unknown, wanted: Anchor): Anchor {
   const same = (a: string | undefined, b: string | undefined) =>
     (a ?? '').toLowerCase() === (b ?? '').toLowerCase();
   const table = anchors.find((anchor) => anchor.column === undefined && same(anchor.table, wanted.table));
-  if (!table) throw invalidField('anchor.table', `names no table of the proposal's changes: ${wanted.table}`);
+  // The name is quoted back, cut short: the field may be any length.
+  const quoted = wanted.table.length > 80 ? `${wanted.table.slice(0, 80)}…` : wanted.table;
+  if (!table) throw invalidField('anchor.table', `names no table of the proposal's changes: ${quoted}`);
   if (wanted.column === undefined) return table;
   const column = anchors.find(
     (anchor) => same(anchor.table, wanted.table) && same(anchor.column, wanted.column),
