@@ -109,7 +109,9 @@ function proposeRequest(body: Record<string, unknown>) {
 
 export function proposalRoutes(proposals: ProposalsClient, waits?: ProposalWaits): RouteSpec[] {
   // Every waiter an event wakes reads the proposal again; those of one team (the only ones who may see it)
-  // share that read, so a hundred agents waiting on one proposal cost one read, not a hundred.
+  // share that read, so a hundred agents waiting on one proposal cost one read, not a hundred. A change made
+  // while the shared read runs may be missing from its answer; the client's next wait, sending that answer's
+  // ETag, is then answered at once.
   const rereads = new Map<string, Promise<ProposalMessage>>();
   const sharedRead = (key: string, read: () => Promise<ProposalMessage>) => {
     let pending = rereads.get(key);

@@ -23,10 +23,16 @@ import { notFound, pageErrorOf, pageStatusOf } from '../page-errors';
 import { type ProposedChange, proposedChange } from '../proposed-document';
 import { requireViewer, viewerOf } from '../session';
 import { canEdit, membershipOf, principalFor, type Viewer } from '../viewer';
-import { type CommentView, conversationView, requestChangesForm } from '../views/conversation';
+import { asPerson, anchorOf, formText, sinceChange } from '../review-conversation';
+import {
+  type CommentView,
+  changesRequestedNote,
+  conversationView,
+  requestChangesForm,
+} from '../views/conversation';
 import { diffView } from '../views/diff';
 import { csrfField, page, timestamp } from '../views/layout';
-import { revisionsView, type SinceChange } from '../views/revisions';
+import { revisionsView } from '../views/revisions';
 
 /** Something to tell the reviewer above the proposal: a refused action and its reasons. */
 interface Notice {
@@ -193,8 +199,7 @@ ${proposal.state === 'pending' && reviewer ? actions(proposal.uuid, csrfToken, B
   );
 
   router.post('/review/:uuid/decline', requireViewer, (req, res) => {
-    const raw = (req.body as Record<string, unknown>).reason;
-    const reason = typeof raw === 'string' ? raw.replace(/\r\n/g, '\n') : '';
+    const reason = formText(req, 'reason');
     return reviewAction(req, res, (viewer, uuid) =>
       clients.proposals.DeclineProposal({ uuid, user_id: viewer.user.id, team_id: '', reason }),
     );
@@ -237,84 +242,6 @@ ${proposal.state === 'pending' && reviewer ? actions(proposal.uuid, csrfToken, B
       clients.proposals.ReopenProposal({ uuid, user_id: viewer.user.id, team_id: '', reason: '' }),
     ),
   );
-}
-
-/** The signed-in person as the actor of a conversation call (named by user id, not by a token). */
-function asPerson(viewer: Viewer) {
-  return { principal: null, user_id: viewer.user.id } as unknown as { principal: never; user_id: string };
-}
-
-/** A text field of the posted form, line breaks as the API stores them (\n). */
-function formText(req: Request, name: string): string {
-  const raw = (req.body as Record<string, unknown>)[name];
-  return typeof raw === 'string' ? raw.replace(/\r\n/g, '\n') : '';
-}
-
-/** The anchor select's value (JSON of `{table, column?}`, or empty for the whole proposal). */
-function anchorOf(value: string): { table: string; column?: string } | null {
-  if (value === '') return null;
-  try {
-    const parsed = JSON.parse(value) as { table?: unknown; column?: unknown };
-    if (typeof parsed.table !== 'string') return null;
-    return { table: parsed.table, ...(typeof parsed.column === 'string' ? { column: parsed.column } : {}) };
-  } catch {
-    // Not one of the page's options: the service refuses the unknown table by name.
-    return { table: value };
-  }
-}
-
-type ReviewRevision = { number: number; patch_json: string };
-
-/**
- * "What changed since revision N": revision N and the latest applied to the same base (the diagram as it is,
- * or before the apply for an applied proposal). N is `?since=` when it names an earlier revision, else the
- * revision the last request for changes was made on (what the reviewer last looked at), else the one before.
- */
-function sinceChange(
-  req: Request,
-  revisions: ReviewRevision[],
-  comments: { kind: string; revision: number }[],
-  change: ProposedChange | null,
-  current: DiagramDocument | null,
-  driver: Driver,
-): SinceChange | null {
-  const latest = revisions[revisions.length - 1];
-  if (!latest || latest.number < 2) return null;
-  const asked = Number(req.query.since);
-  const lastRequest = comments.filter((comment) => comment.kind === 'changes_requested').at(-1)?.revision;
-  const since =
-    Number.isInteger(asked) && asked >= 1 && asked < latest.number
-      ? asked
-      : lastRequest !== undefined && lastRequest < latest.number
-        ? lastRequest
-        : latest.number - 1;
-  const base = change?.fits ? change.before : current;
-  if (!base) return null;
-  const earlier = proposedChange(base, revisions[since - 1]!.patch_json, driver);
-  const now = proposedChange(base, latest.patch_json, driver);
-  if (!earlier.fits || !now.fits)
-    return {
-      since,
-      problem: 'One of the two revisions no longer fits the diagram, so they cannot be compared.',
-    };
-  return { since, changes: diff(earlier.after, now.after) };
-}
-
-/** Pending after a request for changes: who asked, when, and whether a revision came since. */
-function changesRequestedNote(
-  proposal: { changes_requested_at?: string; changes_requested_by?: string; latest_revision: number },
-  names: Map<string, string>,
-  comments: { kind: string; revision: number }[],
-): Html {
-  const askedOn = comments.filter((comment) => comment.kind === 'changes_requested').at(-1)?.revision;
-  const revisedSince = askedOn !== undefined && askedOn < proposal.latest_revision;
-  return html`<p class="notice" id="changes-requested">Changes requested by <span id="changes-requested-by">${
-    names.get(proposal.changes_requested_by ?? '') ?? 'a former user'
-  }</span> ${timestamp(proposal.changes_requested_at)}.${
-    revisedSince
-      ? html` Revision ${String(proposal.latest_revision)} was sent since.`
-      : html` Waiting for a revision.`
-  }</p>`;
 }
 
 /** The same status an error page of the code would have (diagram_not_ready and conflict 409). */

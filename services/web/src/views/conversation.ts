@@ -2,8 +2,7 @@
 // or on the whole proposal), replies, resolution, and the forms to start a thread and to request changes.
 // Every body is plain text: html`` escapes it and `.plain-text` keeps its line breaks, so nothing in a
 // comment is markup or a live link.
-import type { Html } from '../html';
-import { html } from '../html';
+import { type Html, html } from '../html';
 import { csrfField, timestamp } from './layout';
 
 /** The comment limit the proposals service enforces (the form only helps by saying it first). */
@@ -112,4 +111,21 @@ ${csrfField(csrfToken)}
 <label>What should change <textarea name="message" rows="3" required maxlength="${MAX_COMMENT_CHARACTERS}"></textarea></label>
 <button type="submit">Request changes</button>
 </form>`;
+}
+
+/** Pending after a request for changes: who asked, when, and whether a revision came since. */
+export function changesRequestedNote(
+  proposal: { changes_requested_at?: string; changes_requested_by?: string; latest_revision: number },
+  names: Map<string, string>,
+  comments: { kind: string; revision: number }[],
+): Html {
+  const askedOn = comments.filter((comment) => comment.kind === 'changes_requested').at(-1)?.revision;
+  const revisedSince = askedOn !== undefined && askedOn < proposal.latest_revision;
+  return html`<p class="notice" id="changes-requested">Changes requested by <span id="changes-requested-by">${
+    names.get(proposal.changes_requested_by ?? '') ?? 'a former user'
+  }</span> ${timestamp(proposal.changes_requested_at)}.${
+    revisedSince
+      ? html` Revision ${String(proposal.latest_revision)} was sent since.`
+      : html` Waiting for a revision.`
+  }</p>`;
 }
