@@ -4,18 +4,22 @@ import { createServiceClient, grpcAddress, type ServiceClient } from '@dss/platf
 export interface Clients {
   accounts: ServiceClient<'Accounts'>;
   proposals: ServiceClient<'Proposals'>;
+  diagrams: ServiceClient<'Diagrams'>;
   close(): void;
 }
 
 export function connectClients(env: NodeJS.ProcessEnv): Clients {
   const accounts = createServiceClient('Accounts', grpcAddress('accounts', env), { deadlineMs: 15_000 });
   const proposals = createServiceClient('Proposals', grpcAddress('proposals', env), { deadlineMs: 30_000 });
+  const diagrams = createServiceClient('Diagrams', grpcAddress('diagrams', env), { deadlineMs: 30_000 });
   return {
     accounts,
     proposals,
+    diagrams,
     close() {
       accounts.close();
       proposals.close();
+      diagrams.close();
     },
   };
 }

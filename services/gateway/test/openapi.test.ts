@@ -92,6 +92,8 @@ const ADDITIONS: [string, string][] = [
   ['POST', '/proposals/{uuid}/comments/{id}/resolve'],
   ['GET', '/proposals/{uuid}/revisions'],
   ['POST', '/proposals/{uuid}/revisions'],
+  ['PATCH', '/diagrams/{uuid}'],
+  ['POST', '/diagrams/{uuid}/duplicate'],
 ];
 
 /** Fields added within /v1 beyond the spec's tables: [schema, field]. */

@@ -50,6 +50,33 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Rename a diagram or change its description
+         * @description An addition within /v1. Changes the diagram's `name` (1-255 characters; `slug` follows it) and/or `description` (up to 2,000 characters; null or an empty string clears it). Any other field is refused with 422 `invalid_request`: the schema of an existing diagram changes only through proposals. Needs a token with write access whose user is an owner or editor of the team (else 403 `editor_required`). Writes no version. Rate limit: the write limit, as creates.
+         */
+        patch: operations["updateDiagram"];
+        trace?: never;
+    };
+    "/diagrams/{uuid}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
+                uuid: components["parameters"]["DiagramUuid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Duplicate a diagram
+         * @description An addition within /v1. Creates a new private diagram in the token's team holding a copy of the diagram's current schema and canvas, its driver and description; `name` defaults to `<name> (copy)`. The plan caps of a create apply (422 `plan_limit`). Needs a token with write access whose user is an owner or editor of the team. The original does not change. Not replayed: each accepted request makes a new diagram. Rate limit: the write limit, as creates.
+         */
+        post: operations["duplicateDiagram"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -332,7 +359,7 @@ export interface paths {
         };
         /**
          * The migration SQL of a proposal
-         * @description The SQL that turns a database at the proposal's base version into the proposed schema, in the diagram's driver: renames as renames, `ALTER TABLE … ADD/DROP/ALTER COLUMN`, index and foreign-key changes in an order the server accepts. The base is the diagram as it is now for a pending (or declined, or expired) proposal, and the version before the one it wrote for an applied proposal. The database is assumed to be built from the base version's export (`GET /diagrams/{uuid}/export?format=sql`), which fixes the names of unnamed keys. `format=json` answers `{data: {sql, statements, warnings}}`; warnings name statements that may lose data or fail on existing rows. Rate limit: the schema limit.
+         * @description The SQL that turns a database at the proposal's base version into the proposed schema, in the diagram's driver: renames as renames, `ALTER TABLE … ADD/DROP/ALTER COLUMN`, index and foreign-key changes in an order the server accepts. The base is the diagram as it is now for a pending (or declined, or expired) proposal, and the version before the one it wrote for an applied proposal. The database is assumed to be built from the base version's export (`GET /diagrams/{uuid}/export?format=sql`), which fixes the names of unnamed keys. No statement changes a value silently: a change that could cut or round a value (a shorter string, fewer digits or decimal places, a narrower integer, fewer enum values, fewer fractional seconds) is preceded by a check that stops the migration when a row holds such a value (PostgreSQL: a `DO` block that counts the rows; MariaDB/MySQL: a temporary `CHECK` constraint named `<column> fits <type>`; SQL Server: `THROW`). PostgreSQL runs the script as one transaction (`BEGIN` … `COMMIT`); MariaDB/MySQL cannot roll DDL back, so the script sets strict mode and runs every check before the first change. A new foreign key over a table with rows is added `NOT VALID` and then validated (PostgreSQL). `format=json` answers `{data: {sql, statements, safety, warnings}}`: `safety[i]` says what `statements[i]` can do to the data; warnings name statements that may lose data or fail on existing rows, with the query that finds those rows. Statements are numbered from 0, in `warnings[].statement` as in the script's `-- statement <n> (<safety>)` lines. Rate limit: the schema limit.
          */
         get: operations["getProposalMigration"];
         put?: never;
@@ -483,6 +510,18 @@ export interface components {
                 code?: "invalid_request" | "invalid_schema" | "no_tables" | "unsupported_field" | "plan_limit";
             };
         };
+        UpdateUnprocessableError: components["schemas"]["ErrorBody"] & {
+            error?: {
+                /** @enum {unknown} */
+                code?: "invalid_request";
+            };
+        };
+        DuplicateUnprocessableError: components["schemas"]["ErrorBody"] & {
+            error?: {
+                /** @enum {unknown} */
+                code?: "invalid_request" | "plan_limit";
+            };
+        };
         ProposeUnprocessableError: components["schemas"]["ErrorBody"] & {
             error?: {
                 /** @enum {unknown} */
@@ -593,18 +632,24 @@ export interface components {
         };
         MigrationResponse: {
             data: {
-                /** @description The statements joined into one script. */
+                /** @description The statements joined into one script: a leading comment on how it runs (one transaction on PostgreSQL; on MariaDB/MySQL, that DDL cannot be rolled back), then each statement after a `-- statement <n> (<safety>)` line, numbered from 0. */
                 sql: string;
-                /** @description The statements in order, without terminators. */
+                /** @description The statements in order, without terminators: on PostgreSQL the first is `BEGIN` and the last `COMMIT`; on MariaDB/MySQL the first sets strict mode for the session. */
                 statements: string[];
+                /** @description One entry per statement. `safe`: keeps every value (it may fail, and then changes nothing); `guarded`: could change values, so a check before it (or the check itself) stops the migration when a row would lose something; `destructive`: deletes data by design (a dropped table or column, or a conversion whose loss no check can find). */
+                safety: ("safe" | "guarded" | "destructive")[];
                 warnings: components["schemas"]["MigrationWarning"][];
             };
         };
         MigrationWarning: {
-            /** @enum {string} */
-            code: "drops_table" | "drops_column" | "narrows_type" | "changes_type" | "adds_not_null" | "adds_not_null_without_default" | "changes_primary_key" | "adds_unique_key" | "cannot_alter_identity";
+            /**
+             * @description `narrows_type`: values that would be cut or rounded (a check stops the migration first); `changes_type`: every value is converted; `adds_not_null` / `adds_not_null_without_default`: an existing or new column becomes NOT NULL (with or without a default); `adds_unique_key`: fails if rows repeat a value; `adds_foreign_key`: fails if rows point to no row of the referenced table; `drops_key`: an index or unique key goes with a dropped column.
+             * @enum {string}
+             */
+            code: "drops_table" | "drops_column" | "narrows_type" | "changes_type" | "adds_not_null" | "adds_not_null_without_default" | "changes_primary_key" | "adds_unique_key" | "adds_foreign_key" | "drops_key" | "cannot_alter_identity";
+            /** @description What is lost or why the statement may fail, and the query that finds the rows concerned. */
             message: string;
-            /** @description Index in `statements` of the statement the warning is about. */
+            /** @description Index in `statements` of the statement the warning is about, counted from 0 as in the script's `-- statement <n>` lines. */
             statement: number;
         };
         DiffResponse: {
@@ -673,6 +718,20 @@ export interface components {
             /** @description The diagram's database driver; `mysql` when omitted. */
             driver?: components["schemas"]["Driver"];
         } & (unknown | unknown | unknown);
+        /** @description Send `name`, `description` or both; nothing else. */
+        UpdateDiagramRequest: {
+            name?: string;
+            /** @description Null or an empty string clears it. */
+            description?: string | null;
+        };
+        DuplicateDiagramRequest: {
+            /** @description The new diagram's name; `<name> (copy)` when left out or empty. */
+            name?: string;
+        };
+        DuplicateDiagramResponse: {
+            data: components["schemas"]["Diagram"];
+            counts: components["schemas"]["DiagramCounts"];
+        };
         CreatedDiagram: {
             uuid: components["schemas"]["Uuid"];
             name: string;
@@ -1374,6 +1433,28 @@ export interface components {
                 "application/json": components["schemas"]["CreateUnprocessableError"];
             };
         };
+        /** @description `invalid_request`: a body field failed validation (an empty or too long `name`, a too long `description`, a field other than these two, neither of them sent); `errors` names the fields. */
+        UpdateUnprocessable: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UpdateUnprocessableError"];
+            };
+        };
+        /** @description `invalid_request`: a body field failed validation (`name` not a string or too long, an unknown field). `plan_limit`: the team's private-diagrams cap is reached, or the diagram has more tables than the plan allows in one diagram; see `limit_type`. */
+        DuplicateUnprocessable: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DuplicateUnprocessableError"];
+            };
+        };
         /** @description `invalid_request`: a body field failed validation (for example `title` over 100 characters). `invalid_schema`: the patch failed validation; `errors` lists up to 15 problems. `plan_limit`: the patch would exceed the plan's table cap. */
         ProposeUnprocessable: {
             headers: {
@@ -1559,6 +1640,79 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenRead"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    updateDiagram: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
+                uuid: components["parameters"]["DiagramUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDiagramRequest"];
+            };
+        };
+        responses: {
+            /** @description The diagram as it is now. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagramResponse"];
+                };
+            };
+            400: components["responses"]["BodyNotAnObject"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenPropose"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UpdateUnprocessable"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    duplicateDiagram: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
+                uuid: components["parameters"]["DiagramUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DuplicateDiagramRequest"];
+            };
+        };
+        responses: {
+            /** @description The new diagram (`status` is `ready`) and its size. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DuplicateDiagramResponse"];
+                };
+            };
+            400: components["responses"]["BodyNotAnObject"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenPropose"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["DiagramNotReady"];
+            422: components["responses"]["DuplicateUnprocessable"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
         };

@@ -19,7 +19,7 @@ import type { WebAppContext } from '../app-context';
 import { csrfTokenFor } from '../csrf';
 import { type Html, html, trustedHtml } from '../html';
 import { findVisibleDiagram, fullDocument, userNames } from '../lookups';
-import { notFound, pageErrorOf, pageStatusOf } from '../page-errors';
+import { notFound, PageError, pageErrorOf, pageStatusOf } from '../page-errors';
 import { type ProposedChange, proposedChange } from '../proposed-document';
 import { requireViewer, viewerOf } from '../session';
 import { canEdit, membershipOf, principalFor, type Viewer } from '../viewer';
@@ -31,7 +31,7 @@ import {
   requestChangesForm,
 } from '../views/conversation';
 import { diffView } from '../views/diff';
-import { csrfField, page, timestamp } from '../views/layout';
+import { csrfField, messagePage, page, timestamp } from '../views/layout';
 import { revisionsView } from '../views/revisions';
 
 /** Something to tell the reviewer above the proposal: a refused action and its reasons. */
@@ -75,7 +75,23 @@ export function reviewRoutes(router: Router, context: WebAppContext): void {
         team_id: '',
         reason: '',
       });
-    const { diagram } = await findVisibleDiagram(clients, viewer, proposal.diagram_uuid);
+    const found = await findVisibleDiagram(clients, viewer, proposal.diagram_uuid).catch((error: unknown) => {
+      if (error instanceof PageError && error.status === 404) return null;
+      throw error;
+    });
+    // The proposal is the team's, so the person may learn that its diagram is gone (in the Trash or purged).
+    if (found === null) {
+      const chrome = {
+        title: `Review: ${proposal.title}`,
+        viewer: { ...viewer.user, csrfToken: csrfTokenFor(context, req, res) },
+      };
+      const message =
+        `The diagram of the proposal “${proposal.title}” was deleted, so the proposal can no longer be ` +
+        'reviewed. An owner can restore the diagram from the Trash within 30 days of its deletion.';
+      res.status(404).send(messagePage(chrome, 'The diagram was deleted', message).text);
+      return;
+    }
+    const { diagram } = found;
     const before = await fullDocument(clients, viewer, membership, diagram);
     // Who decided: the proposal records it; for an applied one the version's author says the same.
     let decidedBy: string | null = proposal.decided_by_user_id
@@ -329,7 +345,7 @@ ${
   migration.warnings.length > 0
     ? html`<ul class="migration-warnings" id="migration-warnings">${migration.warnings.map(
         (warning) =>
-          html`<li><code>${warning.code}</code> statement ${String(warning.statement + 1)}: ${warning.message}</li>`,
+          html`<li><code>${warning.code}</code> statement ${String(warning.statement)}: ${warning.message}</li>`,
       )}</ul>`
     : ''
 }
