@@ -7,7 +7,9 @@ import type { GatewayConfig } from './config';
 import { diagramLifecycleRoutes } from './diagram-lifecycle-routes';
 import { diagramRoutes } from './diagram-routes';
 import { exportRoutes } from './export-routes';
+import { conversationRoutes } from './conversation-routes';
 import { proposalRoutes } from './proposal-routes';
+import type { ProposalWaits } from './proposal-waits';
 import { versionRoutes } from './version-routes';
 import { optionalQueryEnum } from './query';
 import { sendRepresentation } from './representation';
@@ -42,13 +44,14 @@ export function connectRouteClients(config: GatewayConfig): RouteClients {
 
 export function v1Routes(
   clients: RouteClients,
-  options: { importWaitMs?: number; cache?: RepresentationCache } = {},
+  options: { importWaitMs?: number; cache?: RepresentationCache; proposalWaits?: ProposalWaits } = {},
 ): RouteSpec[] {
   return [
     ...diagramRoutes(clients.diagrams, options),
     ...diagramLifecycleRoutes(clients.diagrams),
     ...versionRoutes(clients.diagrams, clients.accounts ?? null),
-    ...proposalRoutes(clients.proposals),
+    ...proposalRoutes(clients.proposals, options.proposalWaits),
+    ...conversationRoutes(clients.proposals),
     ...exportRoutes(clients.diagrams, clients.proposals),
     {
       method: 'get',

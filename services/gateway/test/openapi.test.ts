@@ -87,6 +87,11 @@ const ADDITIONS: [string, string][] = [
   ['GET', '/diagrams/{uuid}/diff'],
   ['GET', '/diagrams/{uuid}/export'],
   ['GET', '/proposals/{uuid}/migration'],
+  ['GET', '/proposals/{uuid}/comments'],
+  ['POST', '/proposals/{uuid}/comments'],
+  ['POST', '/proposals/{uuid}/comments/{id}/resolve'],
+  ['GET', '/proposals/{uuid}/revisions'],
+  ['POST', '/proposals/{uuid}/revisions'],
   ['PATCH', '/diagrams/{uuid}'],
   ['POST', '/diagrams/{uuid}/duplicate'],
 ];
@@ -97,6 +102,10 @@ const FIELD_ADDITIONS: [string, string][] = [
   ['Diagram', 'driver'],
   ['CreateDiagramRequest', 'dbml'],
   ['ProposalStatus', 'base_version_uuid'],
+  ['ProposalStatus', 'comment_count'],
+  ['ProposalStatus', 'open_thread_count'],
+  ['ProposalStatus', 'latest_revision'],
+  ['ProposalStatus', 'review'],
 ];
 
 describe('OpenAPI description (openapi/openapi.yaml)', () => {

@@ -13,6 +13,7 @@ import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, type McpEndpoint, mcpEndpoint, type TransportName } from './support/mcp-clients';
 
 const TOOL_NAMES = [
+  'add_comment',
   'create_diagram',
   'diff_versions',
   'duplicate_diagram',
@@ -23,10 +24,15 @@ const TOOL_NAMES = [
   'get_proposal_status',
   'get_schema',
   'list_diagrams',
+  'list_review_threads',
+  'list_revisions',
   'list_versions',
   'propose_diagram_changes',
   'rename_diagram',
+  'resolve_thread',
+  'revise_proposal',
   'visualize_schema',
+  'wait_for_review',
 ];
 
 /** What the web app's /draw page draws from the link (its own code, as the browser runs it). */

@@ -20,8 +20,11 @@ import { securityHeaders } from './security-headers';
 import { loadViewer, viewerOf } from './session';
 import { messagePage } from './views/layout';
 
-/** Form bodies are small: a decline reason (500 characters) is the longest field. */
-const FORM_BODY_LIMIT = '32kb';
+/**
+ * Form bodies are small: a review comment (4,000 characters, at most 16,000 bytes of UTF-8, three times that
+ * URL-encoded) is the longest field.
+ */
+const FORM_BODY_LIMIT = '64kb';
 const PASTE_BODY_LIMIT = '2mb';
 const PASTE_PATH = /^\/diagrams\/[^/]+\/(?:paste(?:\/apply)?|layout)$/;
 

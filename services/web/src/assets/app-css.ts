@@ -89,6 +89,18 @@ h4.mark-added { color: var(--added); } h4.mark-changed { color: var(--changed); 
 .review-actions { display: flex; gap: 2rem; align-items: flex-start; margin: 1.5rem 0; background: var(--paper);
   border: 1px solid var(--line); border-radius: 8px; padding: 1rem; }
 .review-actions textarea { width: 24rem; max-width: 100%; }
+.conversation { margin: 1.5rem 0; max-width: 52rem; }
+.thread { background: var(--paper); border: 1px solid var(--line); border-radius: 8px; padding: 0.6rem 1rem; margin: 0.8rem 0; }
+.thread.resolved { opacity: 0.8; }
+.thread summary { cursor: pointer; font-weight: 500; }
+.thread-comments { list-style: none; padding: 0; margin: 0.6rem 0; }
+.thread-comment { border-left: 3px solid var(--line); padding: 0.1rem 0 0.1rem 0.8rem; margin: 0.6rem 0; }
+.comment-meta { margin: 0; font-size: 0.85rem; color: var(--muted); }
+.comment-meta strong { color: var(--ink); }
+.comment-body { margin: 0.2rem 0 0; }
+.reply-form textarea, #new-thread-form textarea { width: 100%; }
+.badge.changes { background: var(--removed); color: #fff; }
+.revision-list { padding-left: 1.2rem; }
 body.embed { background: var(--paper); }
 main.embed { max-width: none; margin: 0; padding: 0; }
 main.embed figure.diagram { border: none; height: 100vh; border-radius: 0; }
