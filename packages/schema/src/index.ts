@@ -16,3 +16,4 @@ export * from './ddl-nesting';
 export * from './limits';
 export * from './document-patch';
 export * from './diff-markdown';
+export * from './lint';
