@@ -33,6 +33,7 @@ import {
   validate,
 } from '@dss/schema';
 import type { Pool, PoolClient } from 'pg';
+import { createLintHandlers, lintChange, lintGate, teamLintConfig } from './lint';
 import * as repo from './repository';
 import { boundedText, type Caller, callerOf, canEdit, characters, proposalNotFound } from './requests';
 import { effectiveState, toProposal } from './wire';
@@ -161,7 +162,28 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
     return { uuid: diagram.uuid, driver: diagram.driver as Driver, document };
   }
 
+  /** With "no lint errors" required: lints the patch against the diagram as it is now. */
+  async function lintRefusal(
+    row: repo.ProposalRow,
+    patch: unknown,
+    reviewerId: string,
+  ): Promise<ServiceError | null> {
+    const config = await teamLintConfig(pool, row.team_id);
+    if (!config.require_no_errors) return null;
+    const current = await diagrams.GetFullDocument({
+      // The reviewer, already checked as an owner or editor of the team (as the web app builds it).
+      principal: { team_id: row.team_id, user_id: reviewerId, role: 'editor' },
+      uuid: row.diagram_uuid,
+    });
+    const before = (JSON.parse(current.body) as { data: DiagramDocument }).data;
+    const result = validate(normalize(patch).patch, before, before.driver, 'propose');
+    // A patch that no longer fits is refused by diagrams.ApplyPatch with the reason; let it say so.
+    if (!result.ok) return null;
+    return lintGate(lintChange(before, apply(before, result.patch).document, config), config);
+  }
+
   return {
+    ...createLintHandlers({ pool, accounts }),
     async CreateProposal(request) {
       const caller = callerOf(request.principal);
       const title = boundedText('title', request.title, MAX_PROPOSAL_TITLE_CHARACTERS);
@@ -195,6 +217,7 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
           );
       }
 
+      const lint = lintChange(diagram.document, proposed, await teamLintConfig(pool, caller.teamId));
       const row = await withTransaction(pool, async (client) => {
         const created = await repo.insertProposal(client, {
           uuid: randomUUID(),
@@ -206,6 +229,7 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
           counts: proposalCounts(result.patch),
           title,
           message,
+          lint,
           lifetimeSeconds: deps.lifetimeSeconds,
         });
         await announce(client, created, 'created');
@@ -227,6 +251,8 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
       return review(uuid, async (client, row) => {
         if (row.state !== 'pending') return conflict('applied', row.state);
         const patch = await repo.findPatch(client, uuid);
+        const refused = await lintRefusal(row, patch, userId);
+        if (refused) return refused;
         // Under the row lock: a second apply waits here and then finds the proposal applied. If the patch
         // no longer fits the diagram, diagrams refuses (invalid_schema) and the proposal stays pending.
         const applied = await diagrams.ApplyPatch({
@@ -303,7 +329,12 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
           throw error;
         });
       const patch = await repo.findPatch(pool, row.uuid);
-      return { proposal: answer(row), patch_json: JSON.stringify(patch), role: membership.role };
+      return {
+        proposal: answer(row),
+        patch_json: JSON.stringify(patch),
+        role: membership.role,
+        lint: row.lint,
+      };
     },
 
     async ListProposalsForDiagram(request) {

@@ -1,5 +1,6 @@
 // Data access of the proposals context. Parameterised SQL only; every table lives in the `proposals`
 // schema and no other service reads it.
+import type { LintFinding } from '@dss/schema';
 import type { Pool, PoolClient } from 'pg';
 
 export const SCHEMA = 'proposals';
@@ -32,6 +33,8 @@ export interface ProposalRow {
   declined_at: Date | null;
   decline_reason: string | null;
   decided_by_user_id: string | null;
+  /** Lint findings of the proposed schema, computed at creation. */
+  lint: LintFinding[];
   expires_at: Date;
   created_at: Date;
   updated_at: Date;
@@ -41,7 +44,7 @@ export interface ProposalRow {
 
 const COLUMNS = `uuid, diagram_uuid, team_id, author_user_id, counts, title, message, state, opened_at,
   applied_at, applied_version_uuid, declined_at, decline_reason, expires_at, created_at, updated_at,
-  decided_by_user_id, clock_timestamp() AS read_at`;
+  decided_by_user_id, lint, clock_timestamp() AS read_at`;
 
 export interface NewProposal {
   uuid: string;
@@ -52,6 +55,7 @@ export interface NewProposal {
   counts: ProposalCountsRow;
   title: string;
   message: string;
+  lint: LintFinding[];
   lifetimeSeconds: number;
 }
 
@@ -59,8 +63,9 @@ export async function insertProposal(db: Queryable, input: NewProposal): Promise
   const { rows } = await db.query<ProposalRow>(
     `INSERT INTO proposals.proposals
        (uuid, diagram_uuid, team_id, author_user_id, patch, counts, title, message, state, expires_at,
-        created_at, updated_at)
-     SELECT $1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, 'pending', now + make_interval(secs => $9), now, now
+        created_at, updated_at, lint)
+     SELECT $1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, 'pending', now + make_interval(secs => $9), now, now,
+            $10::jsonb
        FROM (SELECT clock_timestamp() AS now) clock
      RETURNING ${COLUMNS}`,
     [
@@ -73,6 +78,7 @@ export async function insertProposal(db: Queryable, input: NewProposal): Promise
       input.title,
       input.message,
       input.lifetimeSeconds,
+      JSON.stringify(input.lint),
     ],
   );
   return rows[0]!;

@@ -1,6 +1,7 @@
 // Rows to the proto's Proposal message, and the status object of GET /proposals/{uuid} whose exact JSON
 // bytes the ETag is computed over (the gateway serialises the same object in the same key order).
 import { strongEtag } from '@dss/platform';
+import { lintCounts } from '@dss/schema';
 import type { ProposalRow, StoredState } from './repository';
 
 /** The state a reader sees: a pending proposal past `expires_at` is expired at once, swept or not. */
@@ -21,6 +22,7 @@ export function proposalStatus(row: ProposalRow) {
     declined_at: iso(row.declined_at),
     decline_reason: row.decline_reason,
     expires_at: row.expires_at.toISOString(),
+    lint: lintCounts(row.lint),
   };
 }
 
@@ -46,5 +48,6 @@ export function toProposal(row: ProposalRow, appUrl: string) {
     author_user_id: row.author_user_id,
     updated_at: row.updated_at.toISOString(),
     decided_by_user_id: row.decided_by_user_id ?? '',
+    lint: status.lint,
   };
 }
