@@ -50,6 +50,7 @@ export function proposalStatus(proposal: ProposalMessage) {
     declined_at: proposal.declined_at ?? null,
     decline_reason: proposal.decline_reason ?? null,
     expires_at: proposal.expires_at,
+    lint: { errors: proposal.lint?.errors ?? 0, warnings: proposal.lint?.warnings ?? 0 },
   };
 }
 

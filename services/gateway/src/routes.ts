@@ -6,6 +6,7 @@ import type { RouteSpec } from './app';
 import type { GatewayConfig } from './config';
 import { diagramRoutes } from './diagram-routes';
 import { exportRoutes } from './export-routes';
+import { lintRoutes } from './lint-routes';
 import { proposalRoutes } from './proposal-routes';
 import { versionRoutes } from './version-routes';
 import { optionalQueryEnum } from './query';
@@ -48,6 +49,7 @@ export function v1Routes(
     ...versionRoutes(clients.diagrams, clients.accounts ?? null),
     ...proposalRoutes(clients.proposals),
     ...exportRoutes(clients.diagrams, clients.proposals),
+    ...lintRoutes(clients.diagrams, clients.proposals),
     {
       method: 'get',
       path: '/data-types',

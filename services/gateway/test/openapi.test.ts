@@ -87,12 +87,18 @@ const ADDITIONS: [string, string][] = [
   ['GET', '/diagrams/{uuid}/diff'],
   ['GET', '/diagrams/{uuid}/export'],
   ['GET', '/proposals/{uuid}/migration'],
+  ['GET', '/diagrams/{uuid}/lint'],
+  ['GET', '/proposals/{uuid}/lint'],
+  ['GET', '/lint-settings'],
+  ['POST', '/lint-settings'],
+  ['GET', '/lint-rules'],
 ];
 
 /** Fields added within /v1 beyond the spec's tables: [schema, field]. */
 const FIELD_ADDITIONS: [string, string][] = [
   ['Diagram', 'warnings'],
   ['CreateDiagramRequest', 'dbml'],
+  ['ProposalStatus', 'lint'],
 ];
 
 describe('OpenAPI description (openapi/openapi.yaml)', () => {
