@@ -5,6 +5,7 @@ import type { Logger, Metrics } from '@dss/platform';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpConfig } from './config';
 import type { ConversionPool } from '@dss/ddl';
+import { registerLintTool } from './tools/lint-tool';
 import { registerReadTools } from './tools/read-tools';
 import { registerVisualizeTool } from './tools/visualize';
 import { registerWriteTools } from './tools/write-tools';
@@ -32,6 +33,7 @@ export function createMcpServer(dependencies: McpServerDependencies): McpServer 
   registerReadTools(server, dependencies);
   registerVisualizeTool(server, dependencies);
   registerWriteTools(server, dependencies);
+  registerLintTool(server, dependencies);
   // The tool list is fixed for the server's life, so the server never sends list_changed: do not offer it.
   server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;

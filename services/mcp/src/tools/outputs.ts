@@ -48,6 +48,7 @@ export const proposalStatusOutput = {
   declined_at: timestamp.nullable(),
   decline_reason: z.string().nullable(),
   expires_at: timestamp,
+  lint: z.object({ errors: z.number().int(), warnings: z.number().int() }),
 };
 
 export const visualizeOutput = {
