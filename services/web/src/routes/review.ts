@@ -23,6 +23,7 @@ import { type ProposedChange, proposedChange } from '../proposed-document';
 import { requireViewer, viewerOf } from '../session';
 import { canEdit, membershipOf, principalFor, type Viewer } from '../viewer';
 import { diffView } from '../views/diff';
+import { lintView } from '../views/lint';
 import { csrfField, page, timestamp } from '../views/layout';
 
 /** Something to tell the reviewer above the proposal: a refused action and its reasons. */
@@ -116,7 +117,7 @@ ${notice ? noticeView(notice) : ''}
         }</p>
 </section>
 ${stateView(proposal, reviewer, csrfToken, decidedBy)}
-${change ? changeView(change, diagram.name) : ''}
+${change ? changeView(change, diagram.name, lintView(review.lint)) : ''}
 ${before || change ? '' : html`<p class="notice" id="diagram-not-ready">The diagram has no schema right now (it is importing, or its import failed), so the changes cannot be shown or applied.</p>`}
 ${proposal.state === 'pending' && reviewer && change?.fits ? actions(proposal.uuid, csrfToken) : ''}
 ${proposal.state === 'pending' && !reviewer ? html`<p class="muted" id="viewer-note">You can view this proposal; owners and editors of the team apply or decline it.</p>` : ''}
@@ -228,7 +229,7 @@ function stateView(
   }
 }
 
-function changeView(change: ProposedChange, title: string): Html {
+function changeView(change: ProposedChange, title: string, lint: Html): Html {
   if (!change.fits)
     return html`<div class="notice error" id="no-longer-fits">
 <p>This proposal no longer fits the diagram as it is now, so it cannot be applied: ${change.message}</p>
@@ -238,6 +239,7 @@ function changeView(change: ProposedChange, title: string): Html {
   return html`<div class="changes-grid">
 <section class="changes-section"><h2>Changes</h2>${diffView(change.changes)}</section>
 ${migrationView(migrationScript(change.before, change.after), change.after.driver)}
+${lint}
 </div>
 <section><h2>Diagram with the changes</h2>
 <figure class="diagram" id="diagram" data-focus="changes">${trustedHtml(renderDiagramSvg(highlighted.document, { highlight: highlighted.highlight, title }))}</figure>
