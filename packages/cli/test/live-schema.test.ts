@@ -1,0 +1,210 @@
+// `dss introspect`, `dss drift` and `dss lint` end to end: the CLI in-process against the running embedded
+// system (gRPC for the operator commands, the REST API with a token for drift and lint) and a real
+// PostgreSQL database read through a SELECT-only user. Credentials never appear in an output, a diagram
+// or a proposal; failures are one line.
+import { startTestSystem, type TestMember, TestPeople, type TestSystem } from '@dss/system';
+import { runCli } from '../src';
+import { type LiveDatabase, liveMariadb, livePostgres } from './support/live-databases';
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON outputs under test are read field by field
+type Json = Record<string, any>;
+
+const SHOP_DDL = `
+  CREATE TABLE customers (id bigint PRIMARY KEY, email varchar(255) NOT NULL UNIQUE);
+  CREATE TABLE orders (
+    id bigint PRIMARY KEY,
+    customer_id bigint NOT NULL REFERENCES customers (id) ON DELETE CASCADE,
+    placed_at timestamp NOT NULL
+  );
+  CREATE INDEX orders_customer ON orders (customer_id);`;
+
+describe('operator CLI: live databases', () => {
+  let system: TestSystem;
+  let people: TestPeople;
+  let editor: TestMember;
+  let database: LiveDatabase;
+
+  async function dss(...argv: string[]) {
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(argv, {
+      stdout: (text) => {
+        stdout += text;
+      },
+      stderr: (text) => {
+        stderr += text;
+      },
+      env: {
+        DSS_ACCOUNTS_GRPC_ADDR: system.grpc.accounts,
+        DSS_PROPOSALS_GRPC_ADDR: system.grpc.proposals,
+        DSS_DIAGRAMS_GRPC_ADDR: system.grpc.diagrams,
+        DSS_API_URL: system.apiUrl,
+        DSS_TOKEN: editor.token,
+      },
+    });
+    return { code, stdout, stderr, json: () => JSON.parse(stdout) as Json };
+  }
+  const api = async (path: string) => {
+    const response = await fetch(`${system.apiUrl}${path}`, {
+      headers: { authorization: `Bearer ${editor.token}` },
+    });
+    return (await response.json()) as Json;
+  };
+  const noSecrets = (...texts: string[]) => {
+    for (const text of texts) expect(text).not.toContain(database.password);
+  };
+
+  beforeAll(async () => {
+    system = await startTestSystem();
+    people = new TestPeople(system.grpc.accounts);
+    editor = await people.member({ team: 'live', role: 'editor', write: true });
+    database = await livePostgres();
+    await database.run(SHOP_DDL);
+  }, 90_000);
+  afterAll(async () => {
+    await database?.drop();
+    people?.close();
+    await system?.stop();
+  });
+
+  let diagramUuid: string;
+
+  it('When introspect --create runs, then it prints the new diagram’s uuid and the diagram holds the schema', async () => {
+    const created = await dss(
+      'introspect',
+      '--url',
+      database.url,
+      '--team',
+      'live',
+      '--email',
+      editor.email,
+      '--create',
+      'Live shop',
+      '--json',
+    );
+    expect(created.code).toBe(0);
+    diagramUuid = created.json().uuid;
+    expect(diagramUuid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created.json()).toMatchObject({
+      status: 'ready',
+      tables: 2,
+      source: expect.stringMatching(/^postgres:\/\/127\.0\.0\.1:5432\//),
+    });
+    const schema = (await api(`/diagrams/${diagramUuid}/schema`)).data;
+    expect(schema.tables.map((t: Json) => t.name)).toEqual(['customers', 'orders']);
+    expect(schema.relationships).toEqual([
+      expect.objectContaining({
+        source_table: 'orders',
+        source_column: 'customer_id',
+        target_table: 'customers',
+        on_delete: 'cascade',
+      }),
+    ]);
+    const plain = await dss(
+      'introspect',
+      '--url',
+      database.url,
+      '--team',
+      'live',
+      '--email',
+      editor.email,
+      '--create',
+      'Plain',
+    );
+    expect(plain.stdout.trim()).toMatch(/^[0-9a-f-]{36}$/);
+    noSecrets(created.stdout, created.stderr, plain.stdout, JSON.stringify(schema));
+  });
+
+  it('When the password or the host is wrong, then one line says so, without a stack or the password', async () => {
+    // The local PostgreSQL trusts every local user; MariaDB checks passwords.
+    const mariadb = await liveMariadb();
+    try {
+      const wrong = mariadb.url.replace(mariadb.password, 'not-the-password');
+      const refused = await dss(
+        'introspect',
+        '--url',
+        wrong,
+        '--team',
+        'live',
+        '--email',
+        editor.email,
+        '--create',
+        'X',
+      );
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(
+        /^error: cannot read mysql:\/\/127\.0\.0\.1:3306\/dss_live_\w+: authentication failed \(check the user and password\)\n$/,
+      );
+      expect(refused.stderr).not.toContain('not-the-password');
+      expect(refused.stderr).not.toContain('dss_reader');
+    } finally {
+      await mariadb.drop();
+    }
+    const noHost = await dss('drift', '--diagram', diagramUuid, '--url', database.url.replace(':5432', ':1'));
+    expect(noHost.code).toBe(2);
+    expect(noHost.stderr).toMatch(
+      /^error: cannot read postgres:\/\/127\.0\.0\.1:1\/dss_live_\w+: connection refused\n$/,
+    );
+    noSecrets(noHost.stderr);
+  });
+
+  it('When the database was not changed, then drift exits 0; after ADD COLUMN it reports exactly that column and exits 1', async () => {
+    const equal = await dss('drift', '--diagram', diagramUuid, '--url', database.url);
+    expect(equal.stderr).toBe('');
+    expect(equal.code).toBe(0);
+    expect(equal.stdout).toContain('No drift');
+
+    await database.run('ALTER TABLE orders ADD COLUMN note text');
+    const drift = await dss('drift', '--diagram', diagramUuid, '--url', database.url, '--json');
+    expect(drift.code).toBe(1);
+    const { changes } = drift.json();
+    expect(changes.columns.added.map((c: Json) => `${c.table}.${c.record.name}`)).toEqual(['orders.note']);
+    for (const section of ['tables', 'columns', 'indexes', 'relationships'])
+      for (const kind of ['added', 'changed', 'removed'])
+        if (!(section === 'columns' && kind === 'added'))
+          expect([section, kind, changes[section][kind]]).toEqual([section, kind, []]);
+    const markdown = await dss('drift', '--diagram', diagramUuid, '--url', database.url);
+    expect(markdown.code).toBe(1);
+    expect(markdown.stdout).toContain('note');
+  });
+
+  it('When introspect --propose runs after the change, then applying the proposal leaves no drift', async () => {
+    const proposed = await dss(
+      'introspect',
+      '--url',
+      database.url,
+      '--email',
+      editor.email,
+      '--propose',
+      diagramUuid,
+      '--json',
+    );
+    expect(proposed.code).toBe(0);
+    const status = await api(`/proposals/${proposed.json().uuid}`);
+    expect(status.data.state).toBe('pending');
+    const owner = await people.member({ team: 'live', role: 'owner' });
+    expect((await dss('proposal', 'apply', proposed.json().uuid, '--email', owner.email)).code).toBe(0);
+    expect((await dss('drift', '--diagram', diagramUuid, '--url', database.url)).code).toBe(0);
+    noSecrets(proposed.stdout, JSON.stringify(status));
+  });
+
+  it('When lint reads the live database, then it lists findings and exits by errors; SARIF carries the same', async () => {
+    await database.run('CREATE TABLE audit_rows (note text)');
+    const text = await dss('lint', '--url', database.url);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain('table-without-primary-key');
+    const sarif = await dss('lint', '--url', database.url, '--format', 'sarif');
+    const log = JSON.parse(sarif.stdout);
+    expect(log.version).toBe('2.1.0');
+    expect(log.runs[0].results).toContainEqual(
+      expect.objectContaining({
+        ruleId: 'table-without-primary-key',
+        level: 'error',
+        message: { text: 'table "audit_rows" has no primary key' },
+      }),
+    );
+    const viaApi = await dss('lint', '--diagram', diagramUuid, '--json');
+    expect(viaApi.json().data).toEqual((await api(`/diagrams/${diagramUuid}/lint`)).data);
+    noSecrets(text.stdout, sarif.stdout);
+  });
+});
