@@ -2,8 +2,10 @@
 // with their documentation line, one result per finding located at the checked file (or database) and,
 // logically, at the table and column.
 import { type LintFinding, lintRuleList } from '@dss/schema';
+import type { Log } from 'sarif';
 
-export function sarifLog(findings: readonly LintFinding[], artifact: string) {
+/** Typed as the SARIF 2.1.0 object model (`@types/sarif`), so a field out of the standard fails to build. */
+export function sarifLog(findings: readonly LintFinding[], artifact: string): Log {
   const rules = lintRuleList();
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -16,14 +18,14 @@ export function sarifLog(findings: readonly LintFinding[], artifact: string) {
             rules: rules.map((rule) => ({
               id: rule.id,
               shortDescription: { text: rule.documentation },
-              defaultConfiguration: { level: rule.default_severity },
+              defaultConfiguration: { level: rule.default_severity as 'error' | 'warning' },
             })),
           },
         },
         results: findings.map((finding) => ({
           ruleId: finding.rule,
           ruleIndex: rules.findIndex((rule) => rule.id === finding.rule),
-          level: finding.severity,
+          level: finding.severity as 'error' | 'warning',
           message: { text: finding.message },
           locations: [
             {

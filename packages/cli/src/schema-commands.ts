@@ -8,18 +8,14 @@ import { type DiagramDocument, diff, isEmptyDiff, renderDiffMarkdown } from '@ds
 import { createScript, dbmlScript } from '@dss/sql';
 import type { Command } from 'commander';
 import { apiClient } from './api';
+import { registerCheckCommand } from './check-command';
 import type { Clients } from './clients';
+import { errorLine, type SchemaCommandContext } from './command-context';
 import { introspect, REQUIRED_PRIVILEGES } from './introspect';
 import { alignToDiagram } from './introspect/align';
 import { patchToLive } from './introspect/proposal-patch';
 import { registerLintCommand } from './lint-command';
 import { UsageError } from './usage-error';
-
-export interface SchemaCommandContext {
-  clients: () => Clients;
-  io: { stdout: (text: string) => void; stderr: (text: string) => void; env: NodeJS.ProcessEnv };
-  exit: (code: number) => void;
-}
 
 type Principal = Parameters<ServiceClient<'Diagrams'>['GetDiagram']>[0]['principal'];
 
@@ -164,11 +160,5 @@ export function registerSchemaCommands(program: Command, context: SchemaCommandC
     });
 
   registerLintCommand(program, { io, exit: context.exit, readText: (file) => readFile(file, 'utf8') });
-}
-
-/** One line for any failure: the API's code and message, or the error's first line. */
-export function errorLine(error: unknown): string {
-  const { code, message } = error as { code?: string; message?: string };
-  const first = (message ?? String(error)).split('\n')[0];
-  return code && !/^E[A-Z]/.test(code) ? `${code}: ${first}` : (first ?? 'failed');
+  registerCheckCommand(program, context);
 }

@@ -2,6 +2,9 @@
 // system (gRPC for the operator commands, the REST API with a token for drift and lint) and a real
 // PostgreSQL database read through a SELECT-only user. Credentials never appear in an output, a diagram
 // or a proposal; failures are one line.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { startTestSystem, type TestMember, TestPeople, type TestSystem } from '@dss/system';
 import { runCli } from '../src';
 import { type LiveDatabase, liveMariadb, livePostgres } from './support/live-databases';
@@ -206,5 +209,66 @@ describe('operator CLI: live databases', () => {
     const viaApi = await dss('lint', '--diagram', diagramUuid, '--json');
     expect(viaApi.json().data).toEqual((await api(`/diagrams/${diagramUuid}/lint`)).data);
     noSecrets(text.stdout, sarif.stdout);
+  });
+
+  it('When check runs a migrations folder on a dev database, then the report has the diff, the drop warning, lint and the SQL', async () => {
+    const created = await fetch(`${system.apiUrl}/diagrams`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${editor.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Checked', driver: 'pgsql', ddl: SHOP_DDL }),
+    });
+    const checked = ((await created.json()) as Json).data.uuid as string;
+    const folder = mkdtempSync(path.join(tmpdir(), 'dss-migrations-'));
+    writeFileSync(
+      path.join(folder, '001_invoices.sql'),
+      'CREATE TABLE invoices (order_id bigint REFERENCES orders (id), amount numeric(10,2));',
+    );
+    writeFileSync(path.join(folder, '002_drop_email.sql'), 'ALTER TABLE customers DROP COLUMN email;');
+    const dev = await livePostgres();
+    try {
+      const report = await dss(
+        'check',
+        '--diagram',
+        checked,
+        '--ddl',
+        folder,
+        '--driver',
+        'pgsql',
+        '--dev-url',
+        dev.adminUrl,
+      );
+      expect(report.stderr).toBe('');
+      expect(report.code).toBe(1);
+      const markdown = report.stdout;
+      expect(markdown).toMatch(/^# Schema check: diagram /);
+      // Added: invoices and its foreign key; removed: customers.email and its unique key.
+      expect(markdown).toContain('| 2 | 0 | 2 | 1 | 3 | 1 |');
+      expect(markdown).toMatch(/## Changes[\s\S]*invoices[\s\S]*email/);
+      expect(markdown).toContain('**drops_column**');
+      expect(markdown).toContain('| error | `table-without-primary-key` | invoices |');
+      expect(markdown).toContain('`destructive-change`');
+      expect(markdown).toMatch(/```sql\n[\s\S]*DROP COLUMN "email"[\s\S]*```/);
+      const sarif = await dss(
+        'check',
+        '--diagram',
+        checked,
+        '--ddl',
+        folder,
+        '--dev-url',
+        dev.adminUrl,
+        '--format',
+        'sarif',
+      );
+      expect(sarif.code).toBe(1);
+      const log = JSON.parse(sarif.stdout);
+      expect(log).toMatchObject({ version: '2.1.0', runs: [{ tool: { driver: { name: 'dss' } } }] });
+      expect(log.runs[0].results.map((r: Json) => r.ruleId)).toContain('table-without-primary-key');
+      // The dev database is left as it was: empty.
+      expect(
+        (await dss('introspect', '--url', dev.url, '--out', path.join(folder, 'x.json'))).stderr,
+      ).toMatch(/has no tables/);
+    } finally {
+      await dev.drop();
+    }
   });
 });

@@ -45,7 +45,9 @@ export function alignToDiagram(live: DiagramDocument, diagram: DiagramDocument):
     tables: live.tables.map((table) => alignTable(table, tables.get(table.name))),
     relationships: live.relationships.map((relationship) => {
       const known = relationships.get(endpoints(relationship));
-      return known ? { ...relationship, uuid: known.uuid } : relationship;
+      if (!known) return relationship;
+      // The server names every foreign key; a diagram that left the name out meant the server's default.
+      return { ...relationship, uuid: known.uuid, name: known.name === null ? null : relationship.name };
     }),
     groups: diagram.groups,
     sticky_notes: diagram.sticky_notes,

@@ -23,10 +23,20 @@ export const REQUIRED_PRIVILEGES =
 
 export async function introspect(url: string): Promise<Introspection> {
   const target = databaseTarget(url);
+  return introspectWith(target, (builder) =>
+    (target.driver === 'pgsql' ? readPostgres : readMysql)(target, builder),
+  );
+}
+
+/** Runs a catalog reader into a fresh collector; any failure becomes one line without credentials. */
+export async function introspectWith(
+  target: DatabaseTarget,
+  read: (builder: SchemaBuilder) => Promise<string[]>,
+): Promise<Introspection> {
   const builder = new SchemaBuilder(target.driver);
   let warnings: string[];
   try {
-    warnings = await (target.driver === 'pgsql' ? readPostgres : readMysql)(target, builder);
+    warnings = await read(builder);
   } catch (error) {
     throw connectionError(error, target);
   }

@@ -52,7 +52,8 @@ async function rows(connection: mysql.Connection, sql: string, database: string)
   return result;
 }
 
-async function readSchema(
+/** Reads one schema through a connection the caller holds (`dss check` uses its own). */
+export async function readSchema(
   connection: mysql.Connection,
   database: string,
   builder: SchemaBuilder,

@@ -31,7 +31,8 @@ export async function readPostgres(target: DatabaseTarget, builder: SchemaBuilde
   }
 }
 
-async function readTables(client: Client, builder: SchemaBuilder): Promise<string[]> {
+/** Reads the catalog through a connection the caller holds (inside its transaction, e.g. `dss check`). */
+export async function readTables(client: Client, builder: SchemaBuilder): Promise<string[]> {
   const warnings: string[] = [];
   const relations = await client.query<{
     schema: string;

@@ -9,6 +9,8 @@ export interface LiveDatabase {
   driver: 'pgsql' | 'mysql';
   /** The read-only user's URL (password included, as a user would pass it). */
   url: string;
+  /** The owner's URL (PostgreSQL: the local superuser; MariaDB: root), for a dev database. */
+  adminUrl: string;
   password: string;
   run(sql: string): Promise<void>;
   drop(): Promise<void>;
@@ -28,6 +30,7 @@ export async function livePostgres(): Promise<LiveDatabase> {
   return {
     driver: 'pgsql',
     url: `postgres://${reader}:${password}@127.0.0.1:5432/${name}`,
+    adminUrl: `postgres://postgres@127.0.0.1:5432/${name}`,
     password,
     run: async (sql) => {
       await owner.query(sql);
@@ -63,6 +66,7 @@ export async function liveMariadb(): Promise<LiveDatabase> {
   return {
     driver: 'mysql',
     url: `mysql://${reader}:${password}@127.0.0.1:3306/${name}`,
+    adminUrl: `mysql://root@127.0.0.1:3306/${name}`,
     password,
     run: async (sql) => {
       await admin.query(sql);
