@@ -17,6 +17,7 @@ async function main() {
   if (!env.DATABASE_URL) {
     postgres = await startEmbeddedPostgres({
       dataDir,
+      supervise: true,
       logger: (line) => process.stderr.write(`postgres: ${line}\n`),
     });
     env.DATABASE_URL = postgres.url;

@@ -8,6 +8,27 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const SCHEMA_FILE = path.resolve(__dirname, '../../charts/dss/values.schema.json');
+const README_FILE = path.resolve(__dirname, '../../README.md');
+
+/**
+ * The variables the services read, from README.md's configuration table (`| \`NAME\` | default | meaning |`),
+ * which the deploy tests keep complete: each becomes a documented property of the chart's `env` maps, so the
+ * schema lists every variable an operator may set, and Helm refuses a misspelt one.
+ * @returns {Record<string, { description: string, type: string[] }>}
+ */
+function documentedVariables() {
+  const readme = fs.readFileSync(README_FILE, 'utf8');
+  /** @type {Record<string, { description: string, type: string[] }>} */
+  const properties = {};
+  for (const match of readme.matchAll(/^\|\s*`([A-Z][A-Z0-9_]*)`\s*\|\s*([^|]*?)\s*\|\s*([^|]*?)\s*\|/gm)) {
+    const [, name, fallback, meaning] = match;
+    properties[name] = {
+      description: `${meaning} (default: ${fallback})`,
+      type: ['string', 'number', 'boolean'],
+    };
+  }
+  return properties;
+}
 
 const string = { type: 'string' };
 const boolean = { type: 'boolean' };
@@ -29,6 +50,13 @@ const definitions = {
     type: 'object',
     propertyNames: { pattern: '^[A-Z_][A-Z0-9_]*$' },
     additionalProperties: { type: ['string', 'number', 'boolean'] },
+  },
+  serviceEnvMap: {
+    description:
+      'Environment variables as NAME: value; only the variables the services read (README.md, "Configuration")',
+    type: 'object',
+    properties: documentedVariables(),
+    additionalProperties: false,
   },
   probe: strict(
     {
@@ -72,7 +100,7 @@ const definitions = {
     }),
     terminationGracePeriodSeconds: { type: 'integer', minimum: 0 },
     tmpSizeLimit: { $ref: '#/definitions/quantity' },
-    env: { $ref: '#/definitions/envMap' },
+    env: { $ref: '#/definitions/serviceEnvMap' },
     podAnnotations: { type: 'object', additionalProperties: string },
     podLabels: { type: 'object', additionalProperties: string },
     nodeSelector: { type: 'object', additionalProperties: string },
@@ -131,7 +159,7 @@ const schema = {
     imagePullSecrets: { type: 'array', items: strict({ name: string }, { required: ['name'] }) },
     logLevel: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
     appUrl: { type: 'string', pattern: '^https?://' },
-    env: { $ref: '#/definitions/envMap' },
+    env: { $ref: '#/definitions/serviceEnvMap' },
     tracing: strict({
       enabled: boolean,
       otlpEndpoint: { $ref: '#/definitions/url' },

@@ -125,6 +125,22 @@ describe('the chart and the services’ configuration', () => {
     expect(missing).toEqual([]);
   });
 
+  it('should document every variable a service reads in the README and in the chart’s values schema', () => {
+    const schema = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'charts/dss/values.schema.json'), 'utf8'));
+    const inSchema = new Set(Object.keys(schema.definitions.serviceEnvMap.properties));
+    const read = new Set(platform);
+    for (const service of services.values()) for (const variable of service.variables) read.add(variable);
+    // The OpenTelemetry SDK's own family has one README row (`OTEL_*`) and the chart's tracing.env.
+    const undocumented = [...read].filter(
+      (variable) => !isOpenTelemetryVariable(variable) && !readme.has(variable),
+    );
+    expect(undocumented).toEqual([]);
+    expect(
+      [...read].filter((variable) => !isOpenTelemetryVariable(variable) && !inSchema.has(variable)),
+    ).toEqual([]);
+    expect(schema.definitions.serviceEnvMap.additionalProperties).toBe(false);
+  });
+
   it('should give each gRPC component its default port, and listen on all interfaces there', () => {
     const values = defaultValues();
     const grpcDefaults = defaultGrpcPorts();

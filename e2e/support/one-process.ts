@@ -4,7 +4,7 @@
 // the same database and data directory, as an operator restarts it. The demo token the first start
 // prints is kept.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, freePort, type TestDatabase, waitFor } from '@dss/platform/testing';
@@ -23,17 +23,40 @@ export interface OneProcessSystem {
   restart(): Promise<void>;
   /** Kills it if it runs, drops the database and removes the data directory. */
   destroy(): Promise<void>;
+  /** Its data directory (with `embeddedPostgres`, the PostgreSQL cluster is in `postgres/` there). */
+  dataDir: string;
 }
 
-export async function startOneProcessSystem(env: NodeJS.ProcessEnv = {}): Promise<OneProcessSystem> {
-  const database: TestDatabase = await createTestDatabase();
+export interface OneProcessOptions {
+  /**
+   * Run on the embedded PostgreSQL that `npm start` starts in its data directory, as a newcomer's first
+   * start does (initdb included), instead of a database of the shared test server.
+   */
+  embeddedPostgres?: boolean;
+  /**
+   * Run on this existing database (e.g. one restored from a backup or written by an earlier release) instead
+   * of a new one; it is left in place. No demo token is printed then: `token` is empty.
+   */
+  databaseUrl?: string;
+  /** Copy these files into the data directory's keys/ first (the signing and session keys of a backup). */
+  keysDir?: string;
+}
+
+export async function startOneProcessSystem(
+  env: NodeJS.ProcessEnv = {},
+  options: OneProcessOptions = {},
+): Promise<OneProcessSystem> {
+  const database: TestDatabase | null =
+    options.embeddedPostgres || options.databaseUrl ? null : await createTestDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'dss-one-process-'));
+  if (options.keysDir) cpSync(options.keysDir, path.join(dataDir, 'keys'), { recursive: true });
   const [httpPort, webPort, adminPort] = [await freePort(), await freePort(), await freePort()];
   const fullEnv: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
-    DATABASE_URL: database.url,
+    ...(database ? { DATABASE_URL: database.url } : {}),
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     DSS_DATA_DIR: dataDir,
     DSS_HTTP_HOST: '127.0.0.1',
     DSS_HTTP_PORT: String(httpPort),
@@ -105,17 +128,22 @@ export async function startOneProcessSystem(env: NodeJS.ProcessEnv = {}): Promis
   try {
     await untilReady();
   } catch (error) {
-    await kill('SIGKILL');
-    await database.drop().catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
+    await end();
     throw error;
   }
   const token = /^\s*TOKEN=(\S+)$/m.exec(printed)?.[1];
-  if (!token) throw new Error(`the first start printed no TOKEN= line:\n${printed}`);
+  async function end() {
+    // With its own PostgreSQL, a graceful stop stops that server too; a SIGKILL would leave it running.
+    await kill(options.embeddedPostgres ? 'SIGTERM' : 'SIGKILL');
+    if (options.embeddedPostgres) killLeftoverPostmaster(dataDir);
+    await database?.drop().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  if (!token && !options.databaseUrl) throw new Error(`the first start printed no TOKEN= line:\n${printed}`);
   return {
     baseUrl: `http://127.0.0.1:${httpPort}/v1`,
     adminPort,
-    token,
+    token: token ?? '',
     child: () => child,
     output: () => printed,
     kill,
@@ -124,10 +152,24 @@ export async function startOneProcessSystem(env: NodeJS.ProcessEnv = {}): Promis
       spawnIt();
       await untilReady();
     },
-    async destroy() {
-      await kill('SIGKILL');
-      await database.drop().catch(() => undefined);
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    destroy: end,
+    dataDir,
   };
+}
+
+/** The embedded server's postmaster, from its pid file, or null when none runs. */
+export function postmasterPid(dataDir: string): number | null {
+  try {
+    const pid = Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    if (!(pid > 0)) return null;
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return null;
+  }
+}
+
+function killLeftoverPostmaster(dataDir: string): void {
+  const pid = postmasterPid(dataDir);
+  if (pid !== null) process.kill(pid, 'SIGQUIT');
 }

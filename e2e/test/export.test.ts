@@ -140,7 +140,7 @@ describe('export, diff as SQL and proposal migrations', () => {
     expect(dbml.text).toContain('Ref: "orders"."customer_id" > "customers"."id"');
     const mermaid = await call(stack.baseUrl, `/diagrams/${uuid}/export?format=mermaid`, { token: viewer });
     expect(mermaid.text.split('\n')[0]).toBe('erDiagram');
-    expect(mermaid.text).toContain('orders }|--|| customers');
+    expect(mermaid.text).toContain('orders }o--|| customers');
     const svg = await call(stack.baseUrl, `/diagrams/${uuid}/export?format=svg`, { token: viewer });
     expect(svg.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
     expect(svg.text).toMatch(/^<svg [^>]*width="\d+" height="\d+"/);
@@ -183,6 +183,12 @@ describe('export, diff as SQL and proposal migrations', () => {
     expect(data.warnings.map((warning) => warning.code).sort()).toEqual(['drops_table', 'narrows_type']);
     const dropped = data.warnings.find((warning) => warning.code === 'drops_table');
     expect(data.statements[dropped!.statement]).toBe('DROP TABLE "invoices"');
+    const safety = (response.body as { data: { safety: string[] } }).data.safety;
+    expect(safety).toHaveLength(data.statements.length);
+    expect(safety[dropped!.statement]).toBe('destructive');
+    const narrowed = data.warnings.find((warning) => warning.code === 'narrows_type');
+    expect(safety[narrowed!.statement]).toBe('guarded');
+    expect(data.sql).toContain(`-- statement ${dropped!.statement} (destructive)\nDROP TABLE "invoices";`);
     // Run on a database at the base version, it gives the proposed schema.
     const base = await call(stack.baseUrl, `/diagrams/${uuid}/export?format=sql`, { token: viewer });
     const columns = await loadIntoPostgres(`${base.text}\n${data.sql}`);
@@ -190,7 +196,8 @@ describe('export, diff as SQL and proposal migrations', () => {
     expect(columns.some((column) => column.startsWith('invoices.'))).toBe(false);
     const text = await call(stack.baseUrl, `/proposals/${pending}/migration`, { token: viewer });
     expect(text.headers.get('content-type')).toBe('application/sql; charset=utf-8');
-    expect(text.text).toMatch(/^-- warning /);
+    expect(text.text).toMatch(/^-- PostgreSQL: one transaction/);
+    expect(text.text).toMatch(/^-- warning drops_table \(statement \d+\)/m);
   });
 
   it('writes the migration of an applied proposal from the version it wrote', async () => {
@@ -200,7 +207,9 @@ describe('export, diff as SQL and proposal migrations', () => {
     expect(response.status).toBe(200);
     const { data } = response.body as { data: { statements: string[]; warnings: unknown[] } };
     expect(data.statements).toEqual([
+      'BEGIN',
       'CREATE TABLE "invoices" (\n  "id" bigint NOT NULL,\n  CONSTRAINT "invoices_pkey" PRIMARY KEY ("id")\n)',
+      'COMMIT',
     ]);
     expect(data.warnings).toEqual([]);
   });

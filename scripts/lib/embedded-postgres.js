@@ -15,7 +15,9 @@ const { isPortFree, freePort, waitFor } = require('./net');
 const { registerCleanup } = require('./cleanup');
 const { ensurePostgresUser, ensureTraversable, giveDirectory } = require('./run-as-user');
 
-const DEFAULT_PORT = 54329;
+// Below the ephemeral range (32768-60999), so no outgoing connection can hold it as its source port.
+const DEFAULT_PORT = 15432;
+const EPHEMERAL_LOW = 32768;
 const SYSTEM_PORT = 5432;
 const START_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 15_000;
@@ -25,11 +27,13 @@ const STOP_TIMEOUT_MS = 15_000;
  * @property {string} dataDir  where to keep the cluster (created if missing)
  * @property {number} [port]  listen here (must be free and not 5432); default: the port persisted in the data
  *   dir, else `defaultPort` if free, else any free port
- * @property {number} [defaultPort]  preferred port for a new data dir (54329)
+ * @property {number} [defaultPort]  preferred port for a new data dir (15432)
  * @property {string} [database]  database to create if missing and return the URL of ('dss')
  * @property {boolean} [durable]  false turns off fsync and friends: faster, for throw-away test clusters (true)
  * @property {(line: string) => void} [logger]  progress lines (user creation, initdb, reuse, stale pid file)
  * @property {number} [startTimeoutMs]
+ * @property {boolean} [supervise]  restart the server when it dies (crash recovery runs on start), as `npm start`
+ *   wants; tests that stop and start a server themselves leave it off (false)
  */
 
 /**
@@ -55,6 +59,7 @@ async function startEmbeddedPostgres({
   durable = true,
   logger = () => {},
   startTimeoutMs = START_TIMEOUT_MS,
+  supervise = false,
 }) {
   if (port === SYSTEM_PORT) throw new Error(`the embedded PostgreSQL never uses port ${SYSTEM_PORT}`);
   const root = path.resolve(dataDir);
@@ -129,7 +134,8 @@ async function startEmbeddedPostgres({
     throw new Error(`embedded PostgreSQL did not start: ${err instanceof Error ? err.message : err}`);
   }
 
-  const stop = makeStop(pg, serverProcess(pg), log);
+  const stop = makeStop(pg, () => serverProcess(pg), log);
+  if (supervise) superviseServer(pg, log, logger, startTimeoutMs);
   const urls = makeUrls(chosenPort, password, database);
   try {
     await createDatabaseIfMissing(urls.adminUrl, database);
@@ -195,6 +201,11 @@ async function choosePort(explicit, persisted, preferred) {
   }
   for (const candidate of [persisted, preferred]) {
     if (candidate && candidate !== SYSTEM_PORT && (await isPortFree(candidate))) return candidate;
+  }
+  // The next free port above the preferred one, still below the ephemeral range: a kernel-chosen port would
+  // be persisted for this data dir and could later be held as the source port of an outgoing connection.
+  for (let candidate = preferred + 1; candidate < Math.min(preferred + 200, EPHEMERAL_LOW); candidate += 1) {
+    if (candidate !== SYSTEM_PORT && (await isPortFree(candidate))) return candidate;
   }
   return freePort();
 }
@@ -319,19 +330,71 @@ async function startWithin(pg, server, timeoutMs, log) {
   }
 }
 
+/** Servers whose stop has begun: the supervisor must not start them again. */
+const stopping = new WeakSet();
+
+/**
+ * Keeps the server running: when it exits without being asked to (killed, out of memory, a crash), it is
+ * started again on the same data and port, which runs PostgreSQL's crash recovery; until it answers, the
+ * services see a database outage (503 `unavailable` with Retry-After) and recover on their own, since the
+ * pools open new connections. The outage is logged once when it begins and once when it ends, not per
+ * attempt; a restart that keeps failing (e.g. backends of the dead server still hold its shared memory for
+ * a moment) is retried with a growing pause of at most 2 s.
+ * @param {object} pg
+ * @param {ReturnType<typeof openLog>} log
+ * @param {(line: string) => void} logger
+ * @param {number} startTimeoutMs
+ */
+function superviseServer(pg, log, logger, startTimeoutMs) {
+  const watch = () => {
+    serverProcess(pg)?.once('exit', (code, signal) => {
+      if (stopping.has(pg)) return;
+      logger(
+        `the server exited unexpectedly (${signal ?? `exit code ${code}`}); restarting it with crash recovery`,
+      );
+      void restart(Date.now());
+    });
+  };
+  /** @param {number} since */
+  const restart = async (since) => {
+    for (let attempt = 1; !stopping.has(pg); attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(250 * attempt, 2_000)));
+      if (stopping.has(pg)) return;
+      try {
+        await startWithin(/** @type {any} */ (pg), () => serverProcess(pg), startTimeoutMs, log);
+        logger(`ready again ${Date.now() - since} ms after it exited (attempt ${attempt})`);
+        watch();
+        return;
+      } catch (err) {
+        if (attempt === 1 || attempt % 20 === 0)
+          logger(`restart attempt ${attempt} failed, retrying: ${err instanceof Error ? err.message : err}`);
+      }
+    }
+  };
+  watch();
+}
+
 /**
  * A graceful, bounded, idempotent stop, also registered to run when the process ends.
  * @param {{ stop: () => Promise<void> }} pg
- * @param {import('node:child_process').ChildProcess | undefined} child
+ * @param {() => import('node:child_process').ChildProcess | undefined} currentChild  the server process now
+ *   (a supervised server gets a new one after each restart)
  * @param {ReturnType<typeof openLog>} log
  * @returns {() => Promise<void>}
  */
-function makeStop(pg, child, log) {
+function makeStop(pg, currentChild, log) {
   /** @type {Promise<void> | null} */
-  let stopping = null;
+  let stopped = null;
   const stop = () => {
-    stopping ??= (async () => {
+    stopped ??= (async () => {
       unregister();
+      stopping.add(pg);
+      const child = currentChild();
+      // A server that has already exited has nothing to stop (the package would wait for an exit forever).
+      if (!child || child.exitCode !== null || child.signalCode !== null) {
+        log.close();
+        return;
+      }
       // SIGINT is PostgreSQL's "fast shutdown": ends sessions, writes a checkpoint, exits.
       const exited = pg.stop();
       const timer = setTimeout(() => child?.kill('SIGQUIT'), STOP_TIMEOUT_MS);
@@ -342,13 +405,16 @@ function makeStop(pg, child, log) {
         log.close();
       }
     })();
-    return stopping;
+    return stopped;
   };
   const unregister = registerCleanup({
     name: 'embedded PostgreSQL',
     stop,
     // At process exit only a signal can be sent; fast shutdown then completes on its own.
-    killSync: () => child?.kill('SIGINT'),
+    killSync: () => {
+      stopping.add(pg);
+      currentChild()?.kill('SIGINT');
+    },
   });
   return stop;
 }

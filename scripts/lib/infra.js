@@ -17,9 +17,9 @@ const { startEmbeddedPostgres } = require('./embedded-postgres');
 const { dataDir: defaultDataDir, displayPath } = require('./paths');
 
 const READY_TIMEOUT_MS = 15_000;
-// The test cluster's preferred port: next to, not on, embedded mode's 54329, so `npm start` and `npm test`
-// can run side by side and each keeps its persisted port.
-const TEST_POSTGRES_PORT = 54339;
+// The test cluster's preferred port: next to, not on, embedded mode's 15432, so `npm start` and `npm test`
+// can run side by side and each keeps its persisted port; both below the ephemeral range (32768-60999).
+const TEST_POSTGRES_PORT = 15442;
 
 /** The message is one line meant for the user as is. */
 class InfraError extends Error {}

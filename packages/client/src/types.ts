@@ -22,6 +22,9 @@ export type ProposalStatus = Schemas['ProposalStatus'];
 export type VersionPage = Schemas['VersionListResponse'];
 export type VersionDiff = Schemas['DiffResponse']['data'];
 export type Migration = Schemas['MigrationResponse']['data'];
+/** What a migration statement can do to the data: `safe`, `guarded` (a check stops it first), `destructive`. */
+export type MigrationStatementSafety = Migration['safety'][number];
+export type MigrationWarning = Migration['warnings'][number];
 export type ExportFormat = 'sql' | 'dbml' | 'mermaid' | 'svg' | 'png';
 export type ProposalState = Schemas['ProposalState'];
 export type PatchProblem = Schemas['PatchProblem'];

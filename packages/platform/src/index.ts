@@ -17,3 +17,4 @@ export { INSTRUMENTED_LIBRARIES, shutdownTracing, startTracing, tracingConfigure
 export * from './etag';
 export * from './outbox';
 export * from './persistent-service';
+export * from './outage-log';

@@ -8,7 +8,10 @@ export {
   type Migration,
   type MigrationWarning,
   type MigrationWarningCode,
+  migrationFile,
   migrationScript,
+  STATEMENT_SAFETY,
+  type StatementSafety,
 } from './migration';
 export { dbmlScript } from './dbml';
 export { mermaidScript } from './mermaid';

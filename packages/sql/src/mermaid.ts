@@ -1,7 +1,10 @@
 // A diagram as a Mermaid `erDiagram`: an entity per table with its columns (type, PK/FK/UK, comment) and a
-// relationship per foreign key with crow's-foot ends (`}o--||` many to one, `|o--||` one to one; the
-// referencing end is optional when a column of the key is nullable). Mermaid's attribute types are single
-// words, so a type's spaces and commas become underscores (`timestamp_with_time_zone`, `numeric(10_2)`).
+// relationship per foreign key with crow's-foot ends. Each end says how many rows of the table beside it
+// go with one row of the other: a referenced row has zero or more referencing rows (`}o`; zero or one,
+// `|o`, for one to one), since no key makes a row be referenced; a referencing row has exactly one
+// referenced row (`||`) when its key columns are NOT NULL, and zero or one (`o|`) when a column may be
+// NULL. Mermaid's attribute types are single words, so a type's spaces and commas become underscores
+// (`timestamp_with_time_zone`, `numeric(10_2)`).
 import type { DiagramDocument } from '@dss/schema';
 import { foreignKeys, tableKeys } from './constraints';
 import { DIALECTS } from './dialect';
@@ -55,9 +58,10 @@ export function mermaidScript(document: DiagramDocument): string {
     const oneToOne = document.relationships.some(
       (r) => r.source_table === key.table && r.source_column === key.columns[0] && r.type === 'one-to-one',
     );
-    const left = oneToOne ? (optional ? '|o' : '||') : optional ? '}o' : '}|';
+    const referencing = oneToOne ? '|o' : '}o';
+    const referenced = optional ? 'o|' : '||';
     lines.push(
-      `  ${entity(key.table)} ${left}--|| ${entity(key.refTable)} : ${label(key.name ?? key.columns.join(', '))}`,
+      `  ${entity(key.table)} ${referencing}--${referenced} ${entity(key.refTable)} : ${label(key.name ?? key.columns.join(', '))}`,
     );
   }
   return `${lines.join('\n')}\n`;

@@ -18,6 +18,7 @@ import {
   lookupDataType,
 } from '@dss/schema';
 import { type ForeignKey, foreignKeys, type Key, tableKeys } from './constraints';
+import { type Check, type Loss, lossOf, typeIdentity, violation } from './data-loss';
 import {
   commentStatement,
   createIndex,
@@ -25,8 +26,6 @@ import {
   declarationPlan,
   foreignKeyClause,
   keyClause,
-  scriptOf,
-  type SqlScript,
 } from './create-script';
 import {
   DIALECTS,
@@ -46,18 +45,33 @@ export const MIGRATION_WARNING_CODES = [
   'adds_not_null_without_default',
   'changes_primary_key',
   'adds_unique_key',
+  'adds_foreign_key',
+  'drops_key',
   'cannot_alter_identity',
 ] as const;
 export type MigrationWarningCode = (typeof MIGRATION_WARNING_CODES)[number];
 
+/**
+ * What a statement can do to the data: `safe` keeps every value (it may fail, and then changes nothing);
+ * `guarded` could change values, so a check before it stops the migration when a row would lose
+ * something (the check statements themselves are `guarded` too); `destructive` deletes data by design.
+ */
+export const STATEMENT_SAFETY = ['safe', 'guarded', 'destructive'] as const;
+export type StatementSafety = (typeof STATEMENT_SAFETY)[number];
+
 export interface MigrationWarning {
   code: MigrationWarningCode;
   message: string;
-  /** Index of the statement the warning is about, in `statements`. */
+  /** Index of the statement the warning is about in `statements`, counted from 0 as in the script. */
   statement: number;
 }
 
-export interface Migration extends SqlScript {
+export interface Migration {
+  /** The script: a note on how it runs, then each statement after a `-- statement <n> (<safety>)` line. */
+  sql: string;
+  statements: string[];
+  /** One per statement. */
+  safety: StatementSafety[];
   warnings: MigrationWarning[];
 }
 
@@ -72,8 +86,6 @@ interface ColumnPair {
   after: Column;
 }
 
-const typeKey = (column: Column) =>
-  `${column.driver_data_type_name}|${JSON.stringify(column.driver_data_type_params ?? {})}|${column.is_unsigned}`;
 const keyShape = (key: Key) => `${key.type}|${key.columns.join(',')}`;
 
 export function migrationScript(before: DiagramDocument, after: DiagramDocument): Migration {
@@ -83,6 +95,9 @@ export function migrationScript(before: DiagramDocument, after: DiagramDocument)
 class MigrationWriter {
   private readonly dialect: Dialect;
   private readonly statements: string[] = [];
+  private readonly safety: StatementSafety[] = [];
+  /** Keys written together with the auto-numbered column they need (MySQL). */
+  private readonly writtenKeys = new Set<Key>();
   private readonly warnings: MigrationWarning[] = [];
   private readonly tablePairs: TablePair[] = [];
   private readonly addedTables: DocumentTable[];
@@ -109,7 +124,8 @@ class MigrationWriter {
         const oldColumn = oldColumns.get(column.uuid);
         if (oldColumn === undefined) continue;
         this.columnPairs.push({ table: pair, before: oldColumn, after: column });
-        if (typeKey(oldColumn) !== typeKey(column)) this.typeChanged.add(column.uuid);
+        if (typeIdentity(after.driver, oldColumn) !== typeIdentity(after.driver, column))
+          this.typeChanged.add(column.uuid);
       }
     }
   }
@@ -117,6 +133,9 @@ class MigrationWriter {
   write(): Migration {
     const keys = this.keyChanges();
     const fks = this.foreignKeyChanges(keys.recreatedColumns);
+    // Checks first: on MySQL, which cannot roll DDL back, a migration that stops on one has changed nothing.
+    this.checks();
+    if (this.dialect.driver === 'mysql') this.keyChecks(keys.add, fks);
     for (const key of fks.drop) {
       this.emit(this.dropForeignKey(key));
       // MySQL made an index of the key's name when no index began with its columns; it outlives the key.
@@ -146,28 +165,55 @@ class MigrationWriter {
     const replacedPrimary = (table: DocumentTable) =>
       this.dialect.driver === 'mysql' &&
       keys.add.some((entry) => entry.table.uuid === table.uuid && entry.key.type === 'primary');
-    for (const { table, key } of keys.drop)
-      if (!(key.type === 'primary' && replacedPrimary(table))) this.emit(this.dropKey(table, key));
+    for (const { table, key, droppedColumns } of keys.drop) {
+      if (key.type === 'primary' && replacedPrimary(table)) continue;
+      const at = this.emit(this.dropKey(table, key));
+      if (droppedColumns.length > 0 && key.type !== 'primary')
+        this.warn(
+          'drops_key',
+          `${table.name}: the ${key.type === 'unique' ? 'unique key' : 'index'} ${key.name} (${key.columns.join(
+            ', ',
+          )}) goes with column ${droppedColumns.join(', ')}${
+            key.type === 'unique'
+              ? `; nothing keeps (${key.columns.filter((name) => !droppedColumns.includes(name)).join(', ')}) unique any more`
+              : ''
+          }`,
+          at,
+        );
+    }
     this.renames(keys.renamed);
     this.createEnumTypes();
     for (const table of this.addedTables) this.createTable(table);
-    this.columns();
-    this.drops();
+    this.columns(keys);
+    const combined = (table: DocumentTable, key: Key) =>
+      key.type === 'primary' &&
+      replacedPrimary(table) &&
+      keys.drop.some((entry) => entry.table.uuid === table.uuid && entry.key.type === 'primary');
+    // MySQL: columns dropped from a table whose primary key is replaced go in the same statement, so the
+    // key and the columns change together or not at all (a column of the old key cannot go first).
+    const folded = new Set(
+      keys.add.filter(({ table, key }) => combined(table, key)).map(({ table }) => table.uuid),
+    );
+    this.drops(folded);
     for (const { table, key } of keys.add) {
-      const combined =
-        key.type === 'primary' &&
-        replacedPrimary(table) &&
-        keys.drop.some((entry) => entry.table.uuid === table.uuid && entry.key.type === 'primary');
+      if (this.writtenKeys.has(key)) continue;
       const statement = this.addKey(table, key);
-      const at = this.emit(combined ? statement.replace(' ADD ', ' DROP PRIMARY KEY, ADD ') : statement);
-      if (key.type === 'primary')
-        this.warn('changes_primary_key', `${table.name}: primary key (${key.columns.join(', ')})`, at);
-      else if (key.type === 'unique')
-        this.warn(
-          'adds_unique_key',
-          `${table.name}: unique key ${key.name} fails if rows repeat a value`,
-          at,
-        );
+      if (!combined(table, key)) {
+        this.warnKey(table, key, this.emit(statement));
+        continue;
+      }
+      const before = this.before.tables.find((entry) => entry.uuid === table.uuid);
+      const gone = (before?.columns ?? []).filter(
+        (column) => !table.columns.some((next) => next.uuid === column.uuid),
+      );
+      const dropColumns = gone.map((column) => `DROP COLUMN ${this.dialect.ident(column.name)}, `).join('');
+      const at = this.emit(
+        statement.replace(' ADD ', ` DROP PRIMARY KEY, ${dropColumns}ADD `),
+        gone.length > 0 ? 'destructive' : 'safe',
+      );
+      this.warnKey(table, key, at);
+      for (const column of gone)
+        this.warn('drops_column', `${table.name}.${column.name}: the column and its data are deleted`, at);
     }
     if (this.dialect.driver === 'mysql')
       for (const pair of this.columnPairs)
@@ -175,15 +221,61 @@ class MigrationWriter {
           this.emit(
             `ALTER TABLE ${this.dialect.table(pair.table.after.name)} MODIFY COLUMN ${this.dialect.column(pair.table.after.name, pair.after)}`,
           );
-    for (const key of fks.add)
-      this.emit(`ALTER TABLE ${this.dialect.table(key.table)} ADD ${foreignKeyClause(this.dialect, key)}`);
+    for (const key of fks.add) this.addForeignKey(key, fks.fresh.has(key));
     this.comments();
     this.dropEnumTypes();
-    return { ...scriptOf(this.after.driver, this.statements), warnings: this.warnings };
+    return this.result();
   }
 
-  private emit(statement: string): number {
+  /** The statements with the script's frame: one transaction on PostgreSQL, strict mode on MySQL. */
+  private result(): Migration {
+    if (this.statements.length === 0) return { sql: '', statements: [], safety: [], warnings: [] };
+    const { driver } = this.dialect;
+    const statements = [...this.statements];
+    const safety = [...this.safety];
+    let shift = 0;
+    let note: string[] = [];
+    if (driver === 'pgsql') {
+      statements.unshift('BEGIN');
+      safety.unshift('safe');
+      statements.push('COMMIT');
+      safety.push('safe');
+      shift = 1;
+      note = [
+        '-- PostgreSQL: one transaction; if any statement fails, nothing is changed.',
+        '-- Checks (DO blocks) stop the migration when rows hold values a change would cut or round.',
+      ];
+    } else if (driver === 'mysql') {
+      // Strict mode makes the server refuse a value that does not fit instead of cutting it.
+      statements.unshift(
+        "SET SESSION sql_mode = CONCAT_WS(',', NULLIF(@@SESSION.sql_mode, ''), 'STRICT_ALL_TABLES')",
+      );
+      safety.unshift('safe');
+      shift = 1;
+      note = [
+        '-- MariaDB/MySQL cannot roll back DDL: every statement commits on its own. The checks come first',
+        '-- (each reads rows into a temporary table that refuses any row), so a migration that stops on one',
+        '-- has changed nothing; a statement that fails later leaves the statements before it applied.',
+      ];
+    } else
+      note = [
+        '-- SQL Server: run with sqlcmd -b so that the first failing batch (a check that THROWs) stops the script.',
+      ];
+    const terminator = driver === 'sqlsrv' ? ';\nGO\n\n' : ';\n\n';
+    const body = statements
+      .map((statement, at) => `-- statement ${at} (${safety[at]})\n${statement}${terminator}`)
+      .join('');
+    return {
+      sql: `${note.join('\n')}\n\n${body.trimEnd()}\n`,
+      statements,
+      safety,
+      warnings: this.warnings.map((warning) => ({ ...warning, statement: warning.statement + shift })),
+    };
+  }
+
+  private emit(statement: string, safety: StatementSafety = 'safe'): number {
     this.statements.push(statement);
+    this.safety.push(safety);
     return this.statements.length - 1;
   }
 
@@ -191,11 +283,150 @@ class MigrationWriter {
     this.warnings.push({ code, message, statement });
   }
 
+  private warnKey(table: DocumentTable, key: Key, at: number): void {
+    if (key.type === 'primary')
+      this.warn(
+        'changes_primary_key',
+        `${table.name}: primary key (${key.columns.join(', ')}) fails if rows repeat a value or hold NULL; check first: ${this.repeatsQuery(table, key)}`,
+        at,
+      );
+    else if (key.type === 'unique')
+      this.warn(
+        'adds_unique_key',
+        `${table.name}: unique key ${key.name} (${key.columns.join(', ')}) fails if rows repeat a value; check first: ${this.repeatsQuery(table, key)}`,
+        at,
+      );
+  }
+
+  private repeatsQuery(table: DocumentTable, key: Key): string {
+    const columns = key.columns.map(this.dialect.ident).join(', ');
+    return `SELECT ${columns}, COUNT(*) FROM ${this.dialect.table(table.name)} GROUP BY ${columns} HAVING COUNT(*) > 1`;
+  }
+
+  // --- checks --------------------------------------------------------------------------------------------
+
+  /** A check before every change that could cut or round a value, or leave a NULL where none may be. */
+  private checks(): void {
+    for (const pair of this.columnPairs) {
+      const loss = this.lossOf(pair);
+      if (loss?.check) this.check(pair, loss.check, loss.what);
+      // MySQL cannot roll back: a column that becomes NOT NULL is checked before anything changes.
+      if (this.dialect.driver === 'mysql' && pair.before.is_nullable && !pair.after.is_nullable)
+        this.check(pair, { kind: 'not_null' }, 'a NULL cannot stay');
+    }
+  }
+
+  /**
+   * MySQL: stops the script when the query finds a row. The rows go into a temporary table whose CHECK
+   * refuses any row, so the server answers ``CONSTRAINT `<message>` failed`` and nothing is left behind;
+   * the table it makes when no row is found is dropped at once. The real tables are only read.
+   */
+  private refuseRows(message: string, query: string): void {
+    const { dialect } = this;
+    const name = dialect.ident(message.slice(0, 64).trimEnd());
+    this.emit(
+      `CREATE TEMPORARY TABLE ${dialect.ident('dss check')} (CONSTRAINT ${name} CHECK (0)) AS ${query}`,
+      'guarded',
+    );
+    this.emit(`DROP TEMPORARY TABLE ${dialect.ident('dss check')}`, 'guarded');
+  }
+
+  /**
+   * MySQL cannot roll back, so the keys that rows could refuse are checked before the first change as
+   * well: a unique or primary key over repeated values, a foreign key over rows that point nowhere.
+   */
+  private keyChecks(
+    keys: { table: DocumentTable; key: Key }[],
+    fks: { add: ForeignKey[]; fresh: Set<ForeignKey> },
+  ): void {
+    const { dialect } = this;
+    for (const { table, key } of keys) {
+      if (key.type === 'index' || this.writtenKeys.has(key)) continue;
+      const old = this.beforeNames(table.name, key.columns);
+      if (old === null) continue;
+      const columns = old.columns.map(dialect.ident);
+      this.refuseRows(
+        `${old.table}: rows repeat (${old.columns.join(', ')})`,
+        `SELECT 1 AS found FROM ${dialect.table(old.table)} WHERE ${columns
+          .map((name) => `${name} IS NOT NULL`)
+          .join(' AND ')} GROUP BY ${columns.join(', ')} HAVING COUNT(*) > 1 LIMIT 1`,
+      );
+    }
+    for (const key of fks.add) {
+      if (!fks.fresh.has(key)) continue;
+      const child = this.beforeNames(key.table, key.columns);
+      const parent = this.beforeNames(key.refTable, key.refColumns);
+      if (child === null || parent === null) continue;
+      this.refuseRows(
+        `${child.table} (${child.columns.join(', ')}): rows point to no ${parent.table}`,
+        `SELECT 1 AS found FROM ${dialect.table(child.table)} c WHERE ${child.columns
+          .map((name) => `c.${dialect.ident(name)} IS NOT NULL`)
+          .join(' AND ')} AND NOT EXISTS (SELECT 1 FROM ${dialect.table(parent.table)} p WHERE ${child.columns
+          .map((name, n) => `p.${dialect.ident(parent.columns[n] ?? name)} = c.${dialect.ident(name)}`)
+          .join(' AND ')}) LIMIT 1`,
+      );
+    }
+  }
+
+  /** The names a table and its columns had before the migration, or null when one of them is new. */
+  private beforeNames(table: string, columns: string[]): { table: string; columns: string[] } | null {
+    const after = this.after.tables.find((entry) => entry.name === table);
+    const before = this.before.tables.find((entry) => entry.uuid === after?.uuid);
+    if (after === undefined || before === undefined) return null;
+    const names: string[] = [];
+    for (const name of columns) {
+      const uuid = after.columns.find((column) => column.name === name)?.uuid;
+      const old = before.columns.find((column) => column.uuid === uuid);
+      if (old === undefined) return null;
+      names.push(old.name);
+    }
+    return { table: before.name, columns: names };
+  }
+
+  private lossOf({ before, after }: ColumnPair): Loss | null {
+    if (!this.typeChanged.has(after.uuid)) return null;
+    return lossOf(this.dialect.driver, before, after);
+  }
+
+  private check(pair: ColumnPair, check: Check, what: string): void {
+    const { dialect } = this;
+    const table = dialect.table(pair.table.before.name);
+    const label = `${pair.table.before.name}.${pair.before.name}`;
+    const type = dialect.type(pair.table.after.name, pair.after);
+    const where = violation(dialect, pair.table.after.name, pair.before, pair.after, check);
+    const message = `${label}: rows hold values that ${check.kind === 'not_null' ? 'NOT NULL' : type} cannot keep (${what}); nothing was changed`;
+    if (dialect.driver === 'pgsql') {
+      // RAISE reads % as a placeholder: the found count goes in the one left unescaped.
+      const quote = (text: string) => text.replaceAll("'", "''").replaceAll('%', '%%');
+      const literal = `'${quote(`${label}: `)}% row(s)${quote(` hold values that ${type} cannot keep (${what}); nothing was changed`)}'`;
+      const body = [
+        'DECLARE found bigint;',
+        'BEGIN',
+        `  LOCK TABLE ${table} IN SHARE ROW EXCLUSIVE MODE;`,
+        `  SELECT count(*) INTO found FROM ${table} WHERE ${where};`,
+        `  IF found > 0 THEN RAISE EXCEPTION ${literal}, found; END IF;`,
+        'END',
+      ].join('\n');
+      let tag = '$check$';
+      for (let n = 1; body.includes(tag); n += 1) tag = `$check${n}$`;
+      this.emit(`DO ${tag}\n${body}\n${tag}`, 'guarded');
+    } else if (dialect.driver === 'mysql')
+      this.refuseRows(
+        check.kind === 'not_null' ? `${pair.before.name} holds no NULL` : `${pair.before.name} fits ${type}`,
+        `SELECT 1 AS found FROM ${table} WHERE ${where} LIMIT 1`,
+      );
+    else
+      this.emit(
+        `IF EXISTS (SELECT 1 FROM ${table} WHERE ${where}) THROW 50000, ${dialect.string(message)}, 1`,
+        'guarded',
+      );
+  }
+
   // --- keys ----------------------------------------------------------------------------------------------
 
   /** Keys to drop (gone, or different columns), to add, and to rename only; columns whose keys are re-made. */
   private keyChanges() {
-    const drop: { table: DocumentTable; key: Key }[] = [];
+    const drop: { table: DocumentTable; key: Key; droppedColumns: string[] }[] = [];
     const add: { table: DocumentTable; key: Key }[] = [];
     const renamed: { table: DocumentTable; before: Key; after: Key }[] = [];
     const recreatedColumns = new Set<string>();
@@ -229,7 +460,11 @@ class MigrationWriter {
         }
         // A key on a column that is dropped goes with the column, except where the server keeps the rest.
         if (key.columns.every((name) => droppedColumns.has(name)) && next === undefined) continue;
-        drop.push({ table: pair.before, key });
+        drop.push({
+          table: pair.before,
+          key,
+          droppedColumns: key.columns.filter((name) => droppedColumns.has(name)),
+        });
         for (const name of key.columns) recreatedColumns.add(columnUuid(pair.before, name));
         if (next !== undefined) add.push({ table: pair.after, key: next });
       }
@@ -287,6 +522,12 @@ class MigrationWriter {
       return {
         columns: uuids(source, key.columns),
         refColumns: uuids(target, key.refColumns),
+        link: JSON.stringify([
+          source?.uuid,
+          uuids(source, key.columns),
+          target?.uuid,
+          uuids(target, key.refColumns),
+        ]),
         shape: JSON.stringify([
           source?.uuid,
           uuids(source, key.columns),
@@ -301,6 +542,8 @@ class MigrationWriter {
     const newByKey = new Map(newKeys.map((key) => [key.key, key]));
     const drop: ForeignKey[] = [];
     const add: ForeignKey[] = [];
+    /** Keys new or changed (not just re-added after a type change): existing rows may break them. */
+    const fresh = new Set<ForeignKey>();
     const kept = new Set<string>();
     for (const key of oldKeys) {
       const next = newByKey.get(key.key);
@@ -313,11 +556,64 @@ class MigrationWriter {
         continue;
       }
       drop.push(key);
-      if (next !== undefined) add.push(next);
+      if (next !== undefined) {
+        add.push(next);
+        if (resolve(this.after, next).link !== old.link) fresh.add(next);
+      }
       kept.add(key.key);
     }
-    for (const key of newKeys) if (!kept.has(key.key) && !add.includes(key)) add.push(key);
-    return { drop, add };
+    for (const key of newKeys)
+      if (!kept.has(key.key) && !add.includes(key)) {
+        add.push(key);
+        fresh.add(key);
+      }
+    return { drop, add, fresh };
+  }
+
+  /**
+   * A foreign key over a table that held rows before may find rows that break it: the warning names the
+   * query that finds them. PostgreSQL adds it NOT VALID and validates it after, so the check of the rows
+   * is a step of its own (and a lighter lock).
+   */
+  private addForeignKey(key: ForeignKey, fresh: boolean): void {
+    const { dialect } = this;
+    const clause = `ALTER TABLE ${dialect.table(key.table)} ADD ${foreignKeyClause(dialect, key)}`;
+    const existing = this.tablePairs.some((pair) => pair.after.name === key.table);
+    if (!fresh || !existing) {
+      this.emit(clause);
+      return;
+    }
+    let at: number;
+    if (dialect.driver === 'pgsql') {
+      this.emit(`${clause} NOT VALID`);
+      at = this.emit(
+        `ALTER TABLE ${dialect.table(key.table)} VALIDATE CONSTRAINT ${dialect.ident(key.name ?? '')}`,
+      );
+    } else at = this.emit(clause);
+    const child = (name: string) => `c.${dialect.ident(name)}`;
+    const parent = (name: string) => `p.${dialect.ident(name)}`;
+    const orphans = `SELECT count(*) FROM ${dialect.table(key.table)} c WHERE ${key.columns
+      .map((name) => `${child(name)} IS NOT NULL`)
+      .join(' AND ')} AND NOT EXISTS (SELECT 1 FROM ${dialect.table(key.refTable)} p WHERE ${key.columns
+      .map((name, n) => `${parent(key.refColumns[n] ?? name)} = ${child(name)}`)
+      .join(' AND ')})`;
+    this.warn(
+      'adds_foreign_key',
+      `${key.table} (${key.columns.join(', ')}) → ${key.refTable} (${key.refColumns.join(', ')}): fails if a row of ${key.table} points to no row of ${key.refTable}; check first: ${orphans}`,
+      at,
+    );
+  }
+
+  /** The query that counts the rows a check stops on. */
+  private findQuery(pair: ColumnPair, check: Check): string {
+    const { dialect } = this;
+    return `SELECT count(*) FROM ${dialect.table(pair.table.before.name)} WHERE ${violation(
+      dialect,
+      pair.table.after.name,
+      pair.before,
+      pair.after,
+      check,
+    )}`;
   }
 
   private dropForeignKey(key: ForeignKey): string {
@@ -395,19 +691,30 @@ class MigrationWriter {
     for (const statement of createTable(this.dialect, table)) this.emit(statement);
   }
 
-  private columns(): void {
+  private columns(keys: {
+    add: { table: DocumentTable; key: Key }[];
+    drop: { table: DocumentTable; key: Key }[];
+  }): void {
     const { dialect } = this;
     for (const pair of this.tablePairs) {
       const oldUuids = new Set(pair.before.columns.map((c) => c.uuid));
       for (const column of pair.after.columns) {
         if (oldUuids.has(column.uuid)) continue;
-        const definition =
-          dialect.driver === 'mysql'
-            ? dialect.column(pair.after.name, { ...column, is_auto_increment: false })
-            : dialect.column(pair.after.name, column);
-        const at = this.emit(
-          `ALTER TABLE ${dialect.table(pair.after.name)} ADD ${dialect.driver === 'sqlsrv' ? '' : 'COLUMN '}${definition}`,
-        );
+        const table = dialect.table(pair.after.name);
+        let at: number;
+        if (dialect.driver === 'mysql' && column.is_auto_increment) {
+          // MySQL numbers the rows when the column, its key and AUTO_INCREMENT come in one statement;
+          // added alone, every row would hold 0 and the key would be refused.
+          at = this.numberedColumn(pair.after, column, keys);
+        } else {
+          const definition =
+            dialect.driver === 'mysql'
+              ? dialect.column(pair.after.name, { ...column, is_auto_increment: false })
+              : dialect.column(pair.after.name, column);
+          at = this.emit(
+            `ALTER TABLE ${table} ADD ${dialect.driver === 'sqlsrv' ? '' : 'COLUMN '}${definition}`,
+          );
+        }
         if (
           !column.is_nullable &&
           column.default === null &&
@@ -416,7 +723,9 @@ class MigrationWriter {
         )
           this.warn(
             'adds_not_null_without_default',
-            `${pair.after.name}.${column.name}: a NOT NULL column without a default fails on a table with rows`,
+            dialect.driver === 'mysql'
+              ? `${pair.after.name}.${column.name}: a NOT NULL column without a default gives every existing row the type's zero value ('', 0 or the zero date)`
+              : `${pair.after.name}.${column.name}: a NOT NULL column without a default fails on a table with rows`,
             at,
           );
       }
@@ -424,32 +733,90 @@ class MigrationWriter {
     for (const pair of this.columnPairs) this.alterColumn(pair);
   }
 
-  private alterColumn({ table, before, after }: ColumnPair): void {
+  /** MySQL: a new AUTO_INCREMENT column with the key it needs (replacing the primary key where it goes). */
+  private numberedColumn(
+    table: DocumentTable,
+    column: Column,
+    keys: { add: { table: DocumentTable; key: Key }[]; drop: { table: DocumentTable; key: Key }[] },
+  ): number {
+    const { dialect } = this;
+    const own = keys.add.filter(
+      (entry) => entry.table.uuid === table.uuid && entry.key.columns[0] === column.name,
+    );
+    const entry = own.find((candidate) => candidate.key.type === 'primary') ?? own[0];
+    const parts: string[] = [];
+    if (
+      entry?.key.type === 'primary' &&
+      keys.drop.some((drop) => drop.table.uuid === table.uuid && drop.key.type === 'primary')
+    )
+      parts.push('DROP PRIMARY KEY');
+    parts.push(`ADD COLUMN ${dialect.column(table.name, column)}`);
+    if (entry !== undefined) {
+      parts.push(`ADD ${keyClause(dialect, table, entry.key)}`);
+      this.writtenKeys.add(entry.key);
+    }
+    const at = this.emit(`ALTER TABLE ${dialect.table(table.name)} ${parts.join(', ')}`);
+    if (entry !== undefined) this.warnKey(table, entry.key, at);
+    return at;
+  }
+
+  private alterColumn(pair: ColumnPair): void {
+    const { table, before, after } = pair;
     const { dialect } = this;
     const name = dialect.table(table.after.name);
     const label = `${table.after.name}.${after.name}`;
     const typeChange = this.typeChanged.has(after.uuid);
     const nullChange = before.is_nullable !== after.is_nullable;
     const defaultChange = before.default !== after.default;
+    const loss = typeChange ? this.lossOf(pair) : null;
+    const from = dialect.type(table.before.name, before);
+    const to = dialect.type(table.after.name, after);
+    // Guarded when a check runs before it; destructive when what it loses cannot be checked for.
+    const typeSafety: StatementSafety =
+      loss === null ? 'safe' : loss.check === null ? 'destructive' : 'guarded';
     const warnType = (at: number) => {
-      const narrowing = narrows(before, after);
-      if (narrowing !== null) this.warn('narrows_type', `${label}: ${narrowing}`, at);
+      if (loss !== null)
+        this.warn(
+          'narrows_type',
+          `${label}: ${from} → ${to}: ${loss.what}${
+            loss.check === null
+              ? ''
+              : `; a check before it stops the migration if any row would (${this.findQuery(pair, loss.check)})`
+          }`,
+          at,
+        );
       else if (!sameFamily(before, after, dialect.driver))
         this.warn(
           'changes_type',
-          `${label}: ${dialect.type(table.before.name, before)} → ${dialect.type(table.after.name, after)} converts every value`,
+          `${label}: ${from} → ${to} converts every value; a value the server cannot convert stops the migration`,
+          at,
+        );
+    };
+    const warnNotNull = (at: number) => {
+      const nulls = `SELECT count(*) FROM ${dialect.table(table.before.name)} WHERE ${dialect.ident(before.name)} IS NULL`;
+      if (after.default === null)
+        this.warn(
+          'adds_not_null_without_default',
+          `${label}: fails if a row holds NULL, and no default fills it; check first: ${nulls}`,
+          at,
+        );
+      else
+        this.warn(
+          'adds_not_null',
+          `${label}: fails if a row holds NULL (the default ${after.default} fills new rows only); check first: ${nulls}`,
           at,
         );
     };
     if (dialect.driver === 'mysql') {
       const commentChange = before.comment !== after.comment;
       if (!typeChange && !nullChange && !defaultChange && !commentChange) return;
+      // Strict mode (set at the top) and the checks before make the server refuse what would not fit.
       const at = this.emit(
         `ALTER TABLE ${name} MODIFY COLUMN ${dialect.column(table.after.name, { ...after, is_auto_increment: after.is_auto_increment && before.is_auto_increment })}`,
+        typeSafety === 'safe' && nullChange && !after.is_nullable ? 'guarded' : typeSafety,
       );
       if (typeChange) warnType(at);
-      if (nullChange && !after.is_nullable)
-        this.warn('adds_not_null', `${label}: fails if a row holds NULL`, at);
+      if (nullChange && !after.is_nullable) warnNotNull(at);
       return;
     }
     const column = dialect.ident(after.name);
@@ -461,11 +828,15 @@ class MigrationWriter {
           ...after,
           driver_data_type_name: baseOfSerial(after.driver_data_type_name),
         });
+        // No USING where the server has an assignment cast: an explicit cast would cut a too-long
+        // string where the assignment refuses it.
         const via =
           enumType || before.driver_data_type_name === 'enum'
-            ? `${column}::text::${type}`
-            : `${column}::${type}`;
-        warnType(this.emit(`ALTER TABLE ${name} ALTER COLUMN ${column} TYPE ${type} USING ${via}`));
+            ? ` USING ${column}::text::${type}`
+            : pgAssignable(before, after)
+              ? ''
+              : ` USING ${column}::${type}`;
+        warnType(this.emit(`ALTER TABLE ${name} ALTER COLUMN ${column} TYPE ${type}${via}`, typeSafety));
         if (after.default !== null && !SERIALS.has(after.driver_data_type_name))
           this.emit(`ALTER TABLE ${name} ALTER COLUMN ${column} SET DEFAULT ${after.default}`);
       } else if (defaultChange)
@@ -478,12 +849,18 @@ class MigrationWriter {
         const at = this.emit(
           `ALTER TABLE ${name} ALTER COLUMN ${column} ${after.is_nullable ? 'DROP' : 'SET'} NOT NULL`,
         );
-        if (!after.is_nullable) this.warn('adds_not_null', `${label}: fails if a row holds NULL`, at);
+        if (!after.is_nullable) warnNotNull(at);
       }
       const identityBefore = before.is_auto_increment && !pgNumberedByDefault(before);
       const identityAfter = after.is_auto_increment && !pgNumberedByDefault(after);
-      if (identityAfter && !identityBefore)
+      if (identityAfter && !identityBefore) {
         this.emit(`ALTER TABLE ${name} ALTER COLUMN ${column} ADD GENERATED BY DEFAULT AS IDENTITY`);
+        // The new sequence starts at 1: it must start after the numbers the rows already hold, or the
+        // next insert collides with them.
+        this.emit(
+          `SELECT setval(pg_get_serial_sequence(${dialect.string(name)}, ${dialect.string(after.name)}), COALESCE(max(${column}), 0) + 1, false) FROM ${name}`,
+        );
+      }
       if (identityBefore && !identityAfter)
         this.emit(`ALTER TABLE ${name} ALTER COLUMN ${column} DROP IDENTITY IF EXISTS`);
       return;
@@ -495,10 +872,10 @@ class MigrationWriter {
     if (typeChange || nullChange) {
       const at = this.emit(
         `ALTER TABLE ${name} ALTER COLUMN ${column} ${dialect.type(table.after.name, after)} ${after.is_nullable ? 'NULL' : 'NOT NULL'}`,
+        typeSafety,
       );
       if (typeChange) warnType(at);
-      if (nullChange && !after.is_nullable)
-        this.warn('adds_not_null', `${label}: fails if a row holds NULL`, at);
+      if (nullChange && !after.is_nullable) warnNotNull(at);
     }
     if ((defaultChange || typeChange) && after.default !== null)
       this.emit(
@@ -512,9 +889,11 @@ class MigrationWriter {
       );
   }
 
-  private drops(): void {
+  /** Dropped columns (except those of `folded` tables, dropped with their new primary key) and tables. */
+  private drops(folded: Set<string>): void {
     const { dialect } = this;
     for (const pair of this.tablePairs) {
+      if (folded.has(pair.after.uuid)) continue;
       const newUuids = new Set(pair.after.columns.map((c) => c.uuid));
       for (const column of pair.before.columns) {
         if (newUuids.has(column.uuid)) continue;
@@ -524,6 +903,7 @@ class MigrationWriter {
           );
         const at = this.emit(
           `ALTER TABLE ${dialect.table(pair.after.name)} DROP COLUMN ${dialect.ident(column.name)}`,
+          'destructive',
         );
         this.warn(
           'drops_column',
@@ -533,7 +913,7 @@ class MigrationWriter {
       }
     }
     for (const table of this.removedTables) {
-      const at = this.emit(`DROP TABLE ${dialect.table(table.name)}`);
+      const at = this.emit(`DROP TABLE ${dialect.table(table.name)}`, 'destructive');
       this.warn('drops_table', `${table.name}: the table and its data are deleted`, at);
     }
   }
@@ -617,50 +997,31 @@ function hasLeadingIndex(table: DocumentTable, columns: string[]): boolean {
   return tableKeys(table).some((key) => columns.every((name, at) => key.columns[at] === name));
 }
 
-/** Integer types from narrowest to widest, per driver (serial types count as their base type). */
-const INTEGER_WIDTH: Record<string, number> = {
-  tinyint: 1,
-  smallint: 2,
-  smallserial: 2,
-  mediumint: 3,
-  int: 4,
-  integer: 4,
-  serial: 4,
-  bigint: 8,
-  bigserial: 8,
-};
-
-/** Why a type change can lose data (shorter, less precise, fewer enum values, narrower integer); else null. */
-function narrows(before: Column, after: Column): string | null {
-  const a = before.driver_data_type_params ?? {};
-  const b = after.driver_data_type_params ?? {};
-  if (before.driver_data_type_name === after.driver_data_type_name) {
-    if (
-      typeof a.length === 'number' &&
-      (b.length === undefined || (typeof b.length === 'number' && b.length < a.length))
-    )
-      return `length ${a.length} → ${b.length ?? 'default'}: longer values are cut or refused`;
-    if (a.precision !== undefined && b.precision !== undefined && b.precision < a.precision)
-      return `precision ${a.precision} → ${b.precision}`;
-    if (a.scale !== undefined && b.scale !== undefined && b.scale < a.scale)
-      return `scale ${a.scale} → ${b.scale}`;
-    const lost = (a.values ?? []).filter((value) => !(b.values ?? []).includes(value));
-    if (lost.length > 0) return `values no longer allowed: ${lost.join(', ')}`;
-    if (!before.is_unsigned && after.is_unsigned) return 'unsigned: negative values are refused';
-    return null;
-  }
-  const from = INTEGER_WIDTH[before.driver_data_type_name];
-  const to = INTEGER_WIDTH[after.driver_data_type_name];
-  if (from !== undefined && to !== undefined && to < from)
-    return `${before.driver_data_type_name} → ${after.driver_data_type_name}: large values are refused`;
-  return null;
-}
-
 /** True when both types are of one family of the driver's catalog (string to string, integer to integer). */
 function sameFamily(before: Column, after: Column, driver: Driver): boolean {
   const a = lookupDataType(driver, before.driver_data_type_name)?.family;
   const b = lookupDataType(driver, after.driver_data_type_name)?.family;
   return a !== undefined && a === b;
+}
+
+/**
+ * True when PostgreSQL converts the column without `USING`: an assignment cast exists (within a family,
+ * to a string, among numbers, and among dates and times).
+ */
+function pgAssignable(before: Column, after: Column): boolean {
+  const a = lookupDataType('pgsql', before.driver_data_type_name)?.family;
+  const b = lookupDataType('pgsql', after.driver_data_type_name)?.family;
+  if (a === undefined || b === undefined) return false;
+  if (Boolean(before.driver_data_type_params?.array) !== Boolean(after.driver_data_type_params?.array))
+    return false;
+  const numbers = ['integer', 'decimal', 'float'];
+  return (
+    a === b ||
+    b === 'string' ||
+    (numbers.includes(a) && numbers.includes(b)) ||
+    (a === 'datetime' && (b === 'date' || b === 'time')) ||
+    (a === 'date' && b === 'datetime')
+  );
 }
 
 const SERIALS = new Set(['serial', 'bigserial', 'smallserial']);
@@ -705,4 +1066,18 @@ export function withImplicitNames(document: DiagramDocument, keys: ForeignKey[])
 function mysqlDeclarationOrder(document: DiagramDocument): ForeignKey[] {
   const plan = declarationPlan(document);
   return [...plan.tables.flatMap((entry) => entry.inline), ...plan.deferred];
+}
+
+/**
+ * The migration as a file: the script's note, then one `-- warning` line per warning (numbered as the
+ * statements are, from 0), then the statements.
+ */
+export function migrationFile(migration: Migration): string {
+  if (migration.warnings.length === 0) return migration.sql;
+  const warnings = migration.warnings.map(
+    (warning) =>
+      `-- warning ${warning.code} (statement ${warning.statement}): ${warning.message.replace(/\s+/g, ' ')}\n`,
+  );
+  const at = migration.sql.indexOf('\n\n');
+  return `${migration.sql.slice(0, at + 1)}${warnings.join('')}${migration.sql.slice(at + 1)}`;
 }

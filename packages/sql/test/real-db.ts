@@ -24,6 +24,8 @@ export interface Shape {
 
 export interface ScratchDatabase {
   run(sql: string): Promise<void>;
+  /** The rows a query answers. */
+  rows(sql: string): Promise<Record<string, unknown>[]>;
   shape(): Promise<Shape>;
   drop(): Promise<void>;
 }
@@ -42,9 +44,47 @@ export async function scratchPostgres(): Promise<ScratchDatabase> {
     run: async (sql) => {
       await client.query(sql);
     },
+    rows: async (sql) => (await client.query(sql)).rows,
     shape: () => postgresShape(client),
     drop: async () => {
       await client.end();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+/**
+ * Fresh PostgreSQL schemas in one database made for them (a schema costs a tenth of a database): each
+ * scratch schema is the search path of its own connection, so unqualified scripts land in it.
+ */
+export async function postgresSchemas(): Promise<{
+  open(): Promise<ScratchDatabase>;
+  close(): Promise<void>;
+}> {
+  const name = `dss_sql_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'postgres' });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  return {
+    open: async () => {
+      const schema = `s_${crypto.randomBytes(6).toString('hex')}`;
+      const client = new Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: name });
+      await client.connect();
+      await client.query(`CREATE SCHEMA ${schema}; SET search_path = ${schema}`);
+      return {
+        run: async (sql) => {
+          await client.query(sql);
+        },
+        rows: async (sql) => (await client.query(sql)).rows,
+        shape: () => postgresShape(client, schema),
+        drop: async () => {
+          await client.query(`ROLLBACK; DROP SCHEMA ${schema} CASCADE`);
+          await client.end();
+        },
+      };
+    },
+    close: async () => {
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
     },
@@ -66,6 +106,7 @@ export async function scratchMariadb(): Promise<ScratchDatabase> {
     run: async (sql) => {
       await connection.query(sql);
     },
+    rows: async (sql) => (await connection.query<mysql.RowDataPacket[]>(sql))[0],
     shape: () => mariadbShape(connection, name),
     drop: async () => {
       await connection.query(`DROP DATABASE IF EXISTS ${name}`);
@@ -78,16 +119,21 @@ function tableName(schema: string, table: string, home: string): string {
   return schema === home ? table : `${schema}.${table}`;
 }
 
-async function postgresShape(client: Client): Promise<Shape> {
+/** The catalog's shape: of every schema (`public` unnamed), or of one schema alone (then unnamed). */
+async function postgresShape(client: Client, only?: string): Promise<Shape> {
   const tables: Record<string, TableShape> = {};
-  const own = `n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'`;
+  const home = only ?? 'public';
+  const own =
+    only === undefined
+      ? `n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'`
+      : `n.nspname = '${only}'`;
   const relations = await client.query<{ schema: string; name: string; comment: string | null }>(
     `SELECT n.nspname AS schema, c.relname AS name, obj_description(c.oid, 'pg_class') AS comment
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
       WHERE c.relkind IN ('r', 'p') AND ${own}`,
   );
   for (const row of relations.rows)
-    tables[tableName(row.schema, row.name, 'public')] = {
+    tables[tableName(row.schema, row.name, home)] = {
       comment: row.comment,
       columns: [],
       primary: '',
@@ -121,7 +167,7 @@ async function postgresShape(client: Client): Promise<Shape> {
         ? `enum(${row.labels.join(',')})`
         : row.type.replace(' without time zone', '').replaceAll('"', '');
     const numbered = row.identity !== '' ? ' auto' : '';
-    tables[tableName(row.schema, row.table, 'public')]?.columns.push(
+    tables[tableName(row.schema, row.table, home)]?.columns.push(
       `${row.name} ${type}${row.not_null ? ' not null' : ''}${row.has_default || numbered ? ' default' : ''}${numbered}${
         row.comment !== null ? ` -- ${row.comment}` : ''
       }`,
@@ -148,10 +194,10 @@ async function postgresShape(client: Client): Promise<Shape> {
   );
   const keys: string[] = [];
   for (const row of constraints.rows) {
-    const table = tableName(row.schema, row.table, 'public');
+    const table = tableName(row.schema, row.table, home);
     if (row.type === 'f') {
       keys.push(
-        `${table}(${row.columns.join(',')}) -> ${tableName(row.ref_schema ?? '', row.ref_table ?? '', 'public')}(${(
+        `${table}(${row.columns.join(',')}) -> ${tableName(row.ref_schema ?? '', row.ref_table ?? '', home)}(${(
           row.ref_columns ?? []
         ).join(',')})`,
       );
@@ -177,7 +223,7 @@ async function postgresShape(client: Client): Promise<Shape> {
        JOIN pg_namespace n ON n.oid = t.relnamespace WHERE ${own}`,
   );
   for (const row of indexes.rows) {
-    const shape = tables[tableName(row.schema, row.table, 'public')];
+    const shape = tables[tableName(row.schema, row.table, home)];
     if (!shape || row.primary) continue;
     if (row.unique) shape.uniques.push(`${row.name}(${(row.columns ?? []).join(',')})`);
     else shape.indexes.push(`${row.name}(${(row.columns ?? []).join(',')})`);
@@ -360,13 +406,18 @@ export function expectedShape(document: DiagramDocument): Shape {
 
 /**
  * The catalog's shape without what the server adds by itself: MySQL's index for a foreign key that has
- * none (it carries the key's name) unless the diagram declares an index of that name.
+ * none (it carries the key's name, or its first column's when the key is unnamed) unless the diagram
+ * declares an index of that name.
  */
 export function withoutImplicit(actual: Shape, expected: Shape): Shape {
   const tables: Record<string, TableShape> = {};
   for (const [name, { foreignKeyNames, ...shape }] of Object.entries(actual.tables)) {
     const declared = new Set(expected.tables[name]?.indexes ?? []);
-    const implicit = new Set(foreignKeyNames ?? []);
+    // An unnamed key's index is named after its first column.
+    const firstColumns = actual.foreignKeys
+      .filter((key) => key.startsWith(`${name}(`))
+      .map((key) => key.slice(name.length + 1).split(/[,)]/)[0] ?? '');
+    const implicit = new Set([...(foreignKeyNames ?? []), ...firstColumns]);
     tables[name] = {
       ...shape,
       indexes: shape.indexes.filter(

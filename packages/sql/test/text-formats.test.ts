@@ -97,18 +97,46 @@ describe('export as Mermaid', () => {
               mermaid: {
                 initialize(o: object): void;
                 render(id: string, text: string): Promise<{ svg: string }>;
+                mermaidAPI: {
+                  getDiagramFromText(text: string): Promise<{
+                    db: { getRelationships(): { relSpec: { cardA: string; cardB: string } }[] };
+                  }>;
+                };
               };
             }
           ).mermaid;
           mermaid.initialize({ startOnLoad: false, maxTextSize: 10_000_000, maxEdges: 100_000 });
           const { svg } = await mermaid.render('er', text);
           const root = new DOMParser().parseFromString(svg, 'image/svg+xml');
+          // Mermaid's own reading of each line: cardB is the end beside the first (referencing) entity.
+          const parsed = await mermaid.mermaidAPI.getDiagramFromText(text);
           return {
             entities: root.querySelectorAll('g.node, g[id^="entity-"]').length,
             lines: root.querySelectorAll('path.relationshipLine, path.er.relationshipLine').length,
+            ends: parsed.db
+              .getRelationships()
+              .map((line) => `${line.relSpec.cardB} ${line.relSpec.cardA}`)
+              .sort(),
           };
         }, mermaidScript(document));
-        expect(drawn).toEqual({ entities: document.tables.length, lines: foreignKeys(document).length });
+        const ends = foreignKeys(document)
+          .map((key) => {
+            const source = document.tables.find((table) => table.name === key.table);
+            const nullable = key.columns.some(
+              (name) => source?.columns.find((column) => column.name === name)?.is_nullable !== false,
+            );
+            const oneToOne = document.relationships.some(
+              (r) =>
+                r.source_table === key.table && r.source_column === key.columns[0] && r.type === 'one-to-one',
+            );
+            return `${oneToOne ? 'ZERO_OR_ONE' : 'ZERO_OR_MORE'} ${nullable ? 'ZERO_OR_ONE' : 'ONLY_ONE'}`;
+          })
+          .sort();
+        expect(drawn).toEqual({
+          entities: document.tables.length,
+          lines: foreignKeys(document).length,
+          ends,
+        });
       } finally {
         await page.close();
       }

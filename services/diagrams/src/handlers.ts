@@ -107,7 +107,9 @@ export function createDiagramsHandlers(deps: DiagramsHandlerDeps): ServiceHandle
     async ListVersions(request) {
       const caller = callerOf(request.principal);
       const diagram = await visibleDiagram(caller, request.uuid);
-      return { versions: (await repo.listVersions(pool, diagram.uuid)).map(toVersion) };
+      const rows = await repo.listVersions(pool, diagram.uuid);
+      // Newest first, so the first row has the highest number.
+      return { versions: rows.map((row, index) => toVersion(row, rows.length - index)) };
     },
 
     async GetVersionSchema(request) {
@@ -154,6 +156,7 @@ export function createDiagramsHandlers(deps: DiagramsHandlerDeps): ServiceHandle
         after_json: change.after,
         author_user_id: change.author_user_id,
         created_at: change.created_at.toISOString(),
+        number: change.number,
       };
     },
   };

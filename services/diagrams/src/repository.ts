@@ -160,17 +160,26 @@ export async function findVersionChange(
   db: Queryable,
   diagramUuid: string,
   versionUuid: string,
-): Promise<{ before: string | null; after: string; author_user_id: string; created_at: Date } | null> {
+): Promise<{
+  before: string | null;
+  after: string;
+  author_user_id: string;
+  created_at: Date;
+  number: number;
+} | null> {
   const { rows } = await db.query<{
     after: string;
     before: string | null;
     author_user_id: string;
     created_at: Date;
+    number: number;
   }>(
     `SELECT v.document AS after, v.author_user_id, v.created_at,
             (SELECT p.document FROM diagrams.diagram_versions p
               WHERE p.diagram_uuid = v.diagram_uuid AND (p.created_at, p.uuid) < (v.created_at, v.uuid)
-              ORDER BY p.created_at DESC, p.uuid DESC LIMIT 1) AS before
+              ORDER BY p.created_at DESC, p.uuid DESC LIMIT 1) AS before,
+            (SELECT count(*)::int FROM diagrams.diagram_versions p
+              WHERE p.diagram_uuid = v.diagram_uuid AND (p.created_at, p.uuid) <= (v.created_at, v.uuid)) AS number
        FROM diagrams.diagram_versions v
       WHERE v.diagram_uuid = $1 AND v.uuid = $2`,
     [diagramUuid, versionUuid],

@@ -29,9 +29,11 @@ export function toDiagram(row: DiagramRow, appUrl: string, team?: TeamNames) {
   };
 }
 
-export function toVersion(row: VersionRow) {
+/** `number` is the version's place in the diagram's history, 1 the oldest. */
+export function toVersion(row: VersionRow, number: number) {
   return {
     uuid: row.uuid,
+    number,
     created_at: row.created_at.toISOString(),
     author_user_id: row.author_user_id,
     // A patch pasted in the web app, or positions saved by hand, are stored as applies of kind `paste`

@@ -1,7 +1,7 @@
 // The gateway's HTTP application: request ids, the per-IP limit before anything else, bearer
 // authentication, the per-token limit of each route's operation class, the write-scope check, JSON
 // bodies, and one error handler that writes the spec's error shape for every failure.
-import { type HttpRequestFinished, isServiceError, ServiceError } from '@dss/platform';
+import { type HttpRequestFinished, isServiceError, OutageLog, ServiceError } from '@dss/platform';
 import cors from 'cors';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { type Authenticator, bearerTokenOf, type Principal } from './authenticator';
@@ -258,13 +258,25 @@ function errorHandler(logger: GatewayLogger) {
   };
 }
 
+const outageLogs = new WeakMap<GatewayLogger, OutageLog>();
+
+function outageLogOf(logger: GatewayLogger): OutageLog {
+  let log = outageLogs.get(logger);
+  if (!log) {
+    log = new OutageLog(logger, 'a service the request needs is unavailable');
+    outageLogs.set(logger, log);
+  }
+  return log;
+}
+
 /** Any failure as the spec's error (logged when it is the server's); `path` only names it in the log. */
 export function toServiceError(error: unknown, path: string, logger: GatewayLogger): ServiceError {
   if (isServiceError(error)) {
     if (error.code === 'internal') logger.error({ err: error, path }, 'service reported an internal error');
     if (error.code === 'unavailable') {
-      // A service or its database is briefly out of reach: say when to retry, not which call failed.
-      logger.warn({ err: error, path }, 'a service the request needs is unavailable');
+      // A service or its database is briefly out of reach: say when to retry, not which call failed; log
+      // the outage, not each request that meets it.
+      outageLogOf(logger).failed({ path, reason: error.message });
       return new ServiceError(
         'unavailable',
         'a service this request needs is briefly unavailable; retry shortly',

@@ -4,7 +4,7 @@
 import * as crypto from 'node:crypto';
 import { type ServiceClient, ServiceError } from '@dss/platform';
 import { apply, type DiagramDocument, emptyDocument, MAX_PROBLEMS, normalize, validate } from '@dss/schema';
-import { type Migration, migrationScript } from '@dss/sql';
+import { type Migration, migrationFile, migrationScript } from '@dss/sql';
 import { ifNoneMatchMatches } from '@dss/platform';
 import type { Request, Response } from 'express';
 import type { RouteSpec } from './app';
@@ -91,21 +91,11 @@ export function sendMigration(
   format: 'sql' | 'json',
 ): void {
   if (format === 'json') {
-    res.status(200).json({
-      data: { sql: migration.sql, statements: migration.statements, warnings: migration.warnings },
-    });
+    const { sql, statements, safety, warnings } = migration;
+    res.status(200).json({ data: { sql, statements, safety, warnings } });
     return;
   }
-  const header = migration.warnings.map(
-    (warning) =>
-      `-- warning ${warning.code} (statement ${warning.statement + 1}): ${warning.message.replace(/\s+/g, ' ')}\n`,
-  );
-  sendBytes(
-    req,
-    res,
-    `${header.join('')}${header.length > 0 ? '\n' : ''}${migration.sql}`,
-    'application/sql; charset=utf-8',
-  );
+  sendBytes(req, res, migrationFile(migration), 'application/sql; charset=utf-8');
 }
 
 async function currentDocument(

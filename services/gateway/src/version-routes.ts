@@ -36,7 +36,7 @@ export function versionRoutes(
           uuid: uuidOf(req),
         });
         // ListVersions answers newest first; version n is the n-th oldest.
-        const numbered = versions.map((version, index) => ({ version, number: versions.length - index }));
+        const numbered = versions.map((version) => ({ version, number: version.number }));
         const page = numbered.filter((entry) => entry.number < before).slice(0, limit);
         const names = await authorNames(
           accounts,

@@ -76,6 +76,13 @@ describe('web app over HTTP (whole embedded system)', () => {
       expect(home.text).toContain('Team alpha');
     });
 
+    it('never suggests giving a password on the command line', async () => {
+      const { response, text } = await new WebClient(web.webUrl).request('/sign-in');
+      expect(response.status).toBe(200);
+      expect(text).not.toContain('--password ');
+      expect(text).toContain('user set-password');
+    });
+
     it('answers a wrong password and an unknown email with the same generic message', async () => {
       const wrong = await new WebClient(web.webUrl).signIn(editor.email, 'not the password');
       const unknown = await new WebClient(web.webUrl).signIn('nobody@alpha.test', 'not the password');

@@ -251,7 +251,7 @@ export interface paths {
         };
         /**
          * The migration SQL of a proposal
-         * @description The SQL that turns a database at the proposal's base version into the proposed schema, in the diagram's driver: renames as renames, `ALTER TABLE … ADD/DROP/ALTER COLUMN`, index and foreign-key changes in an order the server accepts. The base is the diagram as it is now for a pending (or declined, or expired) proposal, and the version before the one it wrote for an applied proposal. The database is assumed to be built from the base version's export (`GET /diagrams/{uuid}/export?format=sql`), which fixes the names of unnamed keys. `format=json` answers `{data: {sql, statements, warnings}}`; warnings name statements that may lose data or fail on existing rows. Rate limit: the schema limit.
+         * @description The SQL that turns a database at the proposal's base version into the proposed schema, in the diagram's driver: renames as renames, `ALTER TABLE … ADD/DROP/ALTER COLUMN`, index and foreign-key changes in an order the server accepts. The base is the diagram as it is now for a pending (or declined, or expired) proposal, and the version before the one it wrote for an applied proposal. The database is assumed to be built from the base version's export (`GET /diagrams/{uuid}/export?format=sql`), which fixes the names of unnamed keys. No statement changes a value silently: a change that could cut or round a value (a shorter string, fewer digits or decimal places, a narrower integer, fewer enum values, fewer fractional seconds) is preceded by a check that stops the migration when a row holds such a value (PostgreSQL: a `DO` block that counts the rows; MariaDB/MySQL: a temporary `CHECK` constraint named `<column> fits <type>`; SQL Server: `THROW`). PostgreSQL runs the script as one transaction (`BEGIN` … `COMMIT`); MariaDB/MySQL cannot roll DDL back, so the script sets strict mode and runs every check before the first change. A new foreign key over a table with rows is added `NOT VALID` and then validated (PostgreSQL). `format=json` answers `{data: {sql, statements, safety, warnings}}`: `safety[i]` says what `statements[i]` can do to the data; warnings name statements that may lose data or fail on existing rows, with the query that finds those rows. Statements are numbered from 0, in `warnings[].statement` as in the script's `-- statement <n> (<safety>)` lines. Rate limit: the schema limit.
          */
         get: operations["getProposalMigration"];
         put?: never;
@@ -590,18 +590,24 @@ export interface components {
         };
         MigrationResponse: {
             data: {
-                /** @description The statements joined into one script. */
+                /** @description The statements joined into one script: a leading comment on how it runs (one transaction on PostgreSQL; on MariaDB/MySQL, that DDL cannot be rolled back), then each statement after a `-- statement <n> (<safety>)` line, numbered from 0. */
                 sql: string;
-                /** @description The statements in order, without terminators. */
+                /** @description The statements in order, without terminators: on PostgreSQL the first is `BEGIN` and the last `COMMIT`; on MariaDB/MySQL the first sets strict mode for the session. */
                 statements: string[];
+                /** @description One entry per statement. `safe`: keeps every value (it may fail, and then changes nothing); `guarded`: could change values, so a check before it (or the check itself) stops the migration when a row would lose something; `destructive`: deletes data by design (a dropped table or column, or a conversion whose loss no check can find). */
+                safety: ("safe" | "guarded" | "destructive")[];
                 warnings: components["schemas"]["MigrationWarning"][];
             };
         };
         MigrationWarning: {
-            /** @enum {string} */
-            code: "drops_table" | "drops_column" | "narrows_type" | "changes_type" | "adds_not_null" | "adds_not_null_without_default" | "changes_primary_key" | "adds_unique_key" | "cannot_alter_identity";
+            /**
+             * @description `narrows_type`: values that would be cut or rounded (a check stops the migration first); `changes_type`: every value is converted; `adds_not_null` / `adds_not_null_without_default`: an existing or new column becomes NOT NULL (with or without a default); `adds_unique_key`: fails if rows repeat a value; `adds_foreign_key`: fails if rows point to no row of the referenced table; `drops_key`: an index or unique key goes with a dropped column.
+             * @enum {string}
+             */
+            code: "drops_table" | "drops_column" | "narrows_type" | "changes_type" | "adds_not_null" | "adds_not_null_without_default" | "changes_primary_key" | "adds_unique_key" | "adds_foreign_key" | "drops_key" | "cannot_alter_identity";
+            /** @description What is lost or why the statement may fail, and the query that finds the rows concerned. */
             message: string;
-            /** @description Index in `statements` of the statement the warning is about. */
+            /** @description Index in `statements` of the statement the warning is about, counted from 0 as in the script's `-- statement <n>` lines. */
             statement: number;
         };
         DiffResponse: {

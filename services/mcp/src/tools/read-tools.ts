@@ -238,7 +238,7 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
     instrumented('get_proposal_migration', context, async ({ proposal_uuid }) => {
       const migration = await client.getProposalMigration(proposal_uuid);
       const warnings = migration.warnings.map(
-        (w) => `-- warning ${w.code} (statement ${w.statement + 1}): ${w.message}`,
+        (w) => `-- warning ${w.code} (statement ${w.statement}): ${w.message}`,
       );
       return {
         content: [{ type: 'text', text: [...warnings, migration.sql].join('\n') }],

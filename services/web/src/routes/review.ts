@@ -72,6 +72,7 @@ export function reviewRoutes(router: Router, context: WebAppContext): void {
     let decidedBy: string | null = proposal.decided_by_user_id
       ? ((await userNames(clients, [proposal.decided_by_user_id])).get(proposal.decided_by_user_id) ?? null)
       : null;
+    let appliedNumber = 0;
     /** What an applied proposal changed: its version against the one before, as stored. */
     const appliedChange = async (versionUuid: string | undefined): Promise<ProposedChange | null> => {
       if (!versionUuid) return null;
@@ -83,6 +84,7 @@ export function reviewRoutes(router: Router, context: WebAppContext): void {
         })
         .catch(() => null);
       if (stored === null) return null;
+      appliedNumber = stored.number;
       decidedBy ??= (await userNames(clients, [stored.author_user_id])).get(stored.author_user_id) ?? null;
       const after = JSON.parse(stored.after_json) as DiagramDocument;
       const previous = stored.before_json
@@ -116,7 +118,7 @@ ${notice ? noticeView(notice) : ''}
           proposal.state === 'pending' ? html` · expires ${timestamp(proposal.expires_at)}` : ''
         }</p>
 </section>
-${stateView(proposal, reviewer, csrfToken, decidedBy)}
+${stateView(proposal, reviewer, csrfToken, decidedBy, appliedNumber)}
 ${change ? changeView(change, diagram.name, lintView(review.lint)) : ''}
 ${before || change ? '' : html`<p class="notice" id="diagram-not-ready">The diagram has no schema right now (it is importing, or its import failed), so the changes cannot be shown or applied.</p>`}
 ${proposal.state === 'pending' && reviewer && change?.fits ? actions(proposal.uuid, csrfToken) : ''}
@@ -208,10 +210,11 @@ function stateView(
   reviewer: boolean,
   csrfToken: string,
   decidedBy: string | null,
+  appliedNumber = 0,
 ): Html | '' {
   switch (proposal.state) {
     case 'applied':
-      return html`<p class="notice" id="state-note">Applied${decidedBy ? html` by <span id="decided-by">${decidedBy}</span>` : ''} ${timestamp(proposal.applied_at)} as <a href="/diagrams/${proposal.diagram_uuid}#version-${proposal.applied_version_uuid ?? ''}">version ${(proposal.applied_version_uuid ?? '').slice(0, 8)}</a>.</p>`;
+      return html`<p class="notice" id="state-note">Applied${decidedBy ? html` by <span id="decided-by">${decidedBy}</span>` : ''} ${timestamp(proposal.applied_at)} as <a href="/diagrams/${proposal.diagram_uuid}#version-${proposal.applied_version_uuid ?? ''}">${appliedNumber > 0 ? `version ${appliedNumber}` : 'its version'}</a>.</p>`;
     case 'declined':
       return html`<div class="notice" id="state-note"><p>Declined${decidedBy ? html` by <span id="decided-by">${decidedBy}</span>` : ''} ${timestamp(proposal.declined_at)}.</p>${
         proposal.decline_reason
@@ -259,7 +262,7 @@ ${
   migration.warnings.length > 0
     ? html`<ul class="migration-warnings" id="migration-warnings">${migration.warnings.map(
         (warning) =>
-          html`<li><code>${warning.code}</code> statement ${String(warning.statement + 1)}: ${warning.message}</li>`,
+          html`<li><code>${warning.code}</code> statement ${String(warning.statement)}: ${warning.message}</li>`,
       )}</ul>`
     : ''
 }

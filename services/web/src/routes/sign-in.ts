@@ -93,7 +93,7 @@ ${csrfField(form.csrfToken)}
 <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
 <button type="submit" class="primary">Sign in</button>
 </form>
-<p class="muted">Passwords are set by an operator: <code>npm run dss -- user create --email … --password …</code></p>
+<p class="muted">Passwords are set by an operator, who types it on standard input (never on the command line): <code>npm run dss -- user set-password --email …</code></p>
 </main>`,
     ).text,
   );

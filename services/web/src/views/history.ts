@@ -6,6 +6,8 @@ import { csrfField, timestamp } from './layout';
 
 interface VersionLine {
   uuid: string;
+  /** 1 the oldest: the number the API, the review page, the CLI and MCP use. */
+  number: number;
   created_at: string;
   author_user_id: string;
   source: string;
@@ -35,7 +37,7 @@ export function historyPane(history: {
   canEdit: boolean;
   csrfToken: string;
 }): Html {
-  const versions = [...history.versions].sort((a, b) => b.created_at.localeCompare(a.created_at));
+  const versions = [...history.versions].sort((a, b) => b.number - a.number);
   const proposals = [...history.proposals].sort((a, b) => b.created_at.localeCompare(a.created_at));
   // A version made by applying a proposal links to it by its title.
   const proposalTitles = new Map(history.proposals.map((proposal) => [proposal.uuid, proposal.title]));
@@ -43,9 +45,12 @@ export function historyPane(history: {
 <h2 id="history-heading">History</h2>
 <h3>Versions</h3>
 ${versions.length === 0 ? html`<p class="muted">No versions yet: the diagram is still importing, or its import failed.</p>` : ''}
-<ol class="versions">
+<ol class="versions" reversed>
 ${versions.map(
-  (version) => html`<li id="version-${version.uuid}" data-version="${version.uuid}">
+  (
+    version,
+  ) => html`<li id="version-${version.uuid}" data-version="${version.uuid}" data-number="${String(version.number)}" value="${String(version.number)}">
+<span class="version-number">Version ${String(version.number)}</span>
 <span class="who">${history.names.get(version.author_user_id) ?? 'a former user'}</span>
 <span class="what">${SOURCE_TEXT[version.source] ?? version.source}</span>
 ${

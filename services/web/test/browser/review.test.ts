@@ -119,9 +119,20 @@ describe('review flow in the browser (Chromium, whole embedded system)', () => {
       expect(status.applied_version_uuid).toMatch(/^[0-9a-f-]{36}$/);
       expect(status.opened_at).not.toBeNull();
 
+      // One numbering everywhere: the review page and History show the API's version number.
+      const listed = await api(web, editor.token, 'GET', `/diagrams/${diagramUuid}/versions`);
+      const versions = listed.body.data as unknown as { number: number; proposal_uuid: string | null }[];
+      const appliedNumber = versions.find((entry) => entry.proposal_uuid === proposal.uuid)?.number;
+      expect(appliedNumber).toBeGreaterThan(1);
+      expect(await page.textContent('#state-note')).toContain(`version ${appliedNumber}`);
+
       await page.goto(`${web.webUrl}/diagrams/${diagramUuid}`);
       const version = page.locator(`#version-${status.applied_version_uuid}`);
       expect(await version.count()).toBe(1);
+      expect(await version.locator('.version-number').textContent()).toBe(`Version ${appliedNumber}`);
+      expect(await page.locator('.history .versions .version-number').allTextContents()).toEqual(
+        versions.map((entry) => `Version ${entry.number}`),
+      );
       expect(await version.textContent()).toContain('Edith Editor');
       expect(await version.textContent()).toContain(`“${INVOICES_PROPOSAL.title}”`);
       expect(await page.textContent('#diagram svg')).toContain('total_amount');
