@@ -9,6 +9,7 @@ import { migrationScript } from '@dss/sql';
 import { type Command, Option } from 'commander';
 import { apiClient } from './api';
 import { type Migration, schemaAfterMigrations } from './check/dev-database';
+import { changesPng } from './check/drawing';
 import { changeCounts, renderCheckMarkdown } from './check/report';
 import { introspect } from './introspect';
 import { alignToDiagram } from './introspect/align';
@@ -46,6 +47,10 @@ export function registerCheckCommand(program: Command, context: SchemaCommandCon
       new Option('--format <format>', 'report format').choices(['markdown', 'sarif']).default('markdown'),
     )
     .option('--out <file>', 'write the report to a file instead of standard output')
+    .option(
+      '--png <file>',
+      'draw the changed part of the diagram here (default with --out: beside the report)',
+    )
     .option('--propose', 'also open a proposal with the change, for review in the web app')
     .action(async (options) => {
       if ((options.url === undefined) === (options.ddl === undefined))
@@ -65,8 +70,20 @@ export function registerCheckCommand(program: Command, context: SchemaCommandCon
         const settings = parseLintConfig((await client.getLintSettings()).settings);
         const lint = lintSchema(after, { before, config: settings.ok ? settings.config : undefined });
         const source = options.url ? read.source : options.ddl;
+        const pngFile: string | undefined =
+          options.png ??
+          (options.out && options.format === 'markdown'
+            ? options.out.replace(/(\.[^./]*)?$/, '.png')
+            : undefined);
+        const png = pngFile
+          ? await changesPng(before, after, changes, `Changes to diagram ${options.diagram}`)
+          : null;
+        if (pngFile && png) await writeFile(pngFile, png);
         const report = {
           diagram: options.diagram,
+          ...(pngFile && png
+            ? { image: options.out ? path.relative(path.dirname(options.out), pngFile) : pngFile }
+            : {}),
           source,
           changes,
           lint,

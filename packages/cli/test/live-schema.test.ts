@@ -2,7 +2,7 @@
 // system (gRPC for the operator commands, the REST API with a token for drift and lint) and a real
 // PostgreSQL database read through a SELECT-only user. Credentials never appear in an output, a diagram
 // or a proposal; failures are one line.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestSystem, type TestMember, TestPeople, type TestSystem } from '@dss/system';
@@ -206,6 +206,18 @@ describe('operator CLI: live databases', () => {
         message: { text: 'table "audit_rows" has no primary key' },
       }),
     );
+    // A checked-in dss.lint.json (here --config) is honoured: the rule off, no error, exit 0.
+    const configFolder = mkdtempSync(path.join(tmpdir(), 'dss-lint-'));
+    const config = path.join(configFolder, 'dss.lint.json');
+    writeFileSync(config, JSON.stringify({ rules: { 'table-without-primary-key': 'off' } }));
+    const relaxed = await dss('lint', '--url', database.url, '--config', config, '--json');
+    expect(relaxed.code).toBe(0);
+    expect(relaxed.json().data.map((f: Json) => f.rule)).not.toContain('table-without-primary-key');
+    writeFileSync(config, JSON.stringify({ rules: { 'no-such-rule': 'off' } }));
+    const bad = await dss('lint', '--url', database.url, '--config', config);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('rules.no-such-rule is not a lint rule');
+    rmSync(configFolder, { recursive: true, force: true });
     const viaApi = await dss('lint', '--diagram', diagramUuid, '--json');
     expect(viaApi.json().data).toEqual((await api(`/diagrams/${diagramUuid}/lint`)).data);
     noSecrets(text.stdout, sarif.stdout);
@@ -263,12 +275,33 @@ describe('operator CLI: live databases', () => {
       const log = JSON.parse(sarif.stdout);
       expect(log).toMatchObject({ version: '2.1.0', runs: [{ tool: { driver: { name: 'dss' } } }] });
       expect(log.runs[0].results.map((r: Json) => r.ruleId)).toContain('table-without-primary-key');
+      // With --out, the report links a PNG of the changed part written beside it.
+      const out = path.join(folder, 'report.md');
+      const written = await dss(
+        'check',
+        '--diagram',
+        checked,
+        '--ddl',
+        folder,
+        '--dev-url',
+        dev.adminUrl,
+        '--out',
+        out,
+      );
+      expect(written.code).toBe(1);
+      expect(readFileSync(out, 'utf8')).toContain('(report.png)');
+      const png = readFileSync(path.join(folder, 'report.png'));
+      expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+      const [width, height] = [png.readUInt32BE(16), png.readUInt32BE(20)];
+      expect(width).toBeGreaterThanOrEqual(800);
+      expect(height).toBeGreaterThan(100);
       // The dev database is left as it was: empty.
       expect(
         (await dss('introspect', '--url', dev.url, '--out', path.join(folder, 'x.json'))).stderr,
       ).toMatch(/has no tables/);
     } finally {
       await dev.drop();
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });

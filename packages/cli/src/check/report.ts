@@ -9,6 +9,8 @@ export interface CheckReport {
   changes: DocumentDiff;
   lint: LintFinding[];
   migration: Migration;
+  /** Where the picture of the changed part was written (relative to the report), if it was. */
+  image?: string;
   /** Tables, columns, indexes and relationships added, changed and removed. */
   counts: Record<'added' | 'changed' | 'removed', number>;
 }
@@ -41,6 +43,12 @@ export function renderCheckMarkdown(report: CheckReport): string {
     '',
     renderDiffMarkdown(report.changes).trim() || 'No changes.',
     '',
+    ...(report.image
+      ? [
+          `![The changed part of the diagram: added, changed and removed tables highlighted](${report.image})`,
+          '',
+        ]
+      : []),
     '## Lint',
     '',
     ...(report.lint.length === 0
