@@ -304,4 +304,50 @@ describe('operator CLI: live databases', () => {
       rmSync(folder, { recursive: true, force: true });
     }
   });
+
+  it('When the database is MariaDB, then introspect, drift and the ADD COLUMN report work the same', async () => {
+    const mariadb = await liveMariadb();
+    try {
+      await mariadb.run(
+        'CREATE TABLE authors (id int unsigned NOT NULL AUTO_INCREMENT PRIMARY KEY, name varchar(80) NOT NULL);' +
+          'CREATE TABLE books (id int unsigned NOT NULL AUTO_INCREMENT PRIMARY KEY, author_id int unsigned NOT NULL,' +
+          " kind enum('novel','essay') NOT NULL, CONSTRAINT books_author FOREIGN KEY (author_id) REFERENCES authors (id) ON DELETE CASCADE);",
+      );
+      const created = await dss(
+        'introspect',
+        '--url',
+        mariadb.url,
+        '--team',
+        'live',
+        '--email',
+        editor.email,
+        '--create',
+        'Books',
+        '--json',
+      );
+      expect(created.code).toBe(0);
+      const uuid = created.json().uuid as string;
+      const schema = (await api(`/diagrams/${uuid}/schema`)).data;
+      expect(schema.relationships).toEqual([
+        expect.objectContaining({
+          name: 'books_author',
+          source_column: 'author_id',
+          target_table: 'authors',
+          on_delete: 'cascade',
+        }),
+      ]);
+      expect((await dss('drift', '--diagram', uuid, '--url', mariadb.url)).code).toBe(0);
+      await mariadb.run('ALTER TABLE books ADD COLUMN pages int');
+      const drift = await dss('drift', '--diagram', uuid, '--url', mariadb.url, '--json');
+      expect(drift.code).toBe(1);
+      expect(drift.json().changes.columns.added.map((c: Json) => `${c.table}.${c.record.name}`)).toEqual([
+        'books.pages',
+      ]);
+      expect(drift.json().changes.columns.changed).toEqual([]);
+      noSecrets(created.stdout, drift.stdout, JSON.stringify(schema));
+      expect(drift.stdout).not.toContain(mariadb.password);
+    } finally {
+      await mariadb.drop();
+    }
+  });
 });
