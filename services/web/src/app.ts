@@ -12,6 +12,7 @@ import { assetRoutes } from './routes/assets';
 import { diagramRoutes } from './routes/diagram';
 import { drawRoutes } from './routes/draw';
 import { homeRoutes } from './routes/home';
+import { lintSettingsRoutes } from './routes/lint-settings';
 import { reviewRoutes } from './routes/review';
 import { signInRoutes } from './routes/sign-in';
 import { tokenRoutes } from './routes/tokens';
@@ -79,6 +80,7 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
   diagramRoutes(pages, context);
   reviewRoutes(pages, context);
   tokenRoutes(pages, context);
+  lintSettingsRoutes(pages, context);
   app.use(pages);
 
   app.use((_req, _res, next) => next(notFound()));

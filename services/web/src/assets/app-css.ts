@@ -72,6 +72,8 @@ figure.diagram svg.dss-minimap { position: absolute; right: 8px; bottom: 8px; z-
 .migration-sql { background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.8rem; overflow: auto; max-height: 32rem; white-space: pre; font-size: 12px; }
 .migration-warnings { padding-left: 1.2rem; }
 .migration-warnings li { margin: 0.2rem 0; }
+textarea.code, pre.code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 12px; width: 100%; box-sizing: border-box; }
+pre.code { background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.8rem; overflow: auto; }
 .lint-findings { padding-left: 1.2rem; }
 .lint-findings li { margin: 0.2rem 0; }
 .lint-findings .severity { font-weight: 600; text-transform: uppercase; font-size: 11px; }
