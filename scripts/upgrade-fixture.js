@@ -23,6 +23,7 @@ const { Client } = require('pg');
 const { freePort, waitFor } = require('./lib/net');
 
 const ADMIN_URL = process.env.DSS_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const APP_URL = 'http://dss.example.test'; // the test reads it too
 const SERVICES = ['ACCOUNTS', 'CATALOG', 'DIAGRAMS', 'PROPOSALS', 'IMPORTER'];
 
 async function main() {
@@ -44,7 +45,8 @@ async function main() {
     DSS_DATA_DIR: dataDir,
     DSS_HTTP_PORT: String(ports.http),
     DSS_WEB_PORT: String(ports.web),
-    DSS_APP_URL: `http://127.0.0.1:${ports.web}`,
+    // Fixed, since the links the API answers with are built from it.
+    DSS_APP_URL: APP_URL,
     DSS_ADMIN_PORT: String(ports.admin),
     DSS_RATE_LIMIT_IP_PER_MIN: '100000',
     DSS_RATE_LIMIT_READ_PER_MIN: '100000',

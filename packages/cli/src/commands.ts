@@ -4,6 +4,7 @@ import { type Command, Option } from 'commander';
 import type { CliIo } from './cli';
 import { UsageError } from './usage-error';
 import type { Clients } from './clients';
+import { registerDiagramCommands } from './diagram-commands';
 
 interface Context {
   clients: () => Clients;
@@ -196,6 +197,8 @@ export function registerCommands(program: Command, context: Context): void {
     });
 
   const proposal = program.command('proposal').description('review proposals');
+  registerDiagramCommands(program, { clients: context.clients, leaf, print });
+
   const review = (name: 'apply' | 'decline' | 'reopen', description: string) =>
     leaf(proposal, name, description)
       .argument('<id>', 'the proposal uuid')

@@ -18,6 +18,9 @@ import type {
   DiagramDocument,
   DiagramPage,
   Driver,
+  DuplicateDiagramRequest,
+  DuplicateDiagramResponse,
+  UpdateDiagramRequest,
   LintFinding,
   LintRule,
   LintSettings,
@@ -56,6 +59,10 @@ export interface DssClient {
   iterateDiagrams(options?: { pageSize?: number }): AsyncGenerator<Diagram, void, undefined>;
   getDiagram(uuid: string): Promise<Diagram>;
   createDiagram(body: CreateDiagramRequest): Promise<CreateDiagramOutcome>;
+  /** Renames the diagram and/or changes its description (never its schema: that is proposals' job). */
+  updateDiagram(uuid: string, body: UpdateDiagramRequest): Promise<Diagram>;
+  /** A new diagram of the team with a copy of this one's schema; `name` defaults to "<name> (copy)". */
+  duplicateDiagram(uuid: string, body?: DuplicateDiagramRequest): Promise<DuplicateDiagramResponse>;
   /** Polls the diagram until it leaves `importing` (see waiting.ts); answers it as `ready` or `failed`. */
   waitForImport(target: string | CreateDiagramOutcome, options?: ImportWaitOptions): Promise<Diagram>;
   getSchema(uuid: string): Promise<Schema>;
@@ -139,6 +146,17 @@ export function createDssClient(options: DssClientOptions): DssClient {
         api.POST('/diagrams', { body }),
       );
       return { ...created, httpStatus: response.status as CreateDiagramOutcome['httpStatus'] };
+    },
+    async updateDiagram(uuid, body) {
+      return (await payload<{ data: Diagram }>(api.PATCH('/diagrams/{uuid}', { ...byUuid(uuid), body }))).body
+        .data;
+    },
+    async duplicateDiagram(uuid, body = {}) {
+      return (
+        await payload<DuplicateDiagramResponse>(
+          api.POST('/diagrams/{uuid}/duplicate', { ...byUuid(uuid), body }),
+        )
+      ).body;
     },
     waitForImport(target, waitOptions = {}) {
       return waitForImport(client, target, { sleep, ...waitOptions });

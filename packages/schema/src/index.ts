@@ -16,4 +16,5 @@ export * from './ddl-nesting';
 export * from './limits';
 export * from './document-patch';
 export * from './diff-markdown';
+export * from './rebase';
 export * from './lint';

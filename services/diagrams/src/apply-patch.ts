@@ -4,11 +4,28 @@
 // and a `diagrams.changed` event, all in one transaction. Applying a proposal is idempotent: the caller
 // records the version in its own transaction, so a retry after that failed gets the version already
 // written instead of a second one.
+//
+// Editor saves (source `editor`): a save made on an older version than the current one is rebased onto
+// it when the two touch different entities (@dss/schema's rebasePatch), else refused with `conflict` naming
+// the entities.
+// Consecutive saves of one person make one editing session: while the newest version is that person's
+// `editor` version whose session began less than SESSION_MINUTES ago, a save amends it (README, "Editing
+// sessions") instead of adding a version per edit.
 import { randomUUID } from 'node:crypto';
 import { enqueueEvent, invalidField, isUuid, ServiceError, withTransaction } from '@dss/platform';
-import { apply, type Driver, normalize, validate } from '@dss/schema';
+import {
+  apply,
+  type DiagramDocument,
+  type Driver,
+  normalize,
+  type RebaseConflict,
+  rebaseConflictMessage,
+  rebasePatch,
+  validate,
+} from '@dss/schema';
 import type { Pool } from 'pg';
 import { DIAGRAMS_CHANGED_SUBJECT, validationError } from './create-diagram';
+import * as life from './lifecycle-repository';
 import { lockTeamListClockShared } from './locks';
 import { buildRepresentations } from './representations';
 import * as repo from './repository';
@@ -28,6 +45,9 @@ export interface ApplyPatchInput {
 
 const SOURCE_KIND = /^[a-z][a-z_]{0,31}$/;
 const PROPOSAL = 'proposal';
+const EDITOR = 'editor';
+/** An editing session amends its version for this long after the session's first save. */
+export const SESSION_MINUTES = 10;
 
 export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, input: ApplyPatchInput) {
   if (!isUuid(input.team_id)) throw invalidField('team_id', 'must be a UUID');
@@ -49,7 +69,9 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
       const earlier = await repo.findProposalVersion(client, current.uuid, input.source_id);
       if (earlier !== null) return { version_uuid: earlier, diagram: toDiagram(current, context.appUrl) };
     }
-    if (input.base_version_uuid && input.base_version_uuid.toLowerCase() !== current.current_version_uuid)
+    const base = input.base_version_uuid?.toLowerCase() ?? '';
+    const stale = base !== '' && base !== current.current_version_uuid;
+    if (stale && sourceKind !== EDITOR)
       throw new ServiceError(
         'conflict',
         'the diagram has changed since this patch was previewed; preview it again against the diagram as it is now',
@@ -59,8 +81,19 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
         'diagram_not_ready',
         'the diagram has no schema yet (it is importing or failed)',
       );
+    const driver = current.driver as Driver;
     const normalized = normalize(patchInput);
-    const result = validate(normalized.patch, current.document, current.driver as Driver, 'propose');
+    if (stale) {
+      const baseText = isUuid(base) ? await life.findVersionDocumentByUuid(client, current.uuid, base) : null;
+      if (baseText === null) throw invalidField('base_version_uuid', 'is not a version of this diagram');
+      const baseDocument = JSON.parse(baseText) as DiagramDocument;
+      // The edit was made (and checked) on its base; rebasePatch decides whether it means the same here.
+      const onBase = validate(normalized.patch, baseDocument, driver, 'propose');
+      if (!onBase.ok) throw validationError(onBase);
+      const rebased = rebasePatch(onBase.patch, baseDocument, current.document);
+      if (!rebased.ok) throw rebaseConflict(rebased.conflicts);
+    }
+    const result = validate(normalized.patch, current.document, driver, 'propose');
     if (!result.ok) throw validationError(result);
     const document = apply(current.document, result.patch).document;
     for (const [uuid, [left, top]] of notePositions) {
@@ -71,6 +104,11 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
     }
 
     const versionUuid = randomUUID();
+    const userId = input.user_id.toLowerCase();
+    const session =
+      sourceKind === EDITOR && current.current_version_uuid !== null
+        ? await life.findOpenSession(client, current.current_version_uuid, userId, SESSION_MINUTES)
+        : null;
     await lockTeamListClockShared(client, teamId);
     const diagram = await repo.touchDiagram(client, current.uuid, {
       table_count: document.tables.length,
@@ -80,20 +118,60 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
     await repo.insertVersion(client, {
       uuid: versionUuid,
       diagram_uuid: current.uuid,
-      author_user_id: input.user_id.toLowerCase(),
+      author_user_id: userId,
       source: 'apply',
       source_kind: sourceKind,
       source_id: input.source_id,
+      session_started_at: session?.session_started_at ?? null,
     });
+    if (session) await life.supersedeVersion(client, session.uuid, versionUuid);
+    const versionNumber = await life.countVisibleVersions(client, current.uuid);
     await enqueueEvent(client, repo.SCHEMA, DIAGRAMS_CHANGED_SUBJECT, {
       diagram_uuid: current.uuid,
       team_id: teamId,
       version_uuid: versionUuid,
       source: 'apply',
+      source_kind: sourceKind,
+      user_id: userId,
+      version_number: versionNumber,
+      ...(session ? { amends_version_uuid: session.uuid } : {}),
       updated_at: diagram.updated_at.toISOString(),
     });
-    return { version_uuid: versionUuid, diagram: toDiagram(diagram, context.appUrl) };
+    return {
+      version_uuid: versionUuid,
+      diagram: toDiagram(diagram, context.appUrl),
+      version_number: versionNumber,
+      rebased: stale,
+    };
   });
+}
+
+/**
+ * `conflict` naming the entities: the message lists the reasons, `errors` one entry per entity with a path
+ * such as `tables.orders.columns.email` (the entity as the save's base names it).
+ */
+function rebaseConflict(conflicts: RebaseConflict[]): ServiceError {
+  return new ServiceError('conflict', rebaseConflictMessage(conflicts), {
+    errors: conflicts.map((conflict) => ({ path: conflictPath(conflict), message: conflict.reason })),
+  });
+}
+
+function conflictPath(conflict: RebaseConflict): string {
+  const table = conflict.table === undefined ? [] : ['tables', conflict.table];
+  switch (conflict.entity) {
+    case 'table':
+      return table.join('.');
+    case 'column':
+      return [...table, 'columns', conflict.column ?? ''].join('.');
+    case 'index':
+      return [...table, 'indexes', conflict.name ?? ''].join('.');
+    case 'relationship':
+      return ['relationships', conflict.name ?? ''].join('.');
+    case 'group':
+      return ['groups', conflict.name ?? ''].join('.');
+    default:
+      return ['sticky_notes', conflict.name ?? ''].join('.');
+  }
 }
 
 /** `{"<uuid>": [left, top]}` as whole, non-negative positions; empty text is none. */

@@ -15,5 +15,11 @@ export function readDiagramsConfig(source: NodeJS.ProcessEnv = process.env) {
     adminPort: env.int('DSS_ADMIN_PORT', { default: 9090, min: 0, max: 65535 }, source),
     /** How long an identical create returns the first diagram (spec: 120 s); shorter in tests. */
     replayWindowSeconds: env.int('DSS_REPLAY_WINDOW_SECONDS', { default: 120, min: 0, max: 86_400 }, source),
+    /** How often the Trash sweeper purges diagrams past their trash period. */
+    trashSweepIntervalMs: env.int(
+      'DSS_TRASH_SWEEP_INTERVAL_MS',
+      { default: 3_600_000, min: 50, max: 86_400_000 },
+      source,
+    ),
   };
 }

@@ -56,6 +56,7 @@ export interface CreateDiagramInput {
   schema_json?: string;
   dbml?: string;
   wait_ms?: number;
+  empty?: boolean;
 }
 
 export interface CreateContext {
@@ -71,6 +72,11 @@ export async function createDiagram(context: CreateContext, caller: Caller, inpu
   const hasDdl = input.ddl !== undefined && input.ddl !== null;
   const hasSchema = input.schema_json !== undefined && input.schema_json !== null;
   const hasDbml = input.dbml !== undefined && input.dbml !== null;
+  if (input.empty === true) {
+    if (hasDdl || hasSchema || hasDbml)
+      throw new ServiceError('invalid_request', 'an empty diagram is created without ddl, schema or dbml');
+    return createEmpty(context, caller, { name, driver });
+  }
   if (Number(hasDdl) + Number(hasSchema) + Number(hasDbml) !== 1) {
     const message = 'exactly one of ddl, schema and dbml is required';
     throw new ServiceError('invalid_request', 'send exactly one of ddl, schema and dbml', {
@@ -123,7 +129,7 @@ async function createFromDdl(
   input: { name: string; driver: Driver; ddl: string; format: 'sql' | 'dbml'; waitMs: number },
 ) {
   const key = replayKey(
-    caller.tokenId,
+    replayOwner(caller),
     input.name,
     input.driver,
     input.format === 'dbml' ? 'dbml' : 'ddl',
@@ -334,11 +340,14 @@ async function createFromPatch(
   input: { name: string; driver: Driver; schemaJson: string },
 ) {
   ensureWithinBytes('schema', input.schemaJson, MAX_SCHEMA_BYTES);
+  // A person in the web app holds no token: their creates are not replayed (a replay key without a
+  // token would join different people's creates).
+  const fromWeb = caller.tokenId === '';
   const key = replayKey(caller.tokenId, input.name, input.driver, 'schema', input.schemaJson);
   const answer = (record: repo.ReplayRecord) => replayAnswer(context, caller, record);
 
   // The common retry finds its diagram before any validation or layout work.
-  const earlier = await repo.findReplay(context.pool, key, caller.teamId);
+  const earlier = fromWeb ? null : await repo.findReplay(context.pool, key, caller.teamId);
   if (earlier) return answer(earlier);
 
   const { patch, warnings } = validPatch(input.schemaJson, input.driver);
@@ -347,23 +356,46 @@ async function createFromPatch(
   const counts = documentCounts(document);
 
   return withTransaction(context.pool, async (client) => {
-    await lockReplayKey(client, key);
-    const concurrent = await repo.findReplay(client, key, caller.teamId);
-    if (concurrent) return answer(concurrent);
+    if (!fromWeb) {
+      await lockReplayKey(client, key);
+      const concurrent = await repo.findReplay(client, key, caller.teamId);
+      if (concurrent) return answer(concurrent);
+    }
     await lockTeamCaps(client, caller.teamId);
     await checkPrivateDiagramsCap(client, caller);
     const diagram = await storeNewDiagram(client, caller, { ...input, document });
-    await repo.insertReplay(client, {
-      key,
-      diagram_uuid: diagram.uuid,
-      counts,
-      warnings,
-      windowSeconds: context.replayWindowSeconds,
-    });
+    if (!fromWeb)
+      await repo.insertReplay(client, {
+        key,
+        diagram_uuid: diagram.uuid,
+        counts,
+        warnings,
+        windowSeconds: context.replayWindowSeconds,
+      });
     return {
       diagram: toDiagram(diagram, context.appUrl, teamNames(caller)),
       counts_json: JSON.stringify(counts),
       warnings_json: JSON.stringify(warnings),
+      replayed: false,
+      poll_after_seconds: POLL_AFTER_SECONDS,
+    };
+  });
+}
+
+/**
+ * An empty diagram, ready at once (the web app's "New diagram" with an empty start). No replay record:
+ * the web's create is a form post, and two of them are two diagrams, as two clicks of "New" are.
+ */
+async function createEmpty(context: CreateContext, caller: Caller, input: { name: string; driver: Driver }) {
+  const document = emptyDocument(input.driver);
+  return withTransaction(context.pool, async (client) => {
+    await lockTeamCaps(client, caller.teamId);
+    await checkPrivateDiagramsCap(client, caller);
+    const diagram = await storeNewDiagram(client, caller, { ...input, document });
+    return {
+      diagram: toDiagram(diagram, context.appUrl, teamNames(caller)),
+      counts_json: JSON.stringify(documentCounts(document)),
+      warnings_json: '[]',
       replayed: false,
       poll_after_seconds: POLL_AFTER_SECONDS,
     };
@@ -375,6 +407,14 @@ function replayKey(...parts: string[]): string {
   // Length-prefixed, so no two different part lists hash the same text.
   for (const part of parts) hash.update(`${Buffer.byteLength(part, 'utf8')}:${part}\n`);
   return hash.digest('hex');
+}
+
+/**
+ * Whose creates may replay each other: the token's; a person in the web app (no token) only their own,
+ * so a form sent twice makes one import.
+ */
+function replayOwner(caller: Caller): string {
+  return caller.tokenId === '' ? `web:${caller.userId}` : caller.tokenId;
 }
 
 function replayAnswer(context: CreateContext, caller: Caller, record: repo.ReplayRecord) {
@@ -421,7 +461,7 @@ export function validationError(result: Extract<ReturnType<typeof validate>, { o
   }
 }
 
-function checkTablesCap(caller: Caller, requested: number): void {
+export function checkTablesCap(caller: Caller, requested: number): void {
   const limit = caller.caps.maxTablesPerDiagram;
   if (limit !== null && requested > limit) {
     throw new ServiceError(
@@ -432,7 +472,7 @@ function checkTablesCap(caller: Caller, requested: number): void {
   }
 }
 
-async function checkPrivateDiagramsCap(client: PoolClient, caller: Caller): Promise<void> {
+export async function checkPrivateDiagramsCap(client: PoolClient, caller: Caller): Promise<void> {
   const limit = caller.caps.maxPrivateDiagrams;
   if (limit === null) return;
   if ((await repo.countTeamDiagrams(client, caller.teamId)) >= limit) {
@@ -444,11 +484,23 @@ async function checkPrivateDiagramsCap(client: PoolClient, caller: Caller): Prom
   }
 }
 
-async function storeNewDiagram(
+/**
+ * Stores a new ready diagram with its first version and `diagrams.changed`. The version's origin: the
+ * token of an API create (kind `api`), the web app (kind `web`, no token) or the diagram duplicated.
+ */
+export async function storeNewDiagram(
   client: PoolClient,
   caller: Caller,
-  input: { name: string; driver: Driver; document: DiagramDocument },
+  input: {
+    name: string;
+    driver: Driver;
+    document: DiagramDocument;
+    description?: string | null;
+    origin?: { kind: string; id: string };
+  },
 ): Promise<repo.DiagramRow> {
+  const origin =
+    input.origin ?? (caller.tokenId === '' ? { kind: 'web', id: '' } : { kind: 'api', id: caller.tokenId });
   const uuid = randomUUID();
   const versionUuid = randomUUID();
   await lockTeamListClockShared(client, caller.teamId);
@@ -459,6 +511,7 @@ async function storeNewDiagram(
     team_name: caller.teamName,
     name: input.name,
     slug: slugOf(input.name),
+    description: input.description ?? null,
     driver: input.driver,
     status: 'ready',
     table_count: input.document.tables.length,
@@ -470,8 +523,8 @@ async function storeNewDiagram(
     diagram_uuid: uuid,
     author_user_id: caller.userId,
     source: 'create',
-    source_kind: 'api',
-    source_id: caller.tokenId,
+    source_kind: origin.kind,
+    source_id: origin.id,
   });
   await repo.setCurrentVersion(client, uuid, versionUuid);
   await enqueueEvent(client, repo.SCHEMA, DIAGRAMS_CHANGED_SUBJECT, {

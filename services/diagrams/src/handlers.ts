@@ -4,6 +4,7 @@
 import { invalidField, isUuid, ServiceError, type ServiceHandlers, strongEtag } from '@dss/platform';
 import { applyStoredPatch } from './apply-patch';
 import { type CreateContext, completeImport, createDiagram } from './create-diagram';
+import * as life from './lifecycle';
 import { decodeCursor, encodeCursor } from './list-cursor';
 import { buildRepresentations, JSON_CONTENT_TYPE, MARKDOWN_CONTENT_TYPE } from './representations';
 import type { DiagramDocument } from '@dss/schema';
@@ -11,10 +12,11 @@ import * as repo from './repository';
 import { type Caller, callerOf, diagramNotFound, listLimit } from './requests';
 import { toDiagram, toVersion } from './wire';
 
-export type DiagramsHandlerDeps = CreateContext;
+export type DiagramsHandlerDeps = CreateContext & { now?: () => Date };
 
 export function createDiagramsHandlers(deps: DiagramsHandlerDeps): ServiceHandlers<'Diagrams'> {
   const { pool, appUrl } = deps;
+  const lifecycle = { pool, appUrl, now: deps.now ?? (() => new Date()) };
   const teamNames = (caller: Caller) => ({ team_slug: caller.teamSlug, team_name: caller.teamName });
 
   async function visibleDiagram(caller: Caller, uuid: string): Promise<repo.DiagramRow> {
@@ -159,5 +161,12 @@ export function createDiagramsHandlers(deps: DiagramsHandlerDeps): ServiceHandle
         number: change.number,
       };
     },
+
+    UpdateDiagram: (request) => life.updateDiagram(lifecycle, callerOf(request.principal), request),
+    DuplicateDiagram: (request) => life.duplicateDiagram(lifecycle, callerOf(request.principal), request),
+    DeleteDiagram: (request) => life.deleteDiagram(lifecycle, callerOf(request.principal), request.uuid),
+    RestoreDiagram: (request) => life.restoreDiagram(lifecycle, callerOf(request.principal), request.uuid),
+    ListTrash: (request) => life.listTrash(lifecycle, callerOf(request.principal)),
+    PurgeDiagram: (request) => life.purgeNow(lifecycle, callerOf(request.principal), request.uuid),
   };
 }

@@ -49,7 +49,7 @@ export interface VersionRow {
   created_at: Date;
 }
 
-const DIAGRAM_COLUMNS = `d.uuid, d.team_id, d.team_slug, d.team_name, d.name, d.slug, d.description, d.driver,
+export const DIAGRAM_COLUMNS = `d.uuid, d.team_id, d.team_slug, d.team_name, d.name, d.slug, d.description, d.driver,
   d.status, d.error_code, d.error_message, d.table_count, d.created_by, d.created_at, d.updated_at,
   d.current_version_uuid, d.import_warnings`;
 
@@ -61,7 +61,8 @@ const MICROSECOND_TEXT = (expression: string) =>
 
 export async function findDiagram(db: Queryable, teamId: string, uuid: string): Promise<DiagramRow | null> {
   const { rows } = await db.query<DiagramRow>(
-    `SELECT ${DIAGRAM_COLUMNS} FROM diagrams.diagrams d WHERE d.uuid = $1 AND d.team_id = $2`,
+    `SELECT ${DIAGRAM_COLUMNS} FROM diagrams.diagrams d
+      WHERE d.uuid = $1 AND d.team_id = $2 AND d.deleted_at IS NULL`,
     [uuid, teamId],
   );
   return rows[0] ?? null;
@@ -76,7 +77,7 @@ export async function findDiagramForUpdate(
   const { rows } = await client.query<DiagramRow & { document: string | null }>(
     `SELECT ${DIAGRAM_COLUMNS}, c.document
        FROM diagrams.diagrams d LEFT JOIN diagrams.diagram_contents c ON c.diagram_uuid = d.uuid
-      WHERE d.uuid = $1 AND d.team_id = $2
+      WHERE d.uuid = $1 AND d.team_id = $2 AND d.deleted_at IS NULL
       FOR UPDATE OF d`,
     [uuid, teamId],
   );
@@ -117,7 +118,7 @@ export async function findRepresentation(
     `SELECT d.status, ${etag} AS etag, coalesce(${etag} = $3, false) AS unchanged,
             CASE WHEN ${etag} = $3 THEN NULL ELSE c.${name} END AS body
        FROM diagrams.diagrams d LEFT JOIN diagrams.diagram_contents c ON c.diagram_uuid = d.uuid
-      WHERE d.uuid = $1 AND d.team_id = $2`,
+      WHERE d.uuid = $1 AND d.team_id = $2 AND d.deleted_at IS NULL`,
     [uuid, teamId, knownEtag],
   );
   return rows[0] ?? null;
@@ -125,7 +126,8 @@ export async function findRepresentation(
 
 export async function countTeamDiagrams(db: Queryable, teamId: string): Promise<number> {
   const { rows } = await db.query<{ count: string }>(
-    'SELECT count(*) AS count FROM diagrams.diagrams WHERE team_id = $1',
+    // Trashed diagrams do not count: deleting one makes room (restoring checks the cap again).
+    'SELECT count(*) AS count FROM diagrams.diagrams WHERE team_id = $1 AND deleted_at IS NULL',
     [teamId],
   );
   return Number(rows[0]!.count);
@@ -134,7 +136,7 @@ export async function countTeamDiagrams(db: Queryable, teamId: string): Promise<
 export async function listVersions(db: Queryable, diagramUuid: string): Promise<VersionRow[]> {
   const { rows } = await db.query<VersionRow>(
     `SELECT uuid, author_user_id, source, source_kind, source_id, created_at
-       FROM diagrams.diagram_versions WHERE diagram_uuid = $1
+       FROM diagrams.diagram_versions WHERE diagram_uuid = $1 AND superseded_by IS NULL
       ORDER BY created_at DESC, uuid DESC`,
     [diagramUuid],
   );
@@ -148,7 +150,7 @@ export async function findVersionDocument(
   number: number,
 ): Promise<string | null> {
   const { rows } = await db.query<{ document: string }>(
-    `SELECT document FROM diagrams.diagram_versions WHERE diagram_uuid = $1
+    `SELECT document FROM diagrams.diagram_versions WHERE diagram_uuid = $1 AND superseded_by IS NULL
       ORDER BY created_at, uuid OFFSET $2 LIMIT 1`,
     [diagramUuid, number - 1],
   );
@@ -176,12 +178,14 @@ export async function findVersionChange(
   }>(
     `SELECT v.document AS after, v.author_user_id, v.created_at,
             (SELECT p.document FROM diagrams.diagram_versions p
-              WHERE p.diagram_uuid = v.diagram_uuid AND (p.created_at, p.uuid) < (v.created_at, v.uuid)
+              WHERE p.diagram_uuid = v.diagram_uuid AND p.superseded_by IS NULL
+                AND (p.created_at, p.uuid) < (v.created_at, v.uuid)
               ORDER BY p.created_at DESC, p.uuid DESC LIMIT 1) AS before,
             (SELECT count(*)::int FROM diagrams.diagram_versions p
-              WHERE p.diagram_uuid = v.diagram_uuid AND (p.created_at, p.uuid) <= (v.created_at, v.uuid)) AS number
+              WHERE p.diagram_uuid = v.diagram_uuid AND p.superseded_by IS NULL
+                AND (p.created_at, p.uuid) <= (v.created_at, v.uuid)) AS number
        FROM diagrams.diagram_versions v
-      WHERE v.diagram_uuid = $1 AND v.uuid = $2`,
+      WHERE v.diagram_uuid = $1 AND v.uuid = $2 AND v.superseded_by IS NULL`,
     [diagramUuid, versionUuid],
   );
   return rows[0] ?? null;
@@ -227,7 +231,7 @@ export async function listDiagramPage(
     `WITH page AS (
        (SELECT d.uuid, d.updated_at AS as_of
           FROM diagrams.diagrams d
-         WHERE d.team_id = $1 AND d.updated_at <= ${snapshotAt}
+         WHERE d.team_id = $1 AND d.deleted_at IS NULL AND d.updated_at <= ${snapshotAt}
            AND ($3::text IS NULL OR (d.updated_at, d.uuid) < ${afterKey})
          ORDER BY d.updated_at DESC, d.uuid DESC
          LIMIT $5)
@@ -237,7 +241,8 @@ export async function listDiagramPage(
           CROSS JOIN LATERAL (
             SELECT max(t.updated_at) AS as_of FROM diagrams.diagram_update_times t
              WHERE t.diagram_uuid = d.uuid AND t.updated_at <= ${snapshotAt}) earlier
-         WHERE d.team_id = $1 AND d.updated_at > ${snapshotAt} AND earlier.as_of IS NOT NULL
+         WHERE d.team_id = $1 AND d.deleted_at IS NULL AND d.updated_at > ${snapshotAt}
+           AND earlier.as_of IS NOT NULL
            AND ($3::text IS NULL OR (earlier.as_of, d.uuid) < ${afterKey}))
      )
      SELECT ${DIAGRAM_COLUMNS}, ${MICROSECOND_TEXT('p.as_of')} AS as_of
@@ -258,6 +263,7 @@ export interface NewDiagram {
   team_name: string;
   name: string;
   slug: string;
+  description?: string | null;
   driver: string;
   status: DiagramStatus;
   table_count: number | null;
@@ -277,8 +283,8 @@ export async function insertDiagram(client: PoolClient, diagram: NewDiagram): Pr
     `WITH clock AS (SELECT clock_timestamp() AS now), inserted AS (
        INSERT INTO diagrams.diagrams
          (uuid, team_id, team_slug, team_name, name, slug, driver, status, table_count, created_by,
-          import_job_id, import_max_tables, created_at, updated_at)
-       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, clock.now, clock.now FROM clock
+          import_job_id, import_max_tables, description, created_at, updated_at)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, clock.now, clock.now FROM clock
        RETURNING *
      ), recorded AS (
        INSERT INTO diagrams.diagram_update_times (diagram_uuid, updated_at)
@@ -298,6 +304,7 @@ export async function insertDiagram(client: PoolClient, diagram: NewDiagram): Pr
       diagram.created_by,
       diagram.import_job_id ?? null,
       diagram.import_max_tables ?? null,
+      diagram.description ?? null,
     ],
   );
   return rows[0]!;
@@ -455,6 +462,8 @@ export interface NewVersion {
   source: 'create' | 'import' | 'apply';
   source_kind: string | null;
   source_id: string;
+  /** An `editor` save: when its editing session began (its first save); null for other versions. */
+  session_started_at?: Date | null;
 }
 
 /**
@@ -482,8 +491,9 @@ export async function findProposalVersion(
 export async function insertVersion(client: PoolClient, version: NewVersion): Promise<void> {
   const { rowCount } = await client.query(
     `INSERT INTO diagrams.diagram_versions
-       (uuid, diagram_uuid, author_user_id, source, source_kind, source_id, created_at, document)
-     SELECT $1, $2, $3, $4, $5, $6, d.updated_at, c.document
+       (uuid, diagram_uuid, author_user_id, source, source_kind, source_id, created_at, document,
+        session_started_at)
+     SELECT $1, $2, $3, $4, $5, $6, d.updated_at, c.document, coalesce($7, d.updated_at)
        FROM diagrams.diagrams d JOIN diagrams.diagram_contents c ON c.diagram_uuid = d.uuid
       WHERE d.uuid = $2`,
     [
@@ -493,6 +503,7 @@ export async function insertVersion(client: PoolClient, version: NewVersion): Pr
       version.source,
       version.source_kind,
       version.source_id,
+      version.session_started_at ?? null,
     ],
   );
   if (rowCount !== 1) throw new Error(`diagram ${version.diagram_uuid} has no saved contents to version`);
@@ -514,7 +525,7 @@ export async function findReplay(db: Queryable, key: string, teamId: string): Pr
   const { rows } = await db.query<DiagramRow & { replay_counts: unknown; replay_warnings: unknown }>(
     `SELECT ${DIAGRAM_COLUMNS}, r.counts AS replay_counts, r.warnings AS replay_warnings
        FROM diagrams.create_replays r JOIN diagrams.diagrams d ON d.uuid = r.diagram_uuid
-      WHERE r.key = $1 AND d.team_id = $2 AND d.status <> 'failed'
+      WHERE r.key = $1 AND d.team_id = $2 AND d.status <> 'failed' AND d.deleted_at IS NULL
         AND (r.expires_at IS NULL OR r.expires_at > clock_timestamp())
       ORDER BY r.created_at DESC
       LIMIT 1`,

@@ -20,6 +20,8 @@ export interface Caller {
   teamId: string;
   teamSlug: string;
   teamName: string;
+  /** owner, editor or viewer (empty from callers that check roles themselves, such as ApplyPatch's). */
+  role: string;
   caps: { maxTablesPerDiagram: number | null; maxPrivateDiagrams: number | null };
 }
 
@@ -29,6 +31,7 @@ interface PrincipalInput {
   team_id: string;
   team_slug: string;
   team_name: string;
+  role?: string;
   caps: { max_tables_per_diagram?: number; max_private_diagrams?: number } | null;
 }
 
@@ -41,6 +44,7 @@ export function callerOf(principal: PrincipalInput | null | undefined): Caller {
     teamId: principal.team_id.toLowerCase(),
     teamSlug: principal.team_slug,
     teamName: principal.team_name,
+    role: principal.role ?? '',
     caps: {
       maxTablesPerDiagram: principal.caps?.max_tables_per_diagram ?? null,
       maxPrivateDiagrams: principal.caps?.max_private_diagrams ?? null,
@@ -81,4 +85,26 @@ export function slugOf(name: string): string {
     .slice(0, 80)
     .replace(/-+$/, '');
   return slug === '' ? 'diagram' : slug;
+}
+
+/** Changing a diagram (its name, a duplicate of it, the Trash) is for the team's owners and editors. */
+export function requireEditor(caller: Caller): void {
+  if (caller.role !== 'owner' && caller.role !== 'editor')
+    throw new ServiceError('editor_required', 'only the team’s owners and editors can change this diagram');
+}
+
+/** Restoring and purging a trashed diagram is for the team's owners. */
+export function requireOwner(caller: Caller): void {
+  if (caller.role !== 'owner')
+    throw new ServiceError('forbidden', 'only the team’s owners can restore or purge a deleted diagram');
+}
+
+export const MAX_DESCRIPTION_LENGTH = 2000;
+
+export function diagramDescription(raw: string): string | null {
+  const description = raw.trim();
+  if (description === '') return null;
+  if ([...description].length > MAX_DESCRIPTION_LENGTH)
+    throw invalidField('description', `must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
+  return description;
 }

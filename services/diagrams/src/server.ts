@@ -9,6 +9,7 @@ import { createDiagramsHandlers } from './handlers';
 import { ImportRecovery } from './import-recovery';
 import { ImportWaiters } from './import-waiters';
 import { SCHEMA } from './repository';
+import { startTrashSweeper } from './sweeper';
 
 export const MIGRATIONS_DIR = path.resolve(__dirname, '../migrations');
 
@@ -17,9 +18,17 @@ export interface DiagramsServiceDeps {
   logger: Logger;
   metrics: Metrics;
   bus: EventBus;
+  /** The clock of the trash period; tests inject one to move past it. */
+  now?: () => Date;
 }
 
-export async function startDiagramsService({ config, logger, metrics, bus }: DiagramsServiceDeps) {
+export async function startDiagramsService({
+  config,
+  logger,
+  metrics,
+  bus,
+  now = () => new Date(),
+}: DiagramsServiceDeps) {
   const importWaiters = new ImportWaiters();
   await importWaiters.start(bus, IMPORT_FINISHED_SUBJECT);
   const service = await startPersistentService({
@@ -37,6 +46,7 @@ export async function startDiagramsService({ config, logger, metrics, bus }: Dia
         appUrl: config.appUrl,
         replayWindowSeconds: config.replayWindowSeconds,
         importWaiters,
+        now,
       }),
     }),
   }).catch(async (error: unknown) => {
@@ -55,10 +65,14 @@ export async function startDiagramsService({ config, logger, metrics, bus }: Dia
     logger,
   );
   await recovery.start();
+  const sweeper = startTrashSweeper(service.pool, config.trashSweepIntervalMs, now, (error) =>
+    logger.error({ err: error }, 'trash sweep failed'),
+  );
   return {
     ...service,
     recovery,
     async stop() {
+      await sweeper.stop();
       await recovery.stop();
       await service.stop();
       await importWaiters.stop();

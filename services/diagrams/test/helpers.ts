@@ -24,7 +24,10 @@ export interface DiagramsHarness {
   stop(): Promise<void>;
 }
 
-export async function startDiagramsHarness(env: Record<string, string> = {}): Promise<DiagramsHarness> {
+export async function startDiagramsHarness(
+  env: Record<string, string> = {},
+  options: { now?: () => Date } = {},
+): Promise<DiagramsHarness> {
   const database = await createTestDatabase();
   const logger = createLogger('diagrams', { level: 'silent' });
   const bus = await createEventBus({ logger });
@@ -34,7 +37,13 @@ export async function startDiagramsHarness(env: Record<string, string> = {}): Pr
     DSS_APP_URL: APP_URL,
     ...env,
   });
-  const service = await startDiagramsService({ config, logger, metrics: createMetrics('diagrams'), bus });
+  const service = await startDiagramsService({
+    config,
+    logger,
+    metrics: createMetrics('diagrams'),
+    bus,
+    ...(options.now ? { now: options.now } : {}),
+  });
   const client = createServiceClient('Diagrams', `127.0.0.1:${service.grpc.port}`);
   return {
     database,
@@ -67,7 +76,7 @@ export interface TestPrincipal {
 
 /** A principal of a fresh team (or of `team` when given), with a fresh token and user. */
 export function newPrincipal(
-  options: { team?: TestPrincipal; caps?: TestPrincipal['caps']; slug?: string } = {},
+  options: { team?: TestPrincipal; caps?: TestPrincipal['caps']; slug?: string; role?: string } = {},
 ): TestPrincipal {
   const slug = options.slug ?? `team-${randomUUID().slice(0, 8)}`;
   return {
@@ -78,7 +87,7 @@ export function newPrincipal(
     team_id: options.team?.team_id ?? randomUUID(),
     team_slug: options.team?.team_slug ?? slug,
     team_name: options.team?.team_name ?? `Team ${slug}`,
-    role: 'editor',
+    role: options.role ?? 'editor',
     write: true,
     plan: 'team',
     caps: options.caps ?? options.team?.caps ?? {},

@@ -15,7 +15,7 @@ import { type OperationClass, type RateLimits, rateLimited } from './rate-limits
 export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 
 export interface RouteSpec {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'patch';
   path: string;
   operation: OperationClass;
   /** The route needs a token with write access. */
@@ -64,8 +64,14 @@ export function createGatewayApp(options: GatewayAppOptions): express.Express {
 
   const v1 = express.Router({ caseSensitive: true, strict: false });
   v1.use(authenticate(options.authenticator));
-  // Only a POST has a body in this API; a body sent with any other method is not read (nor refused).
-  v1.use(express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: (req) => req.method === 'POST' }));
+  // Only a POST or PATCH has a body in this API; a body sent with any other method is not read (nor refused).
+  v1.use(
+    express.json({
+      limit: BODY_LIMIT_BYTES,
+      strict: false,
+      type: (req) => req.method === 'POST' || req.method === 'PATCH',
+    }),
+  );
   v1.use(checkBodyText);
   for (const route of options.routes) v1[route.method](route.path, routeHandler(route, options.rateLimits));
   for (const path of new Set(options.routes.map((route) => route.path))) {
@@ -219,7 +225,7 @@ function corsFor(origins: string[]): RequestHandler {
   return cors({
     origin: origins.includes('*') ? '*' : origins,
     credentials: false,
-    methods: ['GET', 'POST', 'OPTIONS'],
+    methods: ['GET', 'POST', 'PATCH', 'OPTIONS'],
     allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'If-None-Match', 'X-Request-Id'],
     exposedHeaders: [
       'ETag',
@@ -318,7 +324,7 @@ export function toServiceError(error: unknown, path: string, logger: GatewayLogg
   return internalError();
 }
 
-/** The body of a POST, which the spec requires to be a JSON object. */
+/** The body of a POST or PATCH, which the spec requires to be a JSON object. */
 export function objectBody(req: Request): Record<string, unknown> {
   const body: unknown = req.body;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {

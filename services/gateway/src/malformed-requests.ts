@@ -23,7 +23,7 @@ function errorBody(message: string, code = 'request_failed'): string {
  */
 function codeFor(status: number, error: { rawPacket?: unknown }): string {
   const start = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.toString('latin1', 0, 5) : '';
-  return status === 400 && start === 'POST ' ? 'invalid_request' : 'request_failed';
+  return status === 400 && (start === 'POST ' || start === 'PATCH') ? 'invalid_request' : 'request_failed';
 }
 
 function statusAndMessage(code: string | undefined): [number, string] {

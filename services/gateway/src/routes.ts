@@ -4,6 +4,7 @@ import { createServiceClient, type ServiceClient } from '@dss/platform';
 import { DRIVERS } from '@dss/schema';
 import type { RouteSpec } from './app';
 import type { GatewayConfig } from './config';
+import { diagramLifecycleRoutes } from './diagram-lifecycle-routes';
 import { diagramRoutes } from './diagram-routes';
 import { exportRoutes } from './export-routes';
 import { lintRoutes } from './lint-routes';
@@ -46,6 +47,7 @@ export function v1Routes(
 ): RouteSpec[] {
   return [
     ...diagramRoutes(clients.diagrams, options),
+    ...diagramLifecycleRoutes(clients.diagrams),
     ...versionRoutes(clients.diagrams, clients.accounts ?? null),
     ...proposalRoutes(clients.proposals),
     ...exportRoutes(clients.diagrams, clients.proposals),

@@ -87,6 +87,8 @@ const ADDITIONS: [string, string][] = [
   ['GET', '/diagrams/{uuid}/diff'],
   ['GET', '/diagrams/{uuid}/export'],
   ['GET', '/proposals/{uuid}/migration'],
+  ['PATCH', '/diagrams/{uuid}'],
+  ['POST', '/diagrams/{uuid}/duplicate'],
   ['GET', '/diagrams/{uuid}/lint'],
   ['GET', '/proposals/{uuid}/lint'],
   ['GET', '/lint-settings'],

@@ -15,6 +15,7 @@ import { callTool, type McpEndpoint, mcpEndpoint, type TransportName } from './s
 const TOOL_NAMES = [
   'create_diagram',
   'diff_versions',
+  'duplicate_diagram',
   'export_diagram',
   'get_data_types',
   'get_lint_findings',
@@ -25,6 +26,7 @@ const TOOL_NAMES = [
   'list_diagrams',
   'list_versions',
   'propose_diagram_changes',
+  'rename_diagram',
   'visualize_schema',
 ];
 
@@ -61,7 +63,7 @@ describe.each<TransportName>(['stdio', 'http'])('MCP server over %s', (transport
   });
 
   describe('tools/list', () => {
-    it('should list the ten tools with descriptions and input schemas', async () => {
+    it('should list the tools with descriptions and input schemas', async () => {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
       for (const tool of tools) expect(tool.description?.length).toBeGreaterThan(80);
@@ -243,6 +245,57 @@ describe.each<TransportName>(['stdio', 'http'])('MCP server over %s', (transport
       });
       expect(result.isError).toBe(false);
       expect(JSON.parse(result.text)).toMatchObject({ status: 'ready', table_count: 2 });
+    });
+  });
+
+  describe('rename_diagram and duplicate_diagram', () => {
+    it('should rename a diagram and describe it, its schema unchanged', async () => {
+      const before = await callTool(client, 'get_schema', { diagram_uuid: diagramUuid });
+      const result = await callTool(client, 'rename_diagram', {
+        diagram_uuid: diagramUuid,
+        name: 'Shop renamed',
+        description: 'Renamed by an agent',
+      });
+      expect(result.isError).toBe(false);
+      expect(JSON.parse(result.text)).toMatchObject({
+        uuid: diagramUuid,
+        name: 'Shop renamed',
+        description: 'Renamed by an agent',
+      });
+      expect((await callTool(client, 'get_schema', { diagram_uuid: diagramUuid })).text).toBe(before.text);
+    });
+
+    it('should duplicate a diagram into a new one with the same schema', async () => {
+      const result = await callTool(client, 'duplicate_diagram', {
+        diagram_uuid: diagramUuid,
+        name: 'Shop copy',
+      });
+      expect(result.isError).toBe(false);
+      const copy = JSON.parse(result.text);
+      expect(copy).toMatchObject({
+        name: 'Shop copy',
+        status: 'ready',
+        table_count: 2,
+        counts: { tables: 2 },
+      });
+      expect(copy.uuid).not.toBe(diagramUuid);
+      const original = await callTool(client, 'get_schema', { diagram_uuid: diagramUuid });
+      expect((await callTool(client, 'get_schema', { diagram_uuid: copy.uuid })).text).toBe(original.text);
+    });
+
+    it('should refuse a viewer with editor_required and an unknown diagram with not_found', async () => {
+      const viewer = await stack.member({ role: 'viewer', write: true, team: editor.team });
+      const viewerClient = await endpoint.connect(viewer.token);
+      const refused = await callTool(viewerClient, 'rename_diagram', {
+        diagram_uuid: diagramUuid,
+        name: 'No',
+      });
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toMatch(/^editor_required: /);
+      const unknown = await callTool(client, 'duplicate_diagram', {
+        diagram_uuid: '00000000-0000-4000-8000-000000000000',
+      });
+      expect(unknown.text).toMatch(/^not_found: /);
     });
   });
 

@@ -10,6 +10,7 @@ import { csrfTokenFor, verifyFormPosts } from './csrf';
 import { notFound, PageError, pageErrorOf } from './page-errors';
 import { assetRoutes } from './routes/assets';
 import { diagramRoutes } from './routes/diagram';
+import { diagramLifecycleRoutes } from './routes/diagram-lifecycle';
 import { drawRoutes } from './routes/draw';
 import { homeRoutes } from './routes/home';
 import { lintSettingsRoutes } from './routes/lint-settings';
@@ -78,6 +79,7 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
   signInRoutes(pages, context);
   homeRoutes(pages, context);
   diagramRoutes(pages, context);
+  diagramLifecycleRoutes(pages, context);
   reviewRoutes(pages, context);
   tokenRoutes(pages, context);
   lintSettingsRoutes(pages, context);

@@ -50,6 +50,33 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Rename a diagram or change its description
+         * @description An addition within /v1. Changes the diagram's `name` (1-255 characters; `slug` follows it) and/or `description` (up to 2,000 characters; null or an empty string clears it). Any other field is refused with 422 `invalid_request`: the schema of an existing diagram changes only through proposals. Needs a token with write access whose user is an owner or editor of the team (else 403 `editor_required`). Writes no version. Rate limit: the write limit, as creates.
+         */
+        patch: operations["updateDiagram"];
+        trace?: never;
+    };
+    "/diagrams/{uuid}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
+                uuid: components["parameters"]["DiagramUuid"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Duplicate a diagram
+         * @description An addition within /v1. Creates a new private diagram in the token's team holding a copy of the diagram's current schema and canvas, its driver and description; `name` defaults to `<name> (copy)`. The plan caps of a create apply (422 `plan_limit`). Needs a token with write access whose user is an owner or editor of the team. The original does not change. Not replayed: each accepted request makes a new diagram. Rate limit: the write limit, as creates.
+         */
+        post: operations["duplicateDiagram"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -492,6 +519,18 @@ export interface components {
                 code?: "invalid_request" | "invalid_schema" | "no_tables" | "unsupported_field" | "plan_limit";
             };
         };
+        UpdateUnprocessableError: components["schemas"]["ErrorBody"] & {
+            error?: {
+                /** @enum {unknown} */
+                code?: "invalid_request";
+            };
+        };
+        DuplicateUnprocessableError: components["schemas"]["ErrorBody"] & {
+            error?: {
+                /** @enum {unknown} */
+                code?: "invalid_request" | "plan_limit";
+            };
+        };
         ProposeUnprocessableError: components["schemas"]["ErrorBody"] & {
             error?: {
                 /** @enum {unknown} */
@@ -676,6 +715,20 @@ export interface components {
             /** @description The diagram's database driver; `mysql` when omitted. */
             driver?: components["schemas"]["Driver"];
         } & (unknown | unknown | unknown);
+        /** @description Send `name`, `description` or both; nothing else. */
+        UpdateDiagramRequest: {
+            name?: string;
+            /** @description Null or an empty string clears it. */
+            description?: string | null;
+        };
+        DuplicateDiagramRequest: {
+            /** @description The new diagram's name; `<name> (copy)` when left out or empty. */
+            name?: string;
+        };
+        DuplicateDiagramResponse: {
+            data: components["schemas"]["Diagram"];
+            counts: components["schemas"]["DiagramCounts"];
+        };
         CreatedDiagram: {
             uuid: components["schemas"]["Uuid"];
             name: string;
@@ -1337,6 +1390,28 @@ export interface components {
                 "application/json": components["schemas"]["CreateUnprocessableError"];
             };
         };
+        /** @description `invalid_request`: a body field failed validation (an empty or too long `name`, a too long `description`, a field other than these two, neither of them sent); `errors` names the fields. */
+        UpdateUnprocessable: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UpdateUnprocessableError"];
+            };
+        };
+        /** @description `invalid_request`: a body field failed validation (`name` not a string or too long, an unknown field). `plan_limit`: the team's private-diagrams cap is reached, or the diagram has more tables than the plan allows in one diagram; see `limit_type`. */
+        DuplicateUnprocessable: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DuplicateUnprocessableError"];
+            };
+        };
         /** @description `invalid_request`: a body field failed validation (for example `title` over 100 characters). `invalid_schema`: the patch failed validation; `errors` lists up to 15 problems. `plan_limit`: the patch would exceed the plan's table cap. */
         ProposeUnprocessable: {
             headers: {
@@ -1522,6 +1597,79 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenRead"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    updateDiagram: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
+                uuid: components["parameters"]["DiagramUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDiagramRequest"];
+            };
+        };
+        responses: {
+            /** @description The diagram as it is now. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiagramResponse"];
+                };
+            };
+            400: components["responses"]["BodyNotAnObject"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenPropose"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UpdateUnprocessable"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    duplicateDiagram: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
+                uuid: components["parameters"]["DiagramUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DuplicateDiagramRequest"];
+            };
+        };
+        responses: {
+            /** @description The new diagram (`status` is `ready`) and its size. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DuplicateDiagramResponse"];
+                };
+            };
+            400: components["responses"]["BodyNotAnObject"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenPropose"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["DiagramNotReady"];
+            422: components["responses"]["DuplicateUnprocessable"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
         };

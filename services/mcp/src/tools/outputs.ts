@@ -68,6 +68,16 @@ export const createDiagramOutput = {
   next_step: z.string().optional(),
 };
 
+export const diagramSummaryOutput = {
+  uuid: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  status: diagramStatus,
+  table_count: z.number().int(),
+  url: z.string(),
+  counts: counts.optional(),
+};
+
 export const proposeOutput = {
   proposal_uuid: z.string(),
   status: z.string(),

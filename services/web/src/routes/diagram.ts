@@ -8,6 +8,7 @@ import type { WebAppContext } from '../app-context';
 import { csrfTokenFor } from '../csrf';
 import { type Html, html, trustedHtml } from '../html';
 import { PageError } from '../page-errors';
+import { lifecycleControls } from './diagram-lifecycle';
 import { type ProposedChange, proposedChange } from '../proposed-document';
 import { diffView } from '../views/diff';
 import { type Diagram, findVisibleDiagram, fullDocument, userNames } from '../lookups';
@@ -47,6 +48,7 @@ export function diagramRoutes(router: Router, context: WebAppContext): void {
 <p class="crumbs"><a href="/">${membership.team_name}</a> /</p>
 <h1>${diagram.name}</h1>
 <p class="meta"><span class="badge">${diagram.driver}</span> ${statusText(diagram)} · <a href="/embed/${diagram.uuid}">embed view</a></p>
+${lifecycleControls(diagram, membership.role, csrfToken)}
 ${importWarnings(diagram.warnings)}
 ${drawing(diagram, document)}
 ${canEdit(membership.role) && document ? layoutForm(diagram.uuid, csrfToken, versions.versions[0]?.uuid ?? '') : ''}

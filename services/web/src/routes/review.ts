@@ -18,13 +18,13 @@ import type { WebAppContext } from '../app-context';
 import { csrfTokenFor } from '../csrf';
 import { type Html, html, trustedHtml } from '../html';
 import { findVisibleDiagram, fullDocument, userNames } from '../lookups';
-import { notFound, pageErrorOf, pageStatusOf } from '../page-errors';
+import { notFound, PageError, pageErrorOf, pageStatusOf } from '../page-errors';
 import { type ProposedChange, proposedChange } from '../proposed-document';
 import { requireViewer, viewerOf } from '../session';
 import { canEdit, membershipOf, principalFor, type Viewer } from '../viewer';
 import { diffView } from '../views/diff';
 import { lintView } from '../views/lint';
-import { csrfField, page, timestamp } from '../views/layout';
+import { csrfField, messagePage, page, timestamp } from '../views/layout';
 
 /** Something to tell the reviewer above the proposal: a refused action and its reasons. */
 interface Notice {
@@ -66,7 +66,23 @@ export function reviewRoutes(router: Router, context: WebAppContext): void {
         team_id: '',
         reason: '',
       });
-    const { diagram } = await findVisibleDiagram(clients, viewer, proposal.diagram_uuid);
+    const found = await findVisibleDiagram(clients, viewer, proposal.diagram_uuid).catch((error: unknown) => {
+      if (error instanceof PageError && error.status === 404) return null;
+      throw error;
+    });
+    // The proposal is the team's, so the person may learn that its diagram is gone (in the Trash or purged).
+    if (found === null) {
+      const chrome = {
+        title: `Review: ${proposal.title}`,
+        viewer: { ...viewer.user, csrfToken: csrfTokenFor(context, req, res) },
+      };
+      const message =
+        `The diagram of the proposal “${proposal.title}” was deleted, so the proposal can no longer be ` +
+        'reviewed. An owner can restore the diagram from the Trash within 30 days of its deletion.';
+      res.status(404).send(messagePage(chrome, 'The diagram was deleted', message).text);
+      return;
+    }
+    const { diagram } = found;
     const before = await fullDocument(clients, viewer, membership, diagram);
     // Who decided: the proposal records it; for an applied one the version's author says the same.
     let decidedBy: string | null = proposal.decided_by_user_id

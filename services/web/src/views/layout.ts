@@ -39,6 +39,7 @@ ${
   chrome.viewer
     ? html`<nav>
 <a href="/">Diagrams</a>
+<a href="/trash">Trash</a>
 <a href="/settings/tokens">API tokens</a>
 <a href="/settings/lint">Lint rules</a>
 <span class="who" title="${chrome.viewer.email}">${chrome.viewer.name}</span>

@@ -1,0 +1,86 @@
+// `diagram rename|duplicate|delete|restore|trash`: an operator acts on a team's diagrams as one member of
+// that team (`--team`, `--email`), with that member's role: the diagrams service lets owners and editors
+// rename, duplicate and delete, and only owners restore. The principal is built the way the web app
+// builds a person's (no token), from accounts' team, user and membership records.
+import type { Command } from 'commander';
+import type { Clients } from './clients';
+
+interface DiagramCommandsContext {
+  clients: () => Clients;
+  leaf: (parent: Command, name: string, description: string) => Command;
+  print: (options: { json?: boolean }, record: object, line: string) => void;
+}
+
+export function registerDiagramCommands(program: Command, context: DiagramCommandsContext): void {
+  const { leaf, print } = context;
+  const diagram = program.command('diagram').description("a team's diagrams (acting as one of its members)");
+  const asMember = (command: Command) =>
+    command
+      .requiredOption('--team <slug>', 'the team of the diagram')
+      .requiredOption('--email <email>', 'the member acting (their role decides what is allowed)');
+  const onDiagram = (name: string, description: string) =>
+    asMember(leaf(diagram, name, description).argument('<uuid>', 'the diagram uuid'));
+
+  const principalOf = async (options: { team: string; email: string }) => {
+    const { accounts } = context.clients();
+    const team = await accounts.GetTeam({ slug: options.team, id: '' });
+    const user = await accounts.GetUser({ email: options.email, id: '' });
+    const membership = await accounts.GetMembership({ team_id: team.id, user_id: user.id });
+    return {
+      token_id: '',
+      user_id: user.id,
+      user_email: user.email,
+      user_name: user.name,
+      team_id: team.id,
+      team_slug: team.slug,
+      team_name: team.name,
+      role: membership.role,
+      write: true,
+      plan: team.plan,
+      caps: team.caps ?? {},
+      expires_at: '',
+    };
+  };
+  const diagrams = () => context.clients().diagrams;
+
+  onDiagram('rename', "change a diagram's name and/or description (never its schema)")
+    .option('--name <name>', 'the new name')
+    .option('--description <text>', 'the new description ("" clears it)')
+    .action(async (uuid: string, options) => {
+      const renamed = await diagrams().UpdateDiagram({
+        principal: await principalOf(options),
+        uuid,
+        ...(options.name !== undefined ? { name: options.name } : {}),
+        ...(options.description !== undefined ? { description: options.description } : {}),
+      });
+      print(options, renamed, `diagram ${renamed.uuid} is now "${renamed.name}"`);
+    });
+  onDiagram('duplicate', 'copy a diagram into a new one of the same team')
+    .option('--name <name>', 'name of the copy (default "<name> (copy)")')
+    .action(async (uuid: string, options) => {
+      const copy = await diagrams().DuplicateDiagram({
+        principal: await principalOf(options),
+        uuid,
+        ...(options.name !== undefined ? { name: options.name } : {}),
+      });
+      print(options, copy.diagram!, `duplicated ${uuid} as ${copy.diagram!.uuid} "${copy.diagram!.name}"`);
+    });
+  onDiagram('delete', 'move a diagram to the Trash (owners restore it within 30 days)').action(
+    async (uuid: string, options) => {
+      const trashed = await diagrams().DeleteDiagram({ principal: await principalOf(options), uuid });
+      print(options, trashed, `moved ${uuid} to the Trash; purged after ${trashed.purge_after}`);
+    },
+  );
+  onDiagram('restore', 'take a diagram out of the Trash (owners)').action(async (uuid: string, options) => {
+    const restored = await diagrams().RestoreDiagram({ principal: await principalOf(options), uuid });
+    print(options, restored, `restored ${restored.uuid} "${restored.name}"`);
+  });
+  asMember(leaf(diagram, 'trash', "list the team's Trash")).action(async (options) => {
+    const { diagrams: trashed } = await diagrams().ListTrash({ principal: await principalOf(options) });
+    const lines = trashed.map(
+      (entry) =>
+        `${entry.diagram!.uuid}  deleted ${entry.deleted_at}  purged after ${entry.purge_after}  ${entry.diagram!.name}`,
+    );
+    print(options, { diagrams: trashed }, lines.join('\n') || 'the Trash is empty');
+  });
+}
