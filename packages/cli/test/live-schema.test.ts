@@ -350,4 +350,44 @@ describe('operator CLI: live databases', () => {
       await mariadb.drop();
     }
   });
+
+  it('When check runs MySQL migrations on a MariaDB dev database, then it reports them and leaves the database empty', async () => {
+    const created = await fetch(`${system.apiUrl}/diagrams`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${editor.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Checked MySQL',
+        driver: 'mysql',
+        ddl: 'CREATE TABLE customers (id int NOT NULL PRIMARY KEY, email varchar(255) NOT NULL);',
+      }),
+    });
+    const checked = ((await created.json()) as Json).data.uuid as string;
+    const folder = mkdtempSync(path.join(tmpdir(), 'dss-migrations-'));
+    writeFileSync(path.join(folder, '001.sql'), 'CREATE TABLE notes (body text);');
+    writeFileSync(path.join(folder, '002.sql'), 'ALTER TABLE customers DROP COLUMN email;');
+    const dev = await liveMariadb();
+    try {
+      const report = await dss(
+        'check',
+        '--diagram',
+        checked,
+        '--ddl',
+        folder,
+        '--driver',
+        'mysql',
+        '--dev-url',
+        dev.adminUrl,
+      );
+      expect(report.stderr).toBe('');
+      expect(report.code).toBe(1);
+      expect(report.stdout).toContain('**drops_column**');
+      expect(report.stdout).toContain('| error | `table-without-primary-key` | notes |');
+      expect(report.stdout).toContain('DROP COLUMN `email`');
+      const again = await dss('check', '--diagram', checked, '--ddl', folder, '--dev-url', dev.adminUrl);
+      expect(again.code).toBe(1);
+    } finally {
+      await dev.drop();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
 });
