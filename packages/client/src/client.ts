@@ -25,6 +25,10 @@ import type {
   DuplicateDiagramRequest,
   DuplicateDiagramResponse,
   UpdateDiagramRequest,
+  LintFinding,
+  LintRule,
+  LintSettings,
+  LintSettingsAnswer,
   MarkdownLevel,
   paths,
   ProposalCreated,
@@ -115,6 +119,14 @@ export interface DssClient {
   exportDiagramPng(uuid: string, query?: { version?: number }): Promise<Uint8Array>;
   /** The SQL that turns a database at the proposal's base version into the proposed schema, with warnings. */
   getProposalMigration(uuid: string): Promise<Migration>;
+  /** The diagram's lint findings under the team's rules. */
+  getDiagramLint(uuid: string): Promise<LintFinding[]>;
+  /** The proposal's lint findings (counted in its status's `lint`). */
+  getProposalLint(uuid: string): Promise<LintFinding[]>;
+  getLintSettings(): Promise<LintSettingsAnswer>;
+  /** Replaces the team's lint settings (an owner's write token). */
+  setLintSettings(settings: LintSettings): Promise<LintSettingsAnswer>;
+  listLintRules(): Promise<LintRule[]>;
 }
 
 interface CallResult {
@@ -283,6 +295,24 @@ export function createDssClient(options: DssClientOptions): DssClient {
         params: { path: { uuid }, query: { format: 'json' } },
       });
       return (await payload<{ data: Migration }>(call)).body.data;
+    },
+    async getDiagramLint(uuid) {
+      return (await payload<{ data: LintFinding[] }>(api.GET('/diagrams/{uuid}/lint', byUuid(uuid)))).body
+        .data;
+    },
+    async getProposalLint(uuid) {
+      return (await payload<{ data: LintFinding[] }>(api.GET('/proposals/{uuid}/lint', byUuid(uuid)))).body
+        .data;
+    },
+    async getLintSettings() {
+      return (await payload<{ data: LintSettingsAnswer }>(api.GET('/lint-settings'))).body.data;
+    },
+    async setLintSettings(settings) {
+      const call = api.POST('/lint-settings', { body: settings });
+      return (await payload<{ data: LintSettingsAnswer }>(call)).body.data;
+    },
+    async listLintRules() {
+      return (await payload<{ data: LintRule[] }>(api.GET('/lint-rules'))).body.data;
     },
   };
   return client;

@@ -39,6 +39,10 @@ export type PatchProblem = Schemas['PatchProblem'];
 export type PatchWarning = Schemas['PatchWarning'];
 export type ErrorDetail = Schemas['ErrorDetail'];
 export type MarkdownLevel = 'detailed' | 'simple';
+export type LintFinding = Schemas['LintFinding'];
+export type LintSettings = Schemas['LintSettings'];
+export type LintSettingsAnswer = Schemas['LintSettingsResponse']['data'];
+export type LintRule = Schemas['LintRulesResponse']['data'][number];
 
 /** A create's answer with the HTTP status that tells its kind: 201 created, 202 importing, 200 replayed. */
 export type CreateDiagramOutcome = CreateDiagramResponse & { httpStatus: 200 | 201 | 202 };

@@ -19,3 +19,4 @@ export * from './diff-markdown';
 export * from './rebase';
 export * from './patch-onto';
 export * from './integrity';
+export * from './lint';

@@ -59,6 +59,7 @@ export function proposalStatus(proposal: ProposalMessage) {
     review: proposal.changes_requested_at
       ? { requested_changes_at: proposal.changes_requested_at, by: proposal.changes_requested_by ?? null }
       : null,
+    lint: { errors: proposal.lint?.errors ?? 0, warnings: proposal.lint?.warnings ?? 0 },
   };
 }
 

@@ -8,6 +8,7 @@ import { diagramLifecycleRoutes } from './diagram-lifecycle-routes';
 import { diagramRoutes } from './diagram-routes';
 import { exportRoutes } from './export-routes';
 import { conversationRoutes } from './conversation-routes';
+import { lintRoutes } from './lint-routes';
 import { proposalRoutes } from './proposal-routes';
 import type { ProposalWaits } from './proposal-waits';
 import { versionRoutes } from './version-routes';
@@ -53,6 +54,7 @@ export function v1Routes(
     ...proposalRoutes(clients.proposals, options.proposalWaits),
     ...conversationRoutes(clients.proposals),
     ...exportRoutes(clients.diagrams, clients.proposals),
+    ...lintRoutes(clients.diagrams, clients.proposals),
     {
       method: 'get',
       path: '/data-types',

@@ -94,6 +94,11 @@ const ADDITIONS: [string, string][] = [
   ['POST', '/proposals/{uuid}/revisions'],
   ['PATCH', '/diagrams/{uuid}'],
   ['POST', '/diagrams/{uuid}/duplicate'],
+  ['GET', '/diagrams/{uuid}/lint'],
+  ['GET', '/proposals/{uuid}/lint'],
+  ['GET', '/lint-settings'],
+  ['POST', '/lint-settings'],
+  ['GET', '/lint-rules'],
 ];
 
 /** Fields added within /v1 beyond the spec's tables: [schema, field]. */
@@ -106,6 +111,7 @@ const FIELD_ADDITIONS: [string, string][] = [
   ['ProposalStatus', 'open_thread_count'],
   ['ProposalStatus', 'latest_revision'],
   ['ProposalStatus', 'review'],
+  ['ProposalStatus', 'lint'],
 ];
 
 describe('OpenAPI description (openapi/openapi.yaml)', () => {

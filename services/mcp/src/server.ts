@@ -6,6 +6,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpConfig } from './config';
 import type { ConversionPool } from '@dss/ddl';
 import { registerDiagramTools } from './tools/diagram-tools';
+import { registerLintTool } from './tools/lint-tool';
 import { registerReadTools } from './tools/read-tools';
 import { registerReviewTools } from './tools/review-tools';
 import { registerVisualizeTool } from './tools/visualize';
@@ -37,6 +38,7 @@ export function createMcpServer(dependencies: McpServerDependencies): McpServer 
   registerWriteTools(server, dependencies);
   registerReviewTools(server, dependencies);
   registerDiagramTools(server, dependencies);
+  registerLintTool(server, dependencies);
   // The tool list is fixed for the server's life, so the server never sends list_changed: do not offer it.
   server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;

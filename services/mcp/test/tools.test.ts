@@ -19,6 +19,7 @@ const TOOL_NAMES = [
   'duplicate_diagram',
   'export_diagram',
   'get_data_types',
+  'get_lint_findings',
   'get_patch_contract',
   'get_proposal_migration',
   'get_proposal_status',
@@ -398,6 +399,21 @@ describe.each<TransportName>(['stdio', 'http'])('MCP server over %s', (transport
         (await callTool(client, 'get_proposal_status', { proposal_uuid: proposal.proposal_uuid })).text,
       );
       expect(status).toMatchObject({ uuid: proposal.proposal_uuid, state: 'pending', applied_at: null });
+
+      // The same findings as the API, and counts that match the status.
+      const lint = JSON.parse(
+        (await callTool(client, 'get_lint_findings', { proposal_uuid: proposal.proposal_uuid })).text,
+      );
+      const api = createDssClient({ baseUrl: stack.apiUrl, token: editor.token });
+      expect(lint.findings).toEqual(await api.getProposalLint(proposal.proposal_uuid));
+      expect({ errors: lint.errors, warnings: lint.warnings }).toEqual(status.lint);
+      const diagramLint = JSON.parse(
+        (await callTool(client, 'get_lint_findings', { diagram_uuid: diagramUuid })).text,
+      );
+      expect(diagramLint.findings).toEqual(await api.getDiagramLint(diagramUuid));
+      const neither = await callTool(client, 'get_lint_findings', {});
+      expect(neither.isError).toBe(true);
+      expect(neither.text).toMatch(/^invalid_request: give exactly one/);
     });
 
     it('propose_diagram_changes should answer invalid_schema with one line per problem for a bad patch', async () => {

@@ -17,6 +17,7 @@ import type { Pool, PoolClient } from 'pg';
 import { checkedAnchor } from './anchors';
 import * as conversation from './conversation-repository';
 import { type Announce, settleExpiry } from './events';
+import { lintChange, teamLintConfig } from './lint';
 import { checkProposedPatch } from './proposed-patch';
 import * as repo from './repository';
 import { boundedText, callerOf, canEdit, characters, proposalNotFound } from './requests';
@@ -228,6 +229,8 @@ export function createConversationHandlers(
         row.diagram_uuid,
         request.schema_json,
       );
+      // The revision's findings replace the proposal's: the status counts and the apply gate judge the latest.
+      const lint = lintChange(checked.before, checked.proposed, await teamLintConfig(pool, row.team_id));
       const revision = await locked(row.uuid, async (client, current) => {
         if (current.state !== 'pending')
           throw new ServiceError(
@@ -264,6 +267,7 @@ export function createConversationHandlers(
           patch: checked.patch,
           counts: checked.counts,
           baseVersionUuid: checked.baseVersionUuid,
+          lint,
         });
         await announce(client, updated, 'revised', { revision: written.number });
         return written;

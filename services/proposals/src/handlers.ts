@@ -24,6 +24,7 @@ import { anchorsOf } from './anchors';
 import { createConversationHandlers } from './conversation';
 import * as conversation from './conversation-repository';
 import { type Announce, settleExpiry } from './events';
+import { createLintHandlers, lintChange, lintGate, teamLintConfig } from './lint';
 import { proposedChange } from './proposed-change';
 import { checkProposedPatch } from './proposed-patch';
 import * as repo from './repository';
@@ -111,8 +112,19 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
     return { row, role: membership.role, userId: request.user_id.toLowerCase() };
   }
 
+  /** With "no lint errors" required: the refusal of a change whose result has lint errors. */
+  async function lintRefusal(
+    teamId: string,
+    change: Awaited<ReturnType<typeof proposedChange>>,
+  ): Promise<ServiceError | null> {
+    const config = await teamLintConfig(pool, teamId);
+    if (!config.require_no_errors) return null;
+    return lintGate(lintChange(change.current, change.after, config), config);
+  }
+
   return {
     ...createConversationHandlers({ ...deps, answer, reviewed }),
+    ...createLintHandlers({ pool, accounts }),
 
     async CreateProposal(request) {
       const caller = callerOf(request.principal);
@@ -125,6 +137,7 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
         request.diagram_uuid,
         request.schema_json,
       );
+      const lint = lintChange(checked.before, checked.proposed, await teamLintConfig(pool, caller.teamId));
       const row = await withTransaction(pool, async (client) => {
         const created = await repo.insertProposal(client, {
           uuid: randomUUID(),
@@ -136,6 +149,7 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
           counts: checked.counts,
           title,
           message,
+          lint,
           lifetimeSeconds: deps.lifetimeSeconds,
         });
         // Revision 1 is the patch sent with the proposal; comments and later revisions refer to it.
@@ -182,6 +196,9 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
             );
           throw error;
         }
+        // With "no lint errors" required, the change as it would land now is linted (rebased, as above).
+        const refused = await lintRefusal(row.team_id, change);
+        if (refused) return refused;
         const applied = await diagrams.ApplyPatch({
           diagram_uuid: row.diagram_uuid,
           team_id: row.team_id,
@@ -256,6 +273,7 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
         role,
         revisions: revisions.map((revision) => toRevision(revision, true)),
         anchors: anchorsOf(patch),
+        lint: row.lint,
       };
     },
 

@@ -23,6 +23,9 @@ export interface CheckedPatch {
   counts: ReturnType<typeof proposalCounts>;
   /** The diagram version the patch was checked against (its base); null if diagrams names none. */
   baseVersionUuid: string | null;
+  /** The diagram as it is now, and as the patch would make it (what lint judges). */
+  before: DiagramDocument;
+  proposed: DiagramDocument;
 }
 
 async function visibleDiagram(
@@ -88,5 +91,7 @@ export async function checkProposedPatch(
     patch: normalized.patch,
     counts: proposalCounts(result.patch),
     baseVersionUuid: diagram.versionUuid === '' ? null : diagram.versionUuid,
+    before: diagram.document,
+    proposed,
   };
 }

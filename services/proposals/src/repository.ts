@@ -1,5 +1,6 @@
 // Data access of the proposals context. Parameterised SQL only; every table lives in the `proposals`
 // schema and no other service reads it.
+import type { LintFinding } from '@dss/schema';
 import type { Pool, PoolClient } from 'pg';
 
 export const SCHEMA = 'proposals';
@@ -42,6 +43,8 @@ export interface ProposalRow {
   changes_requested_by: string | null;
   comment_count: number;
   open_thread_count: number;
+  /** Lint findings of the proposed schema (the latest revision's), computed when it was sent. */
+  lint: LintFinding[];
   expires_at: Date;
   created_at: Date;
   updated_at: Date;
@@ -53,7 +56,7 @@ export interface ProposalRow {
 const COLUMNS = `p.uuid, p.diagram_uuid, p.team_id, p.author_user_id, p.counts, p.title, p.message, p.state,
   p.opened_at, p.applied_at, p.applied_version_uuid, p.declined_at, p.decline_reason, p.expires_at,
   p.created_at, p.updated_at, p.decided_by_user_id, p.base_version_uuid, p.revision, p.changes_requested_at,
-  p.changes_requested_by,
+  p.changes_requested_by, p.lint,
   (SELECT count(*)::int FROM proposals.comments c WHERE c.proposal_uuid = p.uuid) AS comment_count,
   (SELECT count(*)::int FROM proposals.comments c
     WHERE c.proposal_uuid = p.uuid AND c.reply_to IS NULL AND c.resolved_at IS NULL) AS open_thread_count,
@@ -69,6 +72,7 @@ export interface NewProposal {
   counts: ProposalCountsRow;
   title: string;
   message: string;
+  lint: LintFinding[];
   lifetimeSeconds: number;
 }
 
@@ -76,9 +80,9 @@ export async function insertProposal(db: Queryable, input: NewProposal): Promise
   const { rows } = await db.query<ProposalRow>(
     `INSERT INTO proposals.proposals AS p
        (uuid, diagram_uuid, team_id, author_user_id, patch, counts, title, message, state, expires_at,
-        created_at, updated_at, base_version_uuid)
+        created_at, updated_at, base_version_uuid, lint)
      SELECT $1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, 'pending', now + make_interval(secs => $9), now, now,
-            $10
+            $10, $11::jsonb
        FROM (SELECT clock_timestamp() AS now) clock
      RETURNING ${COLUMNS}`,
     [
@@ -92,6 +96,7 @@ export async function insertProposal(db: Queryable, input: NewProposal): Promise
       input.message,
       input.lifetimeSeconds,
       input.base_version_uuid,
+      JSON.stringify(input.lint),
     ],
   );
   return rows[0]!;
@@ -149,6 +154,7 @@ export type Transition =
       patch: unknown;
       counts: ProposalCountsRow;
       baseVersionUuid: string | null;
+      lint: LintFinding[];
     }
   | { kind: 'touched' };
 
@@ -161,7 +167,8 @@ export async function transition(client: PoolClient, uuid: string, change: Trans
     expired: `state = 'expired'`,
     opened: 'opened_at = coalesce(opened_at, clock_timestamp())',
     changes_requested: 'changes_requested_at = clock_timestamp(), changes_requested_by = $2::uuid',
-    revised: 'revision = $2::int, patch = $3::jsonb, counts = $4::jsonb, base_version_uuid = $5::uuid',
+    revised: `revision = $2::int, patch = $3::jsonb, counts = $4::jsonb, base_version_uuid = $5::uuid,
+      lint = $6::jsonb`,
     // A comment or a resolution: the conversation changed, so the status (and its ETag) did.
     touched: 'uuid = uuid',
   }[change.kind];
@@ -188,6 +195,7 @@ function transitionParameters(change: Transition): unknown[] {
         JSON.stringify(change.patch),
         JSON.stringify(change.counts),
         change.baseVersionUuid,
+        JSON.stringify(change.lint),
       ];
     default:
       return [];

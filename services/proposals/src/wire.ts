@@ -1,6 +1,7 @@
 // Rows to the proto's Proposal message, and the status object of GET /proposals/{uuid} whose exact JSON
 // bytes the ETag is computed over (the gateway serialises the same object in the same key order).
 import { strongEtag } from '@dss/platform';
+import { lintCounts } from '@dss/schema';
 import type { CommentRow, RevisionRow } from './conversation-repository';
 import type { ProposalRow, StoredState } from './repository';
 
@@ -34,6 +35,7 @@ export function proposalStatus(row: ProposalRow) {
       row.changes_requested_at === null
         ? null
         : { requested_changes_at: row.changes_requested_at.toISOString(), by: row.changes_requested_by },
+    lint: lintCounts(row.lint),
   };
 }
 
@@ -65,6 +67,7 @@ export function toProposal(row: ProposalRow, appUrl: string) {
     latest_revision: row.revision,
     ...(row.changes_requested_at ? { changes_requested_at: row.changes_requested_at.toISOString() } : {}),
     ...(row.changes_requested_by ? { changes_requested_by: row.changes_requested_by } : {}),
+    lint: status.lint,
   };
 }
 

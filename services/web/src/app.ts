@@ -13,6 +13,7 @@ import { diagramRoutes } from './routes/diagram';
 import { diagramLifecycleRoutes } from './routes/diagram-lifecycle';
 import { drawRoutes } from './routes/draw';
 import { homeRoutes } from './routes/home';
+import { lintSettingsRoutes } from './routes/lint-settings';
 import { reviewRoutes } from './routes/review';
 import { signInRoutes } from './routes/sign-in';
 import { tokenRoutes } from './routes/tokens';
@@ -84,6 +85,7 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
   diagramLifecycleRoutes(pages, context);
   reviewRoutes(pages, context);
   tokenRoutes(pages, context);
+  lintSettingsRoutes(pages, context);
   app.use(pages);
 
   app.use((_req, _res, next) => next(notFound()));

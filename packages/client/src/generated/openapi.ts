@@ -370,6 +370,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/diagrams/{uuid}/lint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
+                uuid: components["parameters"]["DiagramUuid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Lint findings of a diagram
+         * @description The diagram's current schema checked by the team's lint rules (GET /lint-rules lists them; POST /lint-settings configures them): `{data: [{rule, severity, message, table, column?}]}`, errors first, then by table. Rules about changes (`destructive-change`) apply to proposals only. Rate limit: the schema limit.
+         */
+        get: operations["getDiagramLint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/proposals/{uuid}/lint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal's `uuid`, from the propose response. Unknown and invisible proposals answer the same 404. */
+                uuid: components["parameters"]["ProposalUuid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Lint findings of a proposal
+         * @description The proposed schema checked by the team's lint rules when the proposal (or its latest revision) was sent, against the diagram as it was then, including `destructive-change` warnings for drops, narrowing and NOT NULL without a default. The status (GET /proposals/{uuid}) counts the same list in `lint`. When the team requires no lint errors, applying re-checks the change as it would land on the diagram then. Rate limit: read.
+         */
+        get: operations["getProposalLint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/lint-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's lint settings
+         * @description The effective settings of the token's team (defaults filled in); `updated_at` is null while the team has never saved any. Any member may read them. Rate limit: read.
+         */
+        get: operations["getLintSettings"];
+        put?: never;
+        /**
+         * Replace the team's lint settings (owners)
+         * @description Replaces the team's settings; keys left out take their defaults. Unknown keys, rule ids and severities are refused (422 naming each path), so a typo never silently turns a rule off. Needs a write token of an owner (others get 403 `forbidden`). Rate limit: write.
+         */
+        post: operations["setLintSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/lint-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The lint rules
+         * @description Every rule with its id, default severity and one line of documentation. Rate limit: read.
+         */
+        get: operations["listLintRules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/data-types": {
         parameters: {
             query?: never;
@@ -1064,6 +1154,11 @@ export interface components {
             latest_revision: number;
             /** @description The last request for changes; null until a reviewer asks for changes. The proposal stays `pending`. */
             review: components["schemas"]["ReviewRequestedChanges"] | null;
+            /** @description How many lint findings of each severity the proposal (its latest revision) has (GET /proposals/{uuid}/lint lists them). */
+            lint: {
+                errors: number;
+                warnings: number;
+            };
         } & (unknown & unknown);
         ProposalStatusResponse: {
             data: components["schemas"]["ProposalStatus"];
@@ -1144,6 +1239,64 @@ export interface components {
         };
         RevisionListResponse: {
             data: components["schemas"]["Revision"][];
+        };
+        LintFinding: {
+            /** @description The rule id, e.g. `table-without-primary-key`. */
+            rule: string;
+            /** @enum {string} */
+            severity: "error" | "warning";
+            /** @description The finding, naming the table (and column). */
+            message: string;
+            table: string;
+            /** @description Present when the finding is about one column. */
+            column?: string;
+        };
+        LintResponse: {
+            data: components["schemas"]["LintFinding"][];
+        };
+        /** @description Every key optional; left-out keys take the defaults shown. */
+        LintSettings: {
+            /** @description Severity per rule id (`error`, `warning` or `off`); a rule not named keeps its default. */
+            rules?: {
+                [key: string]: "error" | "warning" | "off";
+            };
+            naming?: {
+                /**
+                 * @default snake_case
+                 * @enum {string}
+                 */
+                case?: "snake_case" | "any";
+                /**
+                 * @default any
+                 * @enum {string}
+                 */
+                tables?: "singular" | "plural" | "any";
+                /** @default  */
+                prefix?: string;
+            };
+            /** @default 50 */
+            max_columns?: number;
+            /** @description Parent tables whose foreign keys must be NOT NULL; null (default) means every parent. */
+            required_parents?: string[] | null;
+            /**
+             * @description When true, a proposal with lint errors cannot be applied.
+             * @default false
+             */
+            require_no_errors?: boolean;
+        };
+        LintSettingsResponse: {
+            data: {
+                settings: components["schemas"]["LintSettings"];
+                updated_at: components["schemas"]["Timestamp"] | null;
+            };
+        };
+        LintRulesResponse: {
+            data: {
+                id: string;
+                /** @enum {string} */
+                default_severity: "error" | "warning";
+                documentation: string;
+            }[];
         };
         /** @description One JSON object describing a change to a diagram; entities are referenced by name and only what changes is included. The authoritative field list is GET /schema-patch-contract. Tolerance: unknown keys are stripped and reported in `warnings`; string booleans (`"true"`) and string numbers (`"42"`) are coerced; whitespace around names is trimmed; entries for the same table are merged. A patch that conflicts with itself (a table both in `tables` and in `deletions.tables`) is refused naming the entity. Renames: set `old_name` with the new `name` (tables and columns; needs `merge`). */
         SchemaPatch: {
@@ -1426,6 +1579,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["InvalidQueryError"];
+            };
+        };
+        /** @description `invalid_request`: a lint setting is not valid; `errors` names each path. */
+        InvalidLintSettings: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description `payload_too_large`: `ddl` or `dbml` is over 200KB (204,800 bytes) or `schema` is over 500KB (512,000 bytes). */
@@ -2293,6 +2455,151 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ProposalConflict"];
             422: components["responses"]["InvalidQuery"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    getDiagramLint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
+                uuid: components["parameters"]["DiagramUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The findings; an empty list when the schema is clean. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LintResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["DiagramNotReady"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    getProposalLint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal's `uuid`, from the propose response. Unknown and invisible proposals answer the same 404. */
+                uuid: components["parameters"]["ProposalUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The findings. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LintResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    getLintSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LintSettingsResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    setLintSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LintSettings"];
+            };
+        };
+        responses: {
+            /** @description The settings as saved. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LintSettingsResponse"];
+                };
+            };
+            400: components["responses"]["BodyNotAnObject"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenWrite"];
+            422: components["responses"]["InvalidLintSettings"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    listLintRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LintRulesResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
         };

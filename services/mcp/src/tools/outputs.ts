@@ -62,6 +62,7 @@ export const proposalStatusOutput = {
     .object({ requested_changes_at: timestamp, by: z.string().nullable() })
     .nullable()
     .describe('The last request for changes; null until a reviewer asks for changes.'),
+  lint: z.object({ errors: z.number().int(), warnings: z.number().int() }),
 };
 
 const anchor = z

@@ -67,9 +67,19 @@ figure.diagram svg.dss-minimap { position: absolute; right: 8px; bottom: 8px; z-
 .import-warnings .where { color: var(--muted, #666); }
 .changes-grid { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0 2rem; }
 @media (min-width: 1100px) { .changes-grid { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); } }
+/* The lint panel sits under the migration, in its column, while the changes run down the first. */
+@media (min-width: 1100px) { .changes-grid { grid-template-rows: auto 1fr; } .changes-grid > .changes-section { grid-row: span 2; } .changes-grid > .lint { grid-column: 2; align-self: start; } }
 .migration-sql { background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.8rem; overflow: auto; max-height: 32rem; white-space: pre; font-size: 12px; }
 .migration-warnings { padding-left: 1.2rem; }
 .migration-warnings li { margin: 0.2rem 0; }
+textarea.code, pre.code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 12px; width: 100%; box-sizing: border-box; }
+pre.code { background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.8rem; overflow: auto; }
+.lint-findings { padding-left: 1.2rem; }
+.lint-findings li { margin: 0.2rem 0; }
+.lint-findings .severity { font-weight: 600; text-transform: uppercase; font-size: 11px; }
+.lint-error .severity { color: #b42318; }
+.lint-warning .severity { color: #8a5a00; }
+.lint-counts { font-weight: normal; font-size: 0.8em; color: var(--muted, #666); }
 .migration-tools { display: flex; justify-content: flex-end; margin: 0.4rem 0; }
 .import-warnings pre.statement { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px; margin: 0.2rem 0 0; }
 .paste-box { margin: 1rem 0; }

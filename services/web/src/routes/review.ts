@@ -31,6 +31,7 @@ import {
   requestChangesForm,
 } from '../views/conversation';
 import { diffView } from '../views/diff';
+import { lintView } from '../views/lint';
 import { csrfField, messagePage, page, timestamp } from '../views/layout';
 import { revisionsView } from '../views/revisions';
 
@@ -158,7 +159,7 @@ ${notice ? noticeView(notice) : ''}
 </section>
 ${stateView(proposal, reviewer, csrfToken, decidedBy, appliedNumber)}
 ${proposal.state === 'pending' && proposal.changes_requested_at ? changesRequestedNote(proposal, names, comments) : ''}
-${change ? changeView(change, diagram.name) : ''}
+${change ? changeView(change, diagram.name, lintView(review.lint)) : ''}
 ${revisionsView(proposal.uuid, review.revisions, names, since)}
 ${before || change ? '' : html`<p class="notice" id="diagram-not-ready">The diagram has no schema right now (it is importing, or its import failed), so the changes cannot be shown or applied.</p>`}
 ${proposal.state === 'pending' && !reviewer ? html`<p class="muted" id="viewer-note">You can view this proposal and comment on it; owners and editors of the team apply or decline it.</p>` : ''}
@@ -316,7 +317,7 @@ function stateView(
   }
 }
 
-function changeView(change: ProposedChange, title: string): Html {
+function changeView(change: ProposedChange, title: string, lint: Html): Html {
   if (!change.fits)
     return html`<div class="notice error" id="no-longer-fits">
 <p>This proposal no longer fits the diagram as it is now, so it cannot be applied: ${change.message}</p>
@@ -331,6 +332,7 @@ ${change.problems.length > 0 ? html`<ul class="problems">${change.problems.map((
   return html`<div class="changes-grid">
 <section class="changes-section"><h2>Changes</h2>${diffView(change.changes)}</section>
 ${migrationView(migrationScript(change.before, change.after), change.after.driver)}
+${lint}
 </div>
 <section><h2>Diagram with the changes</h2>
 <figure class="diagram" id="diagram" data-focus="changes">${trustedHtml(renderDiagramSvg(highlighted.document, { highlight: highlighted.highlight, title }))}</figure>
