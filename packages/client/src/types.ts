@@ -28,6 +28,7 @@ export type AddCommentRequest = Schemas['AddCommentRequest'];
 export type Revision = Schemas['Revision'];
 export type ReviseProposalRequest = Schemas['ReviseProposalRequest'];
 export type VersionPage = Schemas['VersionListResponse'];
+export type Version = Schemas['Version'];
 export type VersionDiff = Schemas['DiffResponse']['data'];
 export type Migration = Schemas['MigrationResponse']['data'];
 /** What a migration statement can do to the data: `safe`, `guarded` (a check stops it first), `destructive`. */

@@ -30,6 +30,24 @@ export const diagramCss = `svg.dss-diagram {
 @media print {
   svg.dss-diagram { background: none; border: none; }
 }
-.dss-diagram .dss-relationship.dss-stale { opacity: 0.2; }
 svg.dss-arranging .dss-table { cursor: move; }
+.dss-diagram.dss-emphasis .dss-table:not(.dss-focus):not(.dss-neighbour) { opacity: 0.25; }
+.dss-diagram.dss-emphasis .dss-relationship:not(.dss-related) { opacity: 0.12; }
+.dss-diagram.dss-emphasis .dss-group,
+.dss-diagram.dss-emphasis .dss-note { opacity: 0.5; }
+.dss-diagram .dss-relationship.dss-related .dss-line,
+.dss-diagram .dss-relationship.dss-related .dss-ends { stroke-width: 2.5; }
+.dss-diagram .dss-relationship.dss-related:not(.dss-added):not(.dss-changed):not(.dss-removed) .dss-line,
+.dss-diagram .dss-relationship.dss-related:not(.dss-added):not(.dss-changed):not(.dss-removed) .dss-ends { stroke: #2563eb; }
+.dss-diagram .dss-relationship.dss-selected .dss-line { stroke-width: 3.5; }
+.dss-diagram .dss-table.dss-focus:not(.dss-added):not(.dss-changed):not(.dss-removed) > .dss-box { stroke: #2563eb; stroke-width: 2.5; }
+.dss-diagram .dss-table.dss-neighbour:not(.dss-added):not(.dss-changed):not(.dss-removed) > .dss-box { stroke: #60a5fa; stroke-width: 1.5; }
+.dss-diagram .dss-column.dss-joined .dss-column-name,
+.dss-diagram .dss-column.dss-joined .dss-column-type { fill: #1d4ed8; font-weight: 700; }
+.dss-diagram.dss-focus-mode .dss-table:not(.dss-in-focus),
+.dss-diagram.dss-focus-mode .dss-relationship:not(.dss-in-focus),
+.dss-diagram.dss-focus-mode .dss-group,
+.dss-diagram.dss-focus-mode .dss-note { display: none; }
+figure.diagram .dss-relationship-info { position: absolute; left: 8px; bottom: 8px; z-index: 1; margin: 0; max-width: 70%;
+  padding: 4px 8px; background: #fff; border: 1px solid #cbd5e1; border-radius: 6px; font-size: 13px; }
 `;

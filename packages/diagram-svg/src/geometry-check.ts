@@ -159,7 +159,7 @@ export function measureSvg(svg: string): Drawing {
   }
   const relationships: MeasuredRelationship[] = [];
   const relationshipPattern =
-    /<g class="dss-relationship[^"]*" data-relationship="([^"]*)" data-source-table="([^"]*)" data-target-table="([^"]*)"[^>]*>(?:<title>.*?<\/title>)?<path class="dss-line" d="([^"]*)"/gs;
+    /<g class="dss-relationship[^"]*" data-relationship="([^"]*)" data-source-table="([^"]*)" data-target-table="([^"]*)"[^>]*>(?:<title>.*?<\/title>)?(?:<path class="dss-halo"[^>]*\/>)?<path class="dss-line" d="([^"]*)"/gs;
   for (const match of svg.matchAll(relationshipPattern)) {
     relationships.push({
       id: match[1] as string,

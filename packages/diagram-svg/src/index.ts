@@ -16,3 +16,12 @@ export {
   type SharedRun,
   sharedRuns,
 } from './geometry-check';
+export {
+  type BorderRun,
+  borderRuns,
+  lineCrossings,
+  medianLengthInTableWidths,
+  type NearParallel,
+  nearParallelPairs,
+  readabilityMetrics,
+} from './line-metrics';

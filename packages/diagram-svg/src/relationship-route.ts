@@ -106,12 +106,16 @@ export function selfLoop(source: Endpoint, target: Endpoint, side: 1 | -1, index
 
 /** Where every line keeps away from every table, note and group title it does not end at. */
 const PADDING = 12;
+/** Where tables stand too close for PADDING: a line still keeps this far from a border it passes. */
+const BORDER_CLEARANCE = 4;
 /** A row where this many lines end is a hub's: lines to it steer round the gaps earlier lines crowd. */
 const HUB_ENDS = 4;
 /** Lines converging on a shared end gather beside its table, up to this far above and below it. */
 const BAND_REACH = 24;
 /** Spacing of ends that land on one row's edge (several relationships to one key column). */
 const END_SPACING = 5;
+/** Where the n-th self-reference on one edge of a table meets its row, relative to the row's middle. */
+const SELF_END_OFFSETS = [0, END_SPACING, -END_SPACING, 2 * END_SPACING, -2 * END_SPACING];
 
 export interface RoutingObstacles {
   /** Every table's box (the ends of a line are among them). */
@@ -133,6 +137,7 @@ export function routeAll(
   const obstacleBoxes = [...new Set([...obstacles.tables, ...(obstacles.others ?? [])])];
   const padded = obstacleBoxes.map((box) => rect(box, PADDING));
   const bare = obstacleBoxes.map((box) => rect(box, 0));
+  const hugging = obstacleBoxes.map((box) => rect(box, BORDER_CLEARANCE));
   const sides: (Route | null)[] = links.map((link) => {
     if (link.source.box === link.target.box) return null;
     return freeSides(routeBetween(link.source, link.target), link, padded);
@@ -150,8 +155,13 @@ export function routeAll(
     const goal: Point = [portX(targetX, sided.targetSide, targetY, bare), targetY];
     // Where tables stand closer than the padding, the line may pass them closer too (never through them).
     const near = (r: Rect, [x, y]: Point) => x > r.left && x < r.right && y > r.top && y < r.bottom;
+    // Still never along their border: 4 px clear of it unless the end itself is closer than that.
     const around = padded.some((r) => near(r, start) || near(r, goal))
-      ? padded.map((r, k) => (near(r, start) || near(r, goal) ? (bare[k] as Rect) : r))
+      ? padded.map((r, k) => {
+          if (!near(r, start) && !near(r, goal)) return r;
+          const close = hugging[k] as Rect;
+          return near(close, start) || near(close, goal) ? (bare[k] as Rect) : close;
+        })
       : padded;
     const [sourceShared, targetShared] = shared[at] as [boolean, boolean];
     const band = (box: Box): [number, number] => [box.top - BAND_REACH, box.top + box.height + BAND_REACH];
@@ -213,7 +223,9 @@ export function routeAll(
     const loops = loopCount.get(link.source.box) ?? { left: 0, right: 0 };
     const index = side === 1 ? loops.right++ : loops.left++;
     loopCount.set(link.source.box, loops);
-    return selfLoop(link.source, link.target, side, index);
+    // Loops of one table that end on one row (two columns referencing its key) each get their own end.
+    const spread = SELF_END_OFFSETS[index % SELF_END_OFFSETS.length] as number;
+    return selfLoop(link.source, { ...link.target, y: link.target.y + spread }, side, index);
   });
 }
 

@@ -6,6 +6,9 @@ import type { Bounds } from './bounds';
 import type { ChangeMark } from './highlight';
 import { markClass } from './highlight';
 import { MARK_COLORS, RELATIONSHIP_LINE, REMOVED_DASH, WHITE } from './palette';
+
+/** The drawing's background (diagramCss's `svg.dss-diagram` fill). */
+const HALO = '#f8fafc';
 import type { Endpoint, Route } from './relationship-route';
 import { element, formatNumber as n, textOf, titleElement } from './xml';
 
@@ -18,37 +21,68 @@ export interface ResolvedRelationship {
   mark: ChangeMark | undefined;
 }
 
+/** The drawn parts of a relationship for a route: the line, the end markers and the "zero or one" circle. */
+export interface RelationshipShapes {
+  line: string;
+  ends: string;
+  circle: { cx: number; cy: number } | null;
+}
+
+/**
+ * The path data of a relationship along a route (the server's drawing and the browser's redrawing of a
+ * line while a table is dragged both use it). `type` is the relationship's; `sourceNullable` whether the
+ * foreign-key column accepts null.
+ */
+export function relationshipShapes(route: Route, type: unknown, sourceNullable: boolean): RelationshipShapes {
+  const [sourceX, sourceY] = route.points[0]!;
+  const [targetX, targetY] = route.points.at(-1)!;
+  let ends =
+    type === 'one-to-one'
+      ? bar(sourceX, sourceY, route.sourceSide, 10)
+      : crowsFoot(sourceX, sourceY, route.sourceSide);
+  ends += bar(targetX, targetY, route.targetSide, 10);
+  if (!sourceNullable) ends += bar(targetX, targetY, route.targetSide, 14);
+  return {
+    line: polyline(route),
+    ends,
+    circle: sourceNullable ? { cx: targetX + route.targetSide * 17, cy: targetY } : null,
+  };
+}
+
 export function renderRelationship(resolved: ResolvedRelationship, route: Route, bounds: Bounds): string {
   const { relationship, mark } = resolved;
   for (const [x, y] of route.points) bounds.include(x - 8, y - 8, x + 8, y + 8);
   const stroke = mark === undefined ? RELATIONSHIP_LINE : MARK_COLORS[mark].strong;
-  const [sourceX, sourceY] = route.points[0]!;
-  const [targetX, targetY] = route.points.at(-1)!;
-  let ends =
-    relationship.type === 'one-to-one'
-      ? bar(sourceX, sourceY, route.sourceSide, 10)
-      : crowsFoot(sourceX, sourceY, route.sourceSide);
-  ends += bar(targetX, targetY, route.targetSide, 10);
-  let circle = '';
-  if (resolved.sourceNullable)
-    circle = element('circle', {
-      class: 'dss-optional',
-      cx: targetX + route.targetSide * 17,
-      cy: targetY,
-      r: 3.5,
-      fill: WHITE,
-      'stroke-width': 1.25,
-    });
-  else ends += bar(targetX, targetY, route.targetSide, 14);
+  const shapes = relationshipShapes(route, relationship.type, resolved.sourceNullable);
+  const circle =
+    shapes.circle === null
+      ? ''
+      : element('circle', {
+          class: 'dss-optional',
+          cx: shapes.circle.cx,
+          cy: shapes.circle.cy,
+          r: 3.5,
+          fill: WHITE,
+          'stroke-width': 1.25,
+        });
 
   const body =
     titleElement(describe(relationship)) +
+    // A casing in the background's colour under the line: where a later line crosses an earlier one it cuts
+    // a small gap into it, so a crossing reads as one line passing over another, not as a junction.
+    element('path', {
+      class: 'dss-halo',
+      d: shapes.line,
+      stroke: HALO,
+      'stroke-width': 4,
+      'stroke-linecap': 'butt',
+    }) +
     element('path', {
       class: 'dss-line',
-      d: polyline(route),
+      d: shapes.line,
       'stroke-dasharray': mark === 'removed' ? REMOVED_DASH : undefined,
     }) +
-    element('path', { class: 'dss-ends', d: ends }) +
+    element('path', { class: 'dss-ends', d: shapes.ends }) +
     circle;
   // Stroke attributes on the group, inherited by its paths: thousands of relationships make it worth it.
   return element(
@@ -58,6 +92,10 @@ export function renderRelationship(resolved: ResolvedRelationship, route: Route,
       'data-relationship': textOf(relationship.uuid),
       'data-source-table': textOf(relationship.source_table),
       'data-target-table': textOf(relationship.target_table),
+      // Additions to the markup contract: what the page needs to redraw and describe a line by itself.
+      'data-source-column': textOf(relationship.source_column),
+      'data-target-column': textOf(relationship.target_column),
+      'data-cardinality': textOf(relationship.type),
       fill: 'none',
       stroke,
       'stroke-width': mark === undefined ? 1.25 : 2,
@@ -78,7 +116,7 @@ function describe(relationship: Relationship): string {
   return `${name}${source} → ${target} (${textOf(relationship.type)}${actions.length > 0 ? `, ${actions.join(', ')}` : ''})`;
 }
 
-function polyline(route: Route): string {
+export function polyline(route: Pick<Route, 'points'>): string {
   return route.points.map(([x, y], at) => `${at === 0 ? 'M' : 'L'}${n(x)} ${n(y)}`).join('');
 }
 

@@ -21,6 +21,8 @@ import {
   type Box,
   HEADER_HEIGHT,
   NAME_TYPE_GAP,
+  NULL_MARKER_GAP,
+  NULL_MARKER_WIDTH,
   ROW_HEIGHT,
   rowTop,
   SIDE_PADDING,
@@ -32,7 +34,8 @@ import { element, escapeXml as escapeText, formatNumber as n, textOf, titleEleme
 
 const CORNER = 6;
 const NULL_SUFFIX = ' null';
-const NULL_SUFFIX_WIDTH = 30;
+/** The marker and the gap before it: the type ends there, and the marker is placed on its own. */
+const NULL_SUFFIX_WIDTH = NULL_MARKER_WIDTH + NULL_MARKER_GAP;
 
 /** What a table's rows need to know beyond the table itself. */
 export interface TableContext {
@@ -158,16 +161,19 @@ function renderColumn(
     },
     escapeText(shownName),
   );
+  // The marker is a text chunk of its own (its own x, anchored at the box's edge), so whatever the font of
+  // the viewer or the PNG export, the type ends NULL_SUFFIX_WIDTH before it and the two never touch.
+  const rowEnd = box.left + box.width - SIDE_PADDING;
   const typeChildren =
     escapeText(shownType) +
     (showNull
-      ? element('tspan', { class: 'dss-nullable', 'font-size': 10, fill: INK_FAINT }, NULL_SUFFIX)
+      ? element('tspan', { class: 'dss-nullable', x: rowEnd, 'font-size': 10, fill: INK_FAINT }, NULL_SUFFIX)
       : '');
   body += element(
     'text',
     {
       class: 'dss-column-type',
-      x: box.left + box.width - SIDE_PADDING,
+      x: showNull ? rowEnd - NULL_SUFFIX_WIDTH : rowEnd,
       y: baseline,
       'text-anchor': 'end',
       'font-family': FONT_MONO,
@@ -189,7 +195,11 @@ function renderColumn(
     });
   }
   const indexClasses = indexMarks.map((entry) => ` dss-index-${entry.mark}`);
-  return element('g', { class: `dss-column${markClass(mark)}${[...new Set(indexClasses)].join('')}` }, body);
+  return element(
+    'g',
+    { class: `dss-column${markClass(mark)}${[...new Set(indexClasses)].join('')}`, 'data-column': name },
+    body,
+  );
 }
 
 /**

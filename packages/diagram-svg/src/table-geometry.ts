@@ -14,8 +14,12 @@ export const SIDE_PADDING = 10;
 /** Between a column's name and its type. */
 export const NAME_TYPE_GAP = 12;
 const MIN_WIDTH = 120;
-/** The widest a table grows to fit its text (packages/schema's estimate stops there too); past it, text is cut. */
-const MAX_FIT_WIDTH = 480;
+/**
+ * The widest a table grows to fit its text; past it, text is cut and the row's tooltip holds it whole. Wider
+ * than packages/schema's estimate (480px), so long enum and set types (sakila's `film.special_features`)
+ * still read whole.
+ */
+export const MAX_FIT_WIDTH = 720;
 
 export interface Box {
   left: number;
@@ -24,8 +28,11 @@ export interface Box {
   height: number;
 }
 
-/** Free space kept between a widened table and the next table to its right. */
-const NEIGHBOUR_GAP = 16;
+/** Free space kept between a widened table and a table it pushes to its right (packages/schema's LAYOUT_GAP). */
+const NEIGHBOUR_GAP = 48;
+/** The "null" marker after a nullable column's type, and the gap that keeps the two apart. */
+export const NULL_MARKER_WIDTH = 22;
+export const NULL_MARKER_GAP = 6;
 const fitted = new WeakMap<DocumentTable, Box>();
 
 /**
@@ -38,26 +45,40 @@ export function tableBox(table: DocumentTable): Box {
 }
 
 /**
- * Widens each table whose stored width cuts its name or a column's name or type, up to what its text needs
- * (at most 480px) and to the space free on its right: it stops short of any table that starts to its right
- * at the same height, so widening never makes tables overlap. Boxes only grow.
+ * Widens each table whose stored width cuts its name or a column's name or type to what its text needs
+ * (at most MAX_FIT_WIDTH; past that the text is cut and the tooltip holds it whole). A stored width is often stale
+ * (a proposal or an edit that adds a long column keeps it), and the text matters more than the stored
+ * place: a table that a widened one would now reach is drawn further right by what it lacks (and so on
+ * along the row), so widening never makes tables overlap. Stored positions are not changed; the drawing
+ * shows tables where they are drawn, and a drag saves where the person put them. Boxes only grow.
  */
 export function fitTableBoxes(tables: readonly DocumentTable[]): void {
-  const boxes = tables.map(storedBox);
-  tables.forEach((table, at) => {
+  const stored = tables.map(storedBox);
+  const boxes = stored.map((box, at) => {
+    const wanted = Math.min(MAX_FIT_WIDTH, textWidth(tables[at] as DocumentTable));
+    return wanted <= box.width ? box : { ...box, width: wanted };
+  });
+  // Left to right, so a push carries on along the row; ties keep document order.
+  const order = boxes
+    .map((_box, at) => at)
+    .sort((a, b) => (stored[a] as Box).left - (stored[b] as Box).left || a - b);
+  for (const [rank, at] of order.entries()) {
     const box = boxes[at] as Box;
-    const wanted = Math.min(MAX_FIT_WIDTH, textWidth(table));
-    if (wanted <= box.width) {
-      fitted.set(table, box);
-      return;
-    }
-    let room = wanted;
-    for (const other of boxes) {
-      const toTheRight = other.left > box.left;
+    let shift = 0;
+    for (const before of order.slice(0, rank)) {
+      const other = boxes[before] as Box;
+      const was = stored[before] as Box;
       const sameHeight = other.top < box.top + box.height && box.top < other.top + other.height;
-      if (toTheRight && sameHeight) room = Math.min(room, other.left - NEIGHBOUR_GAP - box.left);
+      // Only room the fitting took: tables a person stored overlapping stay as they were.
+      const storedGap = (stored[at] as Box).left - (was.left + was.width);
+      // Keep the gap the person left, up to the layout's 48px: room for the lines between the two.
+      const needed = other.left + other.width + Math.min(NEIGHBOUR_GAP, storedGap);
+      if (sameHeight && storedGap >= 0 && needed > box.left) shift = Math.max(shift, needed - box.left);
     }
-    fitted.set(table, { ...box, width: Math.max(box.width, room) });
+    if (shift > 0) boxes[at] = { ...box, left: box.left + shift };
+  }
+  tables.forEach((table, at) => {
+    fitted.set(table, boxes[at] as Box);
   });
 }
 
@@ -71,7 +92,7 @@ function storedBox(table: DocumentTable): Box {
   };
 }
 
-/** The width that shows the name and every column's name and type whole (render-table's row layout). */
+/** The width that shows the name and every column's name, type and null marker whole (render-table's rows). */
 function textWidth(table: DocumentTable): number {
   const columns = Array.isArray(table.columns) ? table.columns : [];
   let widest = 2 * SIDE_PADDING + estimatedWidth(textOf(table.name), CHARACTER_WIDTH.tableName);
@@ -81,7 +102,8 @@ function textWidth(table: DocumentTable): number {
       SIDE_PADDING +
       NAME_TYPE_GAP +
       estimatedWidth(textOf(column.name), CHARACTER_WIDTH.columnName) +
-      estimatedWidth(columnTypeText(column), CHARACTER_WIDTH.columnType);
+      estimatedWidth(columnTypeText(column), CHARACTER_WIDTH.columnType) +
+      (column.is_nullable === true ? NULL_MARKER_GAP + NULL_MARKER_WIDTH : 0);
     if (row > widest) widest = row;
   }
   return Math.ceil(widest);

@@ -17,7 +17,8 @@ export function estimatedWidth(text: string, characterWidth: number): number {
 
 /** The text, or its start plus "…", so that it fits `width` pixels (at least one character is kept). */
 export function fitText(text: string, width: number, characterWidth: number): string {
-  const fitting = Math.max(1, Math.floor(width / characterWidth));
+  // The epsilon absorbs float error: a width computed as exactly n characters must hold n characters.
+  const fitting = Math.max(1, Math.floor(width / characterWidth + 1e-6));
   if (codePointLength(text) <= fitting) return text;
   return `${Array.from(text)
     .slice(0, Math.max(1, fitting - 1))

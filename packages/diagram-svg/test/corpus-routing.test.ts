@@ -2,33 +2,41 @@
 // layout) and drawn as the server-side SVG, measured through the markup contract: no relationship line
 // runs through a table it does not connect, and no two relationships share a run of more than 40 px
 // outside 30 px of their own tables. A routing regression fails here, fast, without a browser.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { convertDdl, type DdlDriver } from '@dss/ddl';
-import { crossings, drawingMetrics, measureSvg, renderDiagramSvg, sharedRuns } from '../src';
+import {
+  crossings,
+  drawingMetrics,
+  measureSvg,
+  readabilityMetrics,
+  renderDiagramSvg,
+  sharedRuns,
+} from '../src';
+import { corpusFiles, importCorpus } from './corpus';
 
-const CORPUS = path.resolve(__dirname, '../../../../shared/corpus');
-if (!fs.existsSync(path.join(CORPUS, 'manifest.json')))
-  throw new Error(`the public corpus is missing: expected ${CORPUS}/manifest.json beside the repository`);
-
-const entries = (
-  JSON.parse(fs.readFileSync(path.join(CORPUS, 'manifest.json'), 'utf8')) as {
-    files: { file: string; driver: DdlDriver }[];
-  }
-).files;
+const entries = corpusFiles();
 
 describe('server-side drawings of the public corpus', () => {
   it.each(entries)(
-    '$file: no line through a table it does not connect, no shared runs',
+    '$file: no line through a table it does not connect, no shared runs, no two line ends on one point',
     async ({ file, driver }) => {
-      const result = await convertDdl(driver, fs.readFileSync(path.join(CORPUS, file), 'utf8'));
-      if (!result.ok) throw new Error(`${result.code}: ${result.message}`);
-      const drawing = measureSvg(renderDiagramSvg(result.document));
-      expect(drawing.tables).toHaveLength(result.document.tables.length);
-      expect(drawing.relationships).toHaveLength(result.document.relationships.length);
+      const document = await importCorpus({ file, driver });
+      const drawing = measureSvg(renderDiagramSvg(document));
+      expect(drawing.tables).toHaveLength(document.tables.length);
+      expect(drawing.relationships).toHaveLength(document.relationships.length);
       expect(crossings(drawing)).toEqual([]);
       expect(sharedRuns(drawing)).toEqual([]);
-      process.stdout.write(`${file}: ${JSON.stringify(drawingMetrics(drawing))}\n`);
+      // Each relationship has its own port: no two line ends meet at one point of a table's edge.
+      const ends = new Map<string, string>();
+      const stacked: string[] = [];
+      for (const line of drawing.relationships)
+        for (const point of [line.points[0]!, line.points.at(-1)!]) {
+          const key = point.join(',');
+          if (ends.has(key)) stacked.push(`${line.id} on ${ends.get(key)} at ${key}`);
+          ends.set(key, line.id);
+        }
+      expect(stacked).toEqual([]);
+      process.stdout.write(
+        `${file}: ${JSON.stringify({ ...drawingMetrics(drawing), ...readabilityMetrics(drawing) })}\n`,
+      );
     },
     120_000,
   );

@@ -110,14 +110,39 @@ describe('renderDiagramSvg', () => {
       expect(titleOf(tags)).toBe('tags text[]: nullable\nFree labels');
     });
 
-    it('drops the null marker before cutting the type', () => {
+    it('drops the null marker before cutting the type when the table is as wide as it grows', () => {
+      const name = `state_${'e'.repeat(60)}`;
+      const type = "enum('pending','shipped','delivered')";
+      const document = documentFrom(
+        { strategy: 'merge', tables: [{ name: 'orders', left: 0, top: 0, columns: [{ name, type }] }] },
+        { driver: 'mysql' },
+      ).document;
+      const root = parseSvg(renderDiagramSvg(document));
+      expect(withClass(root, 'dss-box')[0]!.attributes['width']).toBe('720');
+      const row = withClass(root, 'dss-column')[0]!;
+      expect(withClass(row, 'dss-column-type')[0]!.text).toBe(type);
+      expect(titleOf(row)).toBe(`${name} ${type}: nullable`);
+    });
+
+    it('widens a table whose stored width would cut a nullable column, and keeps "null" apart from the type', () => {
       const document = documentFrom({
         strategy: 'merge',
-        tables: [{ name: 'users', left: 0, top: 0, columns: [{ name: 'email', type: 'varchar(255)' }] }],
+        tables: [
+          { name: 'users', left: 0, top: 0, width: 120, columns: [{ name: 'email', type: 'varchar(255)' }] },
+        ],
       }).document;
-      const row = withClass(parseSvg(renderDiagramSvg(document)), 'dss-column')[0]!;
-      expect(withClass(row, 'dss-column-type')[0]!.text).toBe('character varying(255)');
-      expect(titleOf(row)).toBe('email character varying(255): nullable');
+      const root = parseSvg(renderDiagramSvg(document));
+      const box = withClass(root, 'dss-box')[0]!;
+      const type = withClass(root, 'dss-column-type')[0]!;
+      const marker = withClass(type, 'dss-nullable')[0]!;
+      expect(type.text).toBe('character varying(255) null');
+      const right = Number(box.attributes['width']);
+      // The marker is anchored at the row's end; the type ends 28px before it (22px marker + 6px gap).
+      expect(Number(marker.attributes['x'])).toBe(right - 10);
+      expect(Number(type.attributes['x'])).toBe(right - 10 - 28);
+      // Estimated, the type's start stays right of the name's end.
+      const nameEnd = 34 + 'email'.length * 6.4;
+      expect(Number(type.attributes['x']) - 'character varying(255)'.length * 6.7).toBeGreaterThan(nameEnd);
     });
 
     it('gives a row no tooltip when it shows everything there is to know', () => {
@@ -164,7 +189,7 @@ describe('renderDiagramSvg', () => {
     });
 
     it('cuts a name too long for its table with an ellipsis and keeps the whole name in the tooltip', () => {
-      const long = `customer_${'x'.repeat(80)}`;
+      const long = `customer_${'x'.repeat(120)}`;
       const document = documentFrom({
         strategy: 'merge',
         tables: [{ name: 'a', left: 0, top: 0, width: 200, columns: [{ name: long, type: 'bigint' }] }],

@@ -1,4 +1,5 @@
-// Table boxes: a stored width that cuts the table's text is widened, as far as the free space on its right.
+// Table boxes: a stored width that cuts the table's text is widened (up to 480px), and a table it would
+// reach is drawn further right, so widening never makes tables overlap.
 import { fitTableBoxes, tableBox } from '../src/table-geometry';
 import { documentFrom } from './fixtures';
 
@@ -22,19 +23,34 @@ describe('fitTableBoxes', () => {
     const [orders] = tables([{ name: 'orders', left: 0, top: 0, width: 180, long: true }]);
     fitTableBoxes([orders!]);
     const box = tableBox(orders!);
-    // badge gutter 34 + padding 10 + gap 12 + 20 × 6.4 (name) + 22 × 6.7 (type)
-    expect(box.width).toBe(Math.ceil(34 + 10 + 12 + 20 * 6.4 + 22 * 6.7));
+    // badge gutter 34 + padding 10 + gap 12 + 20 × 6.4 (name) + 22 × 6.7 (type) + 6 + 22 ("null")
+    expect(box.width).toBe(Math.ceil(34 + 10 + 12 + 20 * 6.4 + 22 * 6.7 + 6 + 22));
     expect(box).toMatchObject({ left: 0, top: 0 });
   });
 
-  it('should stop 16px short of a table that starts to its right at the same height', () => {
-    const [orders, invoices] = tables([
+  it('should draw a table it would reach further right, 48px clear, and the tables after it along the row', () => {
+    const [orders, invoices, payments, apart] = tables([
       { name: 'orders', left: 0, top: 0, width: 180, long: true },
       { name: 'invoices', left: 250, top: 20, width: 180 },
+      { name: 'payments', left: 440, top: 40, width: 180 },
+      { name: 'apart', left: 900, top: 0, width: 180 },
     ]);
-    fitTableBoxes([orders!, invoices!]);
-    expect(tableBox(orders!).width).toBe(250 - 16);
-    expect(tableBox(invoices!).width).toBe(180);
+    fitTableBoxes([orders!, invoices!, payments!, apart!]);
+    const widened = tableBox(orders!).width;
+    expect(widened).toBe(360);
+    expect(tableBox(invoices!)).toMatchObject({ left: widened + 48, width: 180, top: 20 });
+    // payments stood 10px from invoices: it keeps those 10px.
+    expect(tableBox(payments!).left).toBe(widened + 48 + 180 + 10);
+    expect(tableBox(apart!).left).toBe(900);
+  });
+
+  it('should leave tables a person stored overlapping where they are', () => {
+    const [orders, over] = tables([
+      { name: 'orders', left: 0, top: 0, width: 180, long: true },
+      { name: 'over', left: 100, top: 20, width: 180 },
+    ]);
+    fitTableBoxes([orders!, over!]);
+    expect(tableBox(over!).left).toBe(100);
   });
 
   it('should ignore tables to its right at another height, and never narrow a table', () => {

@@ -16,6 +16,7 @@ export * from './ddl-nesting';
 export * from './limits';
 export * from './document-patch';
 export * from './diff-markdown';
+export * from './layout-clusters';
 export * from './rebase';
 export * from './patch-onto';
 export * from './integrity';

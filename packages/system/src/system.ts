@@ -137,6 +137,7 @@ export async function startSystem(options: SystemOptions = {}) {
       config: webConfig,
       logger: logger.child({ service: 'web' }),
       metrics: webMetrics,
+      bus,
     });
     listeners.push(web);
 

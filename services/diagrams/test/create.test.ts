@@ -161,6 +161,36 @@ describe('Diagrams.CreateDiagram from a schema patch (real PostgreSQL, real gRPC
     });
   });
 
+  describe('an empty diagram (the web app\'s "New diagram", empty start)', () => {
+    it('should create a ready diagram with no tables and a first version, at once', async () => {
+      const principal = newPrincipal();
+      const created = await harness.client.CreateDiagram({
+        principal,
+        name: 'Blank',
+        driver: 'pgsql',
+        empty: true,
+      });
+      expect(created.diagram).toMatchObject({
+        name: 'Blank',
+        driver: 'pgsql',
+        status: 'ready',
+        table_count: 0,
+      });
+      const full = await harness.client.GetFullDocument({ principal, uuid: created.diagram!.uuid });
+      expect(JSON.parse(full.body).data).toMatchObject({ driver: 'pgsql', tables: [], relationships: [] });
+      const versions = await harness.client.ListVersions({ principal, uuid: created.diagram!.uuid });
+      expect(versions.versions.map((version) => version.source)).toEqual(['create']);
+    });
+
+    it('should refuse an empty create that also sends ddl, schema or dbml', async () => {
+      const principal = newPrincipal();
+      const error = await failureOf(
+        harness.client.CreateDiagram({ principal, name: '', driver: '', empty: true, schema_json: '{}' }),
+      );
+      expect(error.code).toBe('invalid_request');
+    });
+  });
+
   describe('events', () => {
     it('should publish diagrams.changed on the bus through the outbox after a create', async () => {
       const principal = newPrincipal();

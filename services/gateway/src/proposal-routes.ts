@@ -7,16 +7,19 @@ import {
   MAX_PROPOSAL_TITLE_CHARACTERS,
   MAX_SCHEMA_BYTES,
 } from '@dss/schema';
+import type { DiagramDocument } from '@dss/schema';
 import type { RouteSpec } from './app';
 import { objectBody } from './app';
 import { uuidOf, wirePrincipal } from './diagram-routes';
 import { MAX_WAIT_SECONDS, type ProposalWaits } from './proposal-waits';
 import { invalidQuery, optionalQueryString } from './query';
 import { sendRepresentation } from './representation';
+import { restorePatch } from './restore-patch';
 
 /** Spec "Sizes and bounds", in characters (code points). */
 
 type ProposalsClient = ServiceClient<'Proposals'>;
+type DiagramsClient = ServiceClient<'Diagrams'>;
 type ProposalMessage = Awaited<ReturnType<ProposalsClient['GetProposal']>>;
 
 /** The spec's create response table. */
@@ -87,6 +90,23 @@ function requiredText(body: Record<string, unknown>, path: string, max: number):
   return value;
 }
 
+/**
+ * `restore_version` (instead of `schema`): the version a restore proposal takes the diagram back to;
+ * undefined when the body proposes a schema patch.
+ */
+function restoreVersionOf(body: Record<string, unknown>): number | undefined {
+  const value = body.restore_version;
+  if (value === undefined) return undefined;
+  if (body.schema !== undefined)
+    throw invalidBodyField(
+      'restore_version',
+      'cannot be sent with schema: a proposal carries one or the other',
+    );
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 999_999_999)
+    throw invalidBodyField('restore_version', 'must be a version number (1 is the oldest)');
+  return value;
+}
+
 /** The `schema` member of a body (a patch object, or a JSON string holding one) as JSON text, size checked. */
 export function schemaJsonOf(body: Record<string, unknown>): string {
   const { schema } = body;
@@ -109,7 +129,11 @@ function proposeRequest(body: Record<string, unknown>) {
   return { schema_json: schemaJson, title, message };
 }
 
-export function proposalRoutes(proposals: ProposalsClient, waits?: ProposalWaits): RouteSpec[] {
+export function proposalRoutes(
+  proposals: ProposalsClient,
+  diagrams: DiagramsClient,
+  waits?: ProposalWaits,
+): RouteSpec[] {
   // Every waiter an event wakes reads the proposal again; those of one team (the only ones who may see it)
   // share that read, so a hundred agents waiting on one proposal cost one read, not a hundred. A change made
   // while the shared read runs may be missing from its answer; the client's next wait, sending that answer's
@@ -123,6 +147,17 @@ export function proposalRoutes(proposals: ProposalsClient, waits?: ProposalWaits
     }
     return pending;
   };
+
+  /** A restore proposal's patch: from the diagram as it is now back to version `number`. */
+  async function restoreSchema(principal: ReturnType<typeof wirePrincipal>, uuid: string, number: number) {
+    const [full, stored] = await Promise.all([
+      diagrams.GetFullDocument({ principal, uuid, known_etag: '' }),
+      diagrams.GetVersionSchema({ principal, uuid, number, format: 'document', level: '' }),
+    ]);
+    const current = (JSON.parse(full.body) as { data: DiagramDocument }).data;
+    return JSON.stringify(restorePatch(current, JSON.parse(stored.body) as DiagramDocument));
+  }
+
   return [
     {
       method: 'post',
@@ -130,10 +165,22 @@ export function proposalRoutes(proposals: ProposalsClient, waits?: ProposalWaits
       operation: 'write',
       write: true,
       handler: async (req, res, principal) => {
+        const body = objectBody(req);
+        const restoreVersion = restoreVersionOf(body);
+        const wire = wirePrincipal(principal);
+        const uuid = uuidOf(req);
+        const request =
+          restoreVersion === undefined
+            ? proposeRequest(body)
+            : proposeRequest({
+                ...body,
+                restore_version: undefined,
+                schema: await restoreSchema(wire, uuid, restoreVersion),
+              });
         const created = await proposals.CreateProposal({
-          principal: wirePrincipal(principal),
-          diagram_uuid: uuidOf(req),
-          ...proposeRequest(objectBody(req)),
+          principal: wire,
+          diagram_uuid: uuid,
+          ...request,
         });
         res.status(201).json({ data: proposalCreated(created) });
       },

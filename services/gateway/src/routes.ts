@@ -51,7 +51,7 @@ export function v1Routes(
     ...diagramRoutes(clients.diagrams, options),
     ...diagramLifecycleRoutes(clients.diagrams),
     ...versionRoutes(clients.diagrams, clients.accounts ?? null),
-    ...proposalRoutes(clients.proposals, options.proposalWaits),
+    ...proposalRoutes(clients.proposals, clients.diagrams, options.proposalWaits),
     ...conversationRoutes(clients.proposals),
     ...exportRoutes(clients.diagrams, clients.proposals),
     ...lintRoutes(clients.diagrams, clients.proposals),

@@ -99,6 +99,7 @@ const ADDITIONS: [string, string][] = [
   ['GET', '/lint-settings'],
   ['POST', '/lint-settings'],
   ['GET', '/lint-rules'],
+  ['PATCH', '/diagrams/{uuid}/versions/{number}'],
 ];
 
 /** Fields added within /v1 beyond the spec's tables: [schema, field]. */
@@ -106,6 +107,7 @@ const FIELD_ADDITIONS: [string, string][] = [
   ['Diagram', 'warnings'],
   ['Diagram', 'driver'],
   ['CreateDiagramRequest', 'dbml'],
+  ['ProposeChangesRequest', 'restore_version'],
   ['ProposalStatus', 'base_version_uuid'],
   ['ProposalStatus', 'comment_count'],
   ['ProposalStatus', 'open_thread_count'],

@@ -1,8 +1,10 @@
 // What every route of the web app shares: the service clients, the signer, cookie settings, this app's
-// origin and the sign-in throttle.
+// origin, the sign-in throttle and
+// the live hub.
 import type { Logger } from '@dss/platform';
 import type { WebClients } from './clients';
 import type { CookieSettings } from './cookies';
+import type { LiveHub } from './live/live-hub';
 import type { SignInThrottle } from './sign-in-throttle';
 import type { Signer } from './signing';
 
@@ -14,4 +16,6 @@ export interface WebAppContext {
   appOrigin: string;
   throttle: SignInThrottle;
   logger: Logger;
+  /** The pages' event streams and who is on which diagram. */
+  live: LiveHub;
 }

@@ -11,12 +11,18 @@ import { notFound, PageError, pageErrorOf } from './page-errors';
 import { assetRoutes } from './routes/assets';
 import { diagramRoutes } from './routes/diagram';
 import { diagramLifecycleRoutes } from './routes/diagram-lifecycle';
+import { compareRoutes } from './routes/compare';
 import { drawRoutes } from './routes/draw';
+import { editorRoutes } from './routes/editor';
+import { exportRoutes } from './routes/exports';
 import { homeRoutes } from './routes/home';
 import { lintSettingsRoutes } from './routes/lint-settings';
+import { liveRoutes } from './routes/live';
 import { reviewRoutes } from './routes/review';
+import { shareRoutes } from './routes/share';
 import { signInRoutes } from './routes/sign-in';
 import { tokenRoutes } from './routes/tokens';
+import { versionRoutes } from './routes/versions';
 import { securityHeaders } from './security-headers';
 import { loadViewer, viewerOf } from './session';
 import { messagePage } from './views/layout';
@@ -27,7 +33,9 @@ import { messagePage } from './views/layout';
  */
 const FORM_BODY_LIMIT = '64kb';
 const PASTE_BODY_LIMIT = '2mb';
-const PASTE_PATH = /^\/diagrams\/[^/]+\/(?:paste(?:\/apply)?|layout)$/;
+const PASTE_PATH = /^\/diagrams\/(?:[^/]+\/(?:paste(?:\/apply)?|layout)|new)$/;
+/** The editor's autosave: a JSON patch, as large as the API's. */
+const EDITS_PATH = /^\/diagrams\/[^/]+\/edits$/;
 
 export interface WebAppOptions {
   trustProxy: boolean | number | string;
@@ -74,15 +82,29 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
   // larger once form-encoded).
   const smallForms = express.urlencoded({ extended: false, limit: FORM_BODY_LIMIT, parameterLimit: 20 });
   const pasteForms = express.urlencoded({ extended: false, limit: PASTE_BODY_LIMIT, parameterLimit: 20 });
-  app.use((req, res, next) => (PASTE_PATH.test(req.path) ? pasteForms : smallForms)(req, res, next));
+  const editsJson = express.json({ limit: PASTE_BODY_LIMIT });
+  app.use((req, res, next) =>
+    (EDITS_PATH.test(req.path) ? editsJson : PASTE_PATH.test(req.path) ? pasteForms : smallForms)(
+      req,
+      res,
+      next,
+    ),
+  );
   app.use(loadViewer(context));
   app.use(verifyFormPosts(context));
 
   const pages = express.Router({ caseSensitive: true, strict: false });
   signInRoutes(pages, context);
   homeRoutes(pages, context);
+  // Before the diagram routes, so `/diagrams/new` is not read as a diagram id.
+  editorRoutes(pages, context);
   diagramRoutes(pages, context);
+  liveRoutes(pages, context);
   diagramLifecycleRoutes(pages, context);
+  versionRoutes(pages, context);
+  compareRoutes(pages, context);
+  exportRoutes(pages, context);
+  shareRoutes(pages, context);
   reviewRoutes(pages, context);
   tokenRoutes(pages, context);
   lintSettingsRoutes(pages, context);

@@ -40,7 +40,8 @@ export function verifyFormPosts(context: WebAppContext): RequestHandler {
     const refusal = forbidden('The form could not be checked. Reload the page and try again.');
     if (!sameOrigin(req, context.appOrigin)) return next(refusal);
     const subject = csrfSubject(context, req, res);
-    const token = (req.body as Record<string, unknown> | undefined)?._csrf;
+    // A form carries the token as `_csrf`; the editor's JSON posts carry it in the X-CSRF-Token header.
+    const token = (req.body as Record<string, unknown> | undefined)?._csrf ?? req.get('x-csrf-token');
     if (!subject || !context.signer.checkCsrfToken(subject, token)) return next(refusal);
     next();
   };

@@ -10,9 +10,12 @@ import {
   startDraining,
 } from '@dss/platform';
 import { createWebApp } from './app';
+import type { WebAppContext } from './app-context';
 import { connectWebClients } from './clients';
 import type { WebConfig } from './config';
 import { cookieSettings } from './cookies';
+import { LiveHub } from './live/live-hub';
+import { startAccessChecks } from './routes/live';
 import { loadSessionKey } from './session-key';
 import { SignInThrottle } from './sign-in-throttle';
 import { Signer } from './signing';
@@ -21,27 +24,29 @@ export interface WebDeps {
   config: WebConfig;
   logger: Logger;
   metrics: Metrics;
-  /** Not used yet (the web app holds nothing that events change); accepted for the shared process shell. */
-  bus?: EventBus;
+  /** The diagrams service's events reach open pages through it; presence goes between replicas on it. */
+  bus: EventBus;
 }
 
-export async function startWebApp({ config, logger, metrics }: WebDeps) {
+export async function startWebApp({ config, logger, metrics, bus }: WebDeps) {
   const signer = new Signer(loadSessionKey({ value: config.sessionKey, file: config.sessionKeyFile }));
   const clients = connectWebClients(config, metrics);
-  const app = createWebApp(
-    {
-      clients,
-      signer,
-      cookies: cookieSettings(config.appUrl),
-      appOrigin: new URL(config.appUrl).origin,
-      throttle: new SignInThrottle(),
-      logger,
-    },
-    {
-      trustProxy: config.trustProxy,
-      onRequestFinished: httpRequestMetrics(metrics),
-    },
-  );
+  const live = new LiveHub({ bus, logger });
+  await live.start();
+  const context: WebAppContext = {
+    clients,
+    signer,
+    cookies: cookieSettings(config.appUrl),
+    appOrigin: new URL(config.appUrl).origin,
+    throttle: new SignInThrottle(),
+    logger,
+    live,
+  };
+  const accessChecks = startAccessChecks(context);
+  const app = createWebApp(context, {
+    trustProxy: config.trustProxy,
+    onRequestFinished: httpRequestMetrics(metrics),
+  });
   const { server, port } = await listenHttp(app, { port: config.httpPort, host: config.httpHost });
   logger.info({ port }, 'web app listening');
 
@@ -53,9 +58,14 @@ export async function startWebApp({ config, logger, metrics }: WebDeps) {
     /** From now on every answer closes its connection (readiness already fails; the listener closes next). */
     drain() {
       startDraining(server);
+      // Event streams never finish on their own: end them now, so their pages reconnect to a replica
+      // that stays, and the graceful close below does not wait for them.
+      live.drain();
     },
     /** Stops taking connections and lets requests in flight finish, for at most `graceMs`. */
     async stop(graceMs = HTTP_GRACE_MS) {
+      accessChecks.stop();
+      await live.close();
       await closeGracefully(server, graceMs);
       clients.close();
     },

@@ -1,7 +1,7 @@
 // The web app over plain HTTP against the whole embedded system: session cookie flags, security headers,
 // sign-in and sign-out, the open-redirect refusal, CSRF refusals, and the same 404 for what another team
 // owns as for what does not exist.
-import { createLogger, createMetrics, createPool } from '@dss/platform';
+import { createLogger, createMetrics, createPool, MemoryEventBus } from '@dss/platform';
 import { type TestMember, twoTableShopPatch } from '@dss/system';
 import { readWebConfig } from '../src/config';
 import { startWebApp, type WebApp } from '../src/server';
@@ -440,6 +440,7 @@ describe('web app over HTTP (whole embedded system)', () => {
         config,
         logger: createLogger('web', { level: 'silent' }),
         metrics: createMetrics('web', { processMetrics: false }),
+        bus: new MemoryEventBus({ logger: createLogger('bus', { level: 'silent' }) }),
       });
       secureUrl = `http://127.0.0.1:${secure.port}`;
     });

@@ -6,10 +6,21 @@
 // every table as a box, the part in view as a frame, and a press or drag on it moves the view there.
 // Nothing is sent anywhere.
 import { type Selection, select } from 'd3-selection';
-import { type D3ZoomEvent, type ZoomBehavior, zoom, zoomIdentity, zoomTransform } from 'd3-zoom';
+import {
+  type D3ZoomEvent,
+  type ZoomBehavior,
+  type ZoomTransform,
+  zoom,
+  zoomIdentity,
+  zoomTransform,
+} from 'd3-zoom';
+import { Emphasis } from './emphasis';
+import { LiveLines, type Offset } from './live-lines';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const SEARCH_FROM_TABLES = 20;
+/** Free space, in CSS pixels, between the controls and the nearest table of a fitted view. */
+const CONTROLS_CLEARANCE = 8;
 /** How far in a person can zoom, relative to 100% (text 12 px → 48 px). */
 const MAX_ZOOM_OVER_ACTUAL = 4;
 
@@ -24,6 +35,8 @@ interface Viewport {
   centreOn(table: SVGGElement): void;
   /** Zooms (never past actual size) and pans so the marked parts fill the view; the whole when none. */
   focusOnChanges(): void;
+  /** Zooms (never past actual size) and pans so the parts fill the view below the controls. */
+  showParts(parts: Iterable<SVGGraphicsElement>): void;
   /** Pans, at the current zoom, so the drawing's point (x, y) is in the middle of the view. */
   centreAt(x: number, y: number): void;
   /** The drawing's units of the table boxes and of what is in view (for the minimap). */
@@ -41,9 +54,12 @@ export function enableViewports(root: ParentNode = document): void {
     if (svg === null || figure.dataset['viewport'] === 'ready') continue;
     figure.dataset['viewport'] = 'ready';
     const viewport = attach(figure, svg);
-    if (viewport !== null) addControls(figure, svg, viewport);
-    // A review shows the change first: the view closes in on what the highlight marks.
-    if (viewport !== null && figure.dataset['focus'] === 'changes') viewport.focusOnChanges();
+    if (viewport === null) continue;
+    addControls(figure, svg, viewport);
+    // The first view fits the whole diagram clear of the controls; a review shows the change first: the
+    // view closes in on what the highlight marks.
+    viewport.fit();
+    if (figure.dataset['focus'] === 'changes') viewport.focusOnChanges();
   }
 }
 
@@ -90,6 +106,53 @@ function attach(figure: HTMLElement, svg: SVGSVGElement): Viewport | null {
   figure.dataset['zoom'] = String(Math.round(fittedScale() * 100));
 
   const centre = () => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+  /** Height in CSS pixels of the strip at the top of the view that the page's controls cover. */
+  const coveredTop = () => {
+    const bar = figure.querySelector<HTMLElement>(':scope > .dss-zoom-controls');
+    if (bar === null) return 0;
+    const view = svg.getBoundingClientRect();
+    return Math.max(0, bar.getBoundingClientRect().bottom - view.top + CONTROLS_CLEARANCE);
+  };
+  /**
+   * The whole drawing in view, and no table under the controls: when the plain fit puts a table under the
+   * toolbar, the drawing is fitted into the part of the view below it instead.
+   */
+  const fittedTransform = (): ZoomTransform => {
+    const band = coveredTop();
+    const bar = figure.querySelector<HTMLElement>(':scope > .dss-zoom-controls');
+    if (band === 0 || bar === null) return zoomIdentity;
+    const view = svg.getBoundingClientRect();
+    const s = fittedScale();
+    const toScreen = (x: number, y: number) => ({
+      x: view.left + view.width / 2 + (x - (box.x + box.width / 2)) * s,
+      y: view.top + view.height / 2 + (y - (box.y + box.height / 2)) * s,
+    });
+    const controls = bar.getBoundingClientRect();
+    const covered = Array.from(layer.querySelectorAll<SVGRectElement>('g.dss-table rect.dss-box')).some(
+      (rect) => {
+        const from = toScreen(rect.x.baseVal.value, rect.y.baseVal.value);
+        const to = toScreen(
+          rect.x.baseVal.value + rect.width.baseVal.value,
+          rect.y.baseVal.value + rect.height.baseVal.value,
+        );
+        return (
+          from.x < controls.right + CONTROLS_CLEARANCE &&
+          to.x > controls.left - CONTROLS_CLEARANCE &&
+          from.y < controls.bottom + CONTROLS_CLEARANCE &&
+          to.y > controls.top - CONTROLS_CLEARANCE
+        );
+      },
+    );
+    if (!covered) return zoomIdentity;
+    // In viewBox units: the part of the view below the band, and the drawing scaled and centred into it.
+    const width = view.width / s;
+    const height = view.height / s;
+    const free = height - band / s;
+    const k = Math.min(width / box.width, free / box.height, 1);
+    const middle = centre();
+    const freeMiddleY = middle.y - height / 2 + band / s + free / 2;
+    return zoomIdentity.translate(middle.x, freeMiddleY).scale(k).translate(-middle.x, -middle.y);
+  };
   const scaleAbout = (k: number, x: number, y: number) => {
     // Keep (x, y), in viewBox units, at the middle of the view.
     const middle = centre();
@@ -114,7 +177,7 @@ function attach(figure: HTMLElement, svg: SVGSVGElement): Viewport | null {
       return matrix && matrix.a !== 0 ? 1 / matrix.a : 1;
     },
     fit() {
-      selection.call(behaviour.transform, zoomIdentity);
+      selection.call(behaviour.transform, fittedTransform());
     },
     actualSize() {
       behaviour.scaleExtent([0.2, Math.max(8, MAX_ZOOM_OVER_ACTUAL / fittedScale())]);
@@ -126,12 +189,25 @@ function attach(figure: HTMLElement, svg: SVGSVGElement): Viewport | null {
       selection.call(behaviour.scaleBy, factor);
     },
     centreOn(table: SVGGElement) {
-      const bounds = table.getBBox();
+      const bounds = (table.querySelector<SVGRectElement>('rect.dss-box') ?? table).getBBox();
       const k = Math.max(1 / fittedScale(), 1);
-      selection.call(
-        behaviour.transform,
-        scaleAbout(k, bounds.x + bounds.width / 2, bounds.y + bounds.height / 2),
-      );
+      // Centred, unless the table is taller (or wider) than the view below the controls: then its header
+      // (its left edge) goes to the top (left) of that part of the view, so the name is what one sees.
+      const view = svg.getBoundingClientRect();
+      const unitsPerPixel = 1 / (fittedScale() * k);
+      const band = coveredTop() * unitsPerPixel;
+      const margin = 16 * unitsPerPixel;
+      const visibleWidth = view.width * unitsPerPixel;
+      const visibleHeight = view.height * unitsPerPixel;
+      const x =
+        bounds.width + 2 * margin > visibleWidth
+          ? bounds.x - margin + visibleWidth / 2
+          : bounds.x + bounds.width / 2;
+      const y =
+        bounds.height + 2 * margin > visibleHeight - band
+          ? bounds.y - margin - band + visibleHeight / 2
+          : bounds.y + bounds.height / 2 - band / 2;
+      selection.call(behaviour.transform, scaleAbout(k, x, y));
       table.classList.add('dss-found');
       window.setTimeout(() => table.classList.remove('dss-found'), 1600);
     },
@@ -144,6 +220,9 @@ function attach(figure: HTMLElement, svg: SVGSVGElement): Viewport | null {
           marked.closest<SVGGraphicsElement>('g.dss-table, g.dss-relationship, g.dss-note, g.dss-group') ??
             marked,
         );
+      this.showParts(parts);
+    },
+    showParts(parts: Iterable<SVGGraphicsElement>) {
       let union: { x0: number; y0: number; x1: number; y1: number } | null = null;
       for (const part of parts) {
         const b = part.getBBox();
@@ -160,16 +239,24 @@ function attach(figure: HTMLElement, svg: SVGSVGElement): Viewport | null {
       }
       if (union === null) return;
       const margin = 40;
+      const view = svg.getBoundingClientRect();
+      const s = fittedScale();
+      // In viewBox units at k = 1: the whole view, and the strip the controls cover.
+      const width = view.width / s;
+      const height = view.height / s;
+      const band = coveredTop() / s;
       const k = Math.min(
-        box.width / (union.x1 - union.x0 + 2 * margin),
-        box.height / (union.y1 - union.y0 + 2 * margin),
-        Math.max(1, 1 / fittedScale()),
+        width / (union.x1 - union.x0 + 2 * margin),
+        (height - band) / (union.y1 - union.y0 + 2 * margin),
+        Math.max(1, 1 / s),
       );
-      if (k <= 1.05) return;
-      selection.call(
-        behaviour.transform,
-        scaleAbout(k, (union.x0 + union.x1) / 2, (union.y0 + union.y1) / 2),
-      );
+      if (k <= 1.05) {
+        this.fit();
+        return;
+      }
+      // The parts' middle at the middle of the view below the controls.
+      const y = (union.y0 + union.y1) / 2 - band / (2 * k);
+      selection.call(behaviour.transform, scaleAbout(k, (union.x0 + union.x1) / 2, y));
     },
   };
 }
@@ -192,7 +279,8 @@ function addControls(figure: HTMLElement, svg: SVGSVGElement, viewport: Viewport
   button('+', 'Zoom in (+)', () => viewport.zoomBy(1.4), 'in');
   button('−', 'Zoom out (−)', () => viewport.zoomBy(1 / 1.4), 'out');
   button('Fit', 'Fit the whole diagram (0)', () => viewport.fit(), 'fit');
-  button('100%', 'Actual size (1)', () => viewport.actualSize(), 'actual');
+  // The accessible name holds the visible label (WCAG 2.5.3, label in name): "100%", then what it does.
+  button('100%', '100%, actual size (1)', () => viewport.actualSize(), 'actual');
 
   const tables = Array.from(svg.querySelectorAll<SVGGElement>('g.dss-table[data-table]'));
   if (tables.length >= SEARCH_FROM_TABLES) {
@@ -225,6 +313,7 @@ function addControls(figure: HTMLElement, svg: SVGSVGElement, viewport: Viewport
     bar.append(search, list);
     addMinimap(figure, svg, viewport, tables);
   }
+  addFocus(figure, svg, viewport, bar);
   const layoutForm = document.getElementById('layout-form') as HTMLFormElement | null;
   if (layoutForm !== null) addArranging(bar, svg, viewport, layoutForm);
   figure.prepend(bar);
@@ -246,6 +335,62 @@ function addControls(figure: HTMLElement, svg: SVGSVGElement, viewport: Viewport
       action();
     }
   });
+}
+
+/**
+ * Emphasis of what the pointer is on (see emphasis.ts), the line under the drawing that names a selected
+ * relationship, and the "Show" choice of the toolbar: all tables, or Focus mode (the selected table, or on a
+ * review the changed ones, with their neighbours to depth 1 or 2), which zooms to what it shows.
+ */
+function addFocus(figure: HTMLElement, svg: SVGSVGElement, viewport: Viewport, bar: HTMLElement): void {
+  const info = document.createElement('p');
+  info.className = 'dss-relationship-info';
+  info.setAttribute('role', 'status');
+  info.hidden = true;
+  figure.appendChild(info);
+  const emphasis = new Emphasis(svg, info);
+  const choice = document.createElement('select');
+  choice.className = 'dss-focus-choice';
+  choice.dataset['zoomAction'] = 'focus';
+  choice.title = 'Show every table, or only the selected table and its neighbours (click a table first)';
+  choice.setAttribute('aria-label', 'Show');
+  for (const [value, label] of [
+    ['0', 'All tables'],
+    ['1', 'Focus: neighbours'],
+    ['2', 'Focus: 2 steps'],
+  ] as const) {
+    const option = document.createElement('option');
+    option.value = value;
+    option.textContent = label;
+    choice.appendChild(option);
+  }
+  const showFocused = () => {
+    if (emphasis.focusing === 0) viewport.fit();
+    else viewport.showParts(Array.from(svg.querySelectorAll<SVGGElement>('g.dss-table.dss-in-focus')));
+  };
+  choice.addEventListener('change', () => {
+    emphasis.setFocusDepth(Number(choice.value));
+    showFocused();
+  });
+  const refresh = () => {
+    choice.disabled = emphasis.centre.size === 0;
+    if (choice.disabled && choice.value !== '0') {
+      choice.value = '0';
+      emphasis.setFocusDepth(0);
+      viewport.fit();
+    }
+  };
+  // Selecting another table while in Focus mode moves the focus there.
+  emphasis.onChange(() => {
+    const before = choice.disabled;
+    refresh();
+    if (!before && emphasis.focusing > 0) showFocused();
+  });
+  figure.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') emphasis.select(null, null);
+  });
+  refresh();
+  bar.appendChild(choice);
 }
 
 /** A point of the page (client coordinates) in the user units of `element`. */
@@ -349,7 +494,7 @@ function addMinimap(
 /**
  * Arrange by hand (owners and editors: the page carries the layout form): "Arrange" lets a drag move a
  * table; "Save layout" posts the moved tables' new positions, which become a new version. Lines to a
- * moved table fade until the saved page draws them again.
+ * moved table follow it while it is dragged (routed again around the tables where they now stand).
  */
 function addArranging(bar: HTMLElement, svg: SVGSVGElement, viewport: Viewport, form: HTMLFormElement): void {
   interface Moved {
@@ -407,6 +552,8 @@ function addArranging(bar: HTMLElement, svg: SVGSVGElement, viewport: Viewport, 
   };
   /** What one drag moves: a table, or a group frame with the tables inside it. */
   let dragging: { entries: Moved[]; names: Set<string>; x: number; y: number } | null = null;
+  /** Read from the drawing at the first move, before any table has been moved. */
+  let lines: LiveLines | null = null;
   svg.addEventListener('pointerdown', (event) => {
     if (!viewport.arranging) return;
     const target = event.target as Element;
@@ -470,13 +617,11 @@ function addArranging(bar: HTMLElement, svg: SVGSVGElement, viewport: Viewport, 
       entry.dy += dy;
       entry.g.setAttribute('transform', `translate(${entry.dx.toFixed(1)},${entry.dy.toFixed(1)})`);
     }
-    for (const line of Array.from(svg.querySelectorAll<SVGGElement>('g.dss-relationship'))) {
-      if (
-        dragging.names.has(line.dataset['sourceTable'] ?? '') ||
-        dragging.names.has(line.dataset['targetTable'] ?? '')
-      )
-        line.classList.add('dss-stale');
-    }
+    const offsets = new Map<string, Offset>();
+    for (const [key, entry] of moved)
+      if (entry.kind === 'tables') offsets.set(key.slice('tables:'.length), entry);
+    lines ??= new LiveLines(svg);
+    lines.follow(offsets, dragging.names);
     save.disabled = false;
   });
   const stop = () => {

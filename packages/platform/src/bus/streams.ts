@@ -16,6 +16,9 @@ export interface StreamSpec {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** Publishes deduplicate on messageId within this window (JetStream's duplicate_window). */
+export const DEDUPE_WINDOW_MS = 2 * 60 * 1000;
+
 export const DEFAULT_STREAMS: readonly StreamSpec[] = [
   {
     name: 'EVENTS',
@@ -24,10 +27,10 @@ export const DEFAULT_STREAMS: readonly StreamSpec[] = [
     maxAgeMs: DAY_MS,
   },
   { name: 'JOBS', subjects: ['importer.>'], retention: 'workqueue', maxAgeMs: 7 * DAY_MS },
+  // Who has a diagram open in the web app, shared between its replicas: worthless after seconds, kept
+  // only as long as JetStream allows (max age may not be shorter than the duplicate window).
+  { name: 'PRESENCE', subjects: ['web.>'], retention: 'limits', maxAgeMs: DEDUPE_WINDOW_MS },
 ];
-
-/** Publishes deduplicate on messageId within this window (JetStream's duplicate_window). */
-export const DEDUPE_WINDOW_MS = 2 * 60 * 1000;
 
 export function streamForSubject(streams: readonly StreamSpec[], subject: string): StreamSpec | undefined {
   return streams.find((stream) => stream.subjects.some((filter) => subjectMatches(filter, subject)));

@@ -43,6 +43,7 @@ form.inline { display: inline; }
 input, select, textarea { font: inherit; padding: 0.4rem 0.55rem; border: 1px solid var(--line); border-radius: 6px; background: var(--paper); }
 button { font: inherit; padding: 0.4rem 0.9rem; border-radius: 6px; border: 1px solid var(--line); background: var(--paper); cursor: pointer; }
 button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
+a.button { display: inline-block; padding: 0.4rem 0.9rem; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent); color: #fff; text-decoration: none; }
 button.danger { color: var(--removed); border-color: var(--removed); }
 button.link { border: none; background: none; color: var(--accent); padding: 0; text-decoration: underline; }
 .error { color: var(--removed); }
@@ -69,7 +70,8 @@ figure.diagram svg.dss-minimap { position: absolute; right: 8px; bottom: 8px; z-
 @media (min-width: 1100px) { .changes-grid { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); } }
 /* The lint panel sits under the migration, in its column, while the changes run down the first. */
 @media (min-width: 1100px) { .changes-grid { grid-template-rows: auto 1fr; } .changes-grid > .changes-section { grid-row: span 2; } .changes-grid > .lint { grid-column: 2; align-self: start; } }
-.migration-sql { background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.8rem; overflow: auto; max-height: 32rem; white-space: pre; font-size: 12px; }
+.migration { min-width: 0; }
+.migration-sql { background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.8rem; overflow: auto; max-width: 100%; max-height: 32rem; white-space: pre; font-size: 12px; }
 .migration-warnings { padding-left: 1.2rem; }
 .migration-warnings li { margin: 0.2rem 0; }
 textarea.code, pre.code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 12px; width: 100%; box-sizing: border-box; }
@@ -85,6 +87,13 @@ pre.code { background: var(--paper); border: 1px solid var(--line); border-radiu
 .paste-box { margin: 1rem 0; }
 .paste-box textarea { width: 100%; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
 .dss-found .dss-box { stroke: #2563eb; stroke-width: 3; }
+.dss-selected .dss-box { stroke: #2563eb; stroke-width: 2.5; }
+.dss-peer-selected .dss-box { stroke: #c2410c; stroke-width: 3; stroke-dasharray: 6 3; }
+.live { display: flex; flex-wrap: wrap; gap: 0.3rem 1rem; align-items: baseline; margin: 0.4rem 0; font-size: 0.9rem; }
+.live p { margin: 0; }
+.live [data-live="state"] { color: var(--muted); }
+.live ul { display: flex; flex-wrap: wrap; gap: 0.2rem 1rem; list-style: none; margin: 0; padding: 0; }
+.live .live-person { font-weight: 600; }
 aside.history { background: var(--paper); border: 1px solid var(--line); border-radius: 8px; padding: 0.8rem 1rem; align-self: start; }
 aside.history h2 { margin-top: 0; }
 aside.history ol, aside.history ul { padding-left: 1.1rem; margin: 0; }
@@ -111,6 +120,20 @@ h4.mark-added { color: var(--added); } h4.mark-changed { color: var(--changed); 
 .reply-form textarea, #new-thread-form textarea { width: 100%; }
 .badge.changes { background: var(--removed); color: #fff; }
 .revision-list { padding-left: 1.2rem; }
+.review-actions .stack { flex-direction: row; align-items: flex-end; gap: 0.8rem; }
+.review-actions textarea[rows] { height: 2.6rem; }
+.export-menu { display: inline-block; position: relative; margin: 0.2rem 0.6rem 0.2rem 0; }
+.export-menu summary { cursor: pointer; display: inline-block; padding: 0.3rem 0.8rem; border: 1px solid var(--line); border-radius: 6px; background: var(--paper); }
+.export-menu ul { position: absolute; z-index: 5; list-style: none; margin: 0.2rem 0 0; padding: 0.4rem 0; min-width: 12rem;
+  background: var(--paper); border: 1px solid var(--line); border-radius: 6px; box-shadow: 0 4px 12px rgba(0, 0, 0, 0.12); }
+.export-menu li a { display: block; padding: 0.3rem 0.9rem; }
+.version-banner { border-left-color: #b45309; }
+.version-tools { display: flex; flex-wrap: wrap; gap: 0.8rem; align-items: center; margin: 0.6rem 0; }
+.version-label { display: inline-block; padding: 0 0.4rem; border-radius: 4px; background: #fef3c7; color: #78350f; font-size: 0.85em; }
+.compare-versions { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: end; margin: 0 0 0.8rem; }
+.compare-form { display: flex; flex-wrap: wrap; gap: 0.8rem; align-items: end; margin: 0.6rem 0; }
+.share-links td, .share-links th { padding: 0.3rem 0.6rem; text-align: left; border-bottom: 1px solid var(--line); }
+.share-url { font-family: ui-monospace, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
 body.embed { background: var(--paper); }
 main.embed { max-width: none; margin: 0; padding: 0; }
 main.embed figure.diagram { border: none; height: 100vh; border-radius: 0; }

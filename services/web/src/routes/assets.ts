@@ -1,7 +1,10 @@
-// Static files, all shipped with the code (nothing fetched at run time): the app's stylesheet, and the
-// diagram stylesheet and /draw browser bundle of @dss/diagram-svg. Cached briefly, revalidated by ETag.
+// Static files, all shipped with the code (nothing fetched at run time): the app's stylesheet, the diagram
+// stylesheet and browser bundles of @dss/diagram-svg, and this app's live page script. Cached briefly,
+// revalidated by ETag.
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { diagramCss, drawBundlePath, viewportBundlePath } from '@dss/diagram-svg';
+import { editorBundlePath, editorCss, newDiagramBundlePath } from '@dss/editor';
 import type { Response, Router } from 'express';
 import { APP_CSS } from '../assets/app-css';
 
@@ -24,6 +27,12 @@ const COPY_SCRIPT = `document.addEventListener('click', (event) => {
 });
 `;
 
+/**
+ * The live page script, built by scripts/bundle.js from src/client-live; resolved from the workspace, so it
+ * is the same file whether this module runs compiled (dist/routes) or from source under jest (src/routes).
+ */
+const LIVE_BUNDLE_PATH = path.resolve(__dirname, '..', '..', 'dist', 'client', 'live.js');
+
 export function assetRoutes(router: Router): void {
   const send = (res: Response, type: string, body: string) => {
     res.setHeader('Cache-Control', 'public, max-age=300');
@@ -32,6 +41,7 @@ export function assetRoutes(router: Router): void {
   // Read once: the bundle does not change while the process runs.
   let drawBundle: string | undefined;
   let viewportBundle: string | undefined;
+  let liveBundle: string | undefined;
   router.get('/assets/app.css', (_req, res) => send(res, 'text/css', APP_CSS));
   router.get('/assets/diagram.css', (_req, res) => send(res, 'text/css', diagramCss));
   router.get('/assets/copy.js', (_req, res) => send(res, 'text/javascript', COPY_SCRIPT));
@@ -39,9 +49,21 @@ export function assetRoutes(router: Router): void {
     drawBundle ??= readFileSync(drawBundlePath, 'utf8');
     send(res, 'text/javascript', drawBundle);
   });
+  router.get('/assets/editor.css', (_req, res) => send(res, 'text/css', editorCss));
+  const bundles = new Map<string, string>();
+  const bundle = (file: string) => (_req: unknown, res: Response) => {
+    if (!bundles.has(file)) bundles.set(file, readFileSync(file, 'utf8'));
+    send(res, 'text/javascript', bundles.get(file)!);
+  };
+  router.get('/assets/editor.js', bundle(editorBundlePath));
+  router.get('/assets/new-diagram.js', bundle(newDiagramBundlePath));
   router.get(['/favicon.ico', '/assets/favicon.svg'], (_req, res) => send(res, 'image/svg+xml', FAVICON));
   router.get('/assets/viewport.js', (_req, res) => {
     viewportBundle ??= readFileSync(viewportBundlePath, 'utf8');
     send(res, 'text/javascript', viewportBundle);
+  });
+  router.get('/assets/live.js', (_req, res) => {
+    liveBundle ??= readFileSync(LIVE_BUNDLE_PATH, 'utf8');
+    send(res, 'text/javascript', liveBundle);
   });
 }

@@ -15,6 +15,7 @@ import { type Diagram, findVisibleDiagram, fullDocument, userNames } from '../lo
 import { EMBED_CONTENT_SECURITY_POLICY } from '../security-headers';
 import { requireViewer, viewerOf } from '../session';
 import { canEdit, principalFor } from '../viewer';
+import { exportMenu } from '../views/export-menu';
 import { historyPane } from '../views/history';
 import { csrfField, page } from '../views/layout';
 
@@ -41,20 +42,23 @@ export function diagramRoutes(router: Router, context: WebAppContext): void {
           title: diagram.name,
           viewer: { ...viewer.user, csrfToken },
           stylesheets: ['/assets/diagram.css'],
-          scripts: ['/assets/viewport.js'],
+          scripts: ['/assets/viewport.js', '/assets/live.js'],
         },
         html`<main class="with-aside wide">
 <div class="primary-column">
 <p class="crumbs"><a href="/">${membership.team_name}</a> /</p>
 <h1>${diagram.name}</h1>
-<p class="meta"><span class="badge">${diagram.driver}</span> ${statusText(diagram)} · <a href="/embed/${diagram.uuid}">embed view</a></p>
+<p class="meta"><span class="badge">${diagram.driver}</span> <span data-live="table-count">${statusText(diagram)}</span> · <a href="/embed/${diagram.uuid}">embed view</a> · <a href="/diagrams/${diagram.uuid}/edit">${canEdit(membership.role) ? 'Open in the editor' : 'Open in the editor (read-only)'}</a></p>
+${document ? exportMenu(diagram, document.driver) : ''} ${canEdit(membership.role) ? html`<a href="/diagrams/${diagram.uuid}/share">Share links</a>` : ''}
 ${lifecycleControls(diagram, membership.role, csrfToken)}
 ${importWarnings(diagram.warnings)}
+${document ? liveSection(diagram.uuid, versions.versions[0]?.uuid ?? '', csrfToken) : ''}
 ${drawing(diagram, document)}
 ${canEdit(membership.role) && document ? layoutForm(diagram.uuid, csrfToken, versions.versions[0]?.uuid ?? '') : ''}
 ${canEdit(membership.role) && document ? pasteBox(diagram.uuid, csrfToken) : ''}
 </div>
 ${historyPane({
+  diagramUuid: diagram.uuid,
   versions: versions.versions,
   names,
   proposals: proposals.proposals,
@@ -221,6 +225,18 @@ ${pasteBox(diagram.uuid, csrfToken, pasted)}
       ).text,
     );
   });
+}
+
+/**
+ * Where /assets/live.js says whether the page is live and who else has the diagram open (filled by the
+ * script, every text set as text); its data names the diagram and the version drawn.
+ */
+function liveSection(uuid: string, versionUuid: string, csrfToken: string): Html {
+  return html`<section class="live" id="live" aria-label="Who else is here" data-diagram="${uuid}" data-version="${versionUuid}" data-csrf="${csrfToken}">
+<p data-live="state" aria-live="polite">Connecting…</p>
+<ul data-live="people" aria-label="Also on this diagram"></ul>
+<p data-live="note" aria-live="polite"></p>
+</section>`;
 }
 
 /** The form the page script fills and submits when an owner or editor saves positions set by hand. */

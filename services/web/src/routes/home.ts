@@ -5,7 +5,7 @@ import type { WebAppContext } from '../app-context';
 import { csrfTokenFor } from '../csrf';
 import { type Html, html } from '../html';
 import { requireViewer, viewerOf } from '../session';
-import { principalFor } from '../viewer';
+import { canEdit, principalFor } from '../viewer';
 import { page, timestamp } from '../views/layout';
 
 const MAX_DIAGRAMS_PER_TEAM = 100;
@@ -53,6 +53,7 @@ ${more ? html`<p class="muted">Showing the ${MAX_DIAGRAMS_PER_TEAM} most recentl
         },
         html`<main>
 <h1>Your diagrams</h1>
+${viewer.memberships.some((membership) => canEdit(membership.role)) ? html`<p><a class="button primary" href="/diagrams/new">New diagram</a></p>` : ''}
 ${sections.length === 0 ? html`<p>You are not a member of any team yet. Ask an operator to add you.</p>` : sections}
 </main>`,
       ).text,

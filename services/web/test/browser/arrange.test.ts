@@ -76,7 +76,8 @@ describe('arrange by hand (Chromium, whole embedded system)', () => {
     await page.waitForSelector('figure.diagram[data-viewport=ready]');
     await page.click('button[data-zoom-action=arrange]');
     const unitsPerPixel = await drag(page, name, 120, 60);
-    expect(await page.locator('g.dss-relationship.dss-stale').count()).toBeGreaterThan(0);
+    // The lines followed the table (first-view.test.ts measures them); none is left behind, faded.
+    expect(await page.locator('g.dss-relationship.dss-stale').count()).toBe(0);
     await saveScreenshot(page, 'arrange-dragged');
     await Promise.all([
       page.waitForURL(`${web.webUrl}/diagrams/${diagramUuid}`),
@@ -238,6 +239,8 @@ describe('arrange by hand (Chromium, whole embedded system)', () => {
     const [name] = [...(await framesByName()).keys()];
     const page = await suite.signedInPage(editor, `/diagrams/${diagramUuid}`);
     await page.waitForSelector('figure.diagram[data-viewport=ready]');
+    // Arranging when the change lands: a live page redraws a newer version only when not arranging.
+    await page.click('button[data-zoom-action=arrange]');
     const proposal = await propose(web, editor, diagramUuid, {
       title: 'Meanwhile',
       message: 'Another change.',
@@ -249,7 +252,9 @@ describe('arrange by hand (Chromium, whole embedded system)', () => {
     const other = await suite.signedInPage(editor, `/review/${proposal.uuid}`);
     await Promise.all([other.waitForLoadState('load'), other.click('button:has-text("Apply changes")')]);
     const before = (await framesByName()).get(name!)!;
-    await page.click('button[data-zoom-action=arrange]');
+    await page.waitForFunction(() =>
+      document.querySelector('#live [data-live="note"]')?.textContent?.includes('newer version'),
+    );
     await drag(page, name!, 80, 0);
     const [response] = await Promise.all([
       page.waitForResponse((candidate) => candidate.url().endsWith('/layout')),

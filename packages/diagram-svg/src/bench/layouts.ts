@@ -1,0 +1,135 @@
+// `npm run bench -w @dss/diagram-svg` (after a build), third part: whole-schema layouts side by side. For
+// each graph (OpenStreetMap's 57 tables, danbooru's 66 and the corpus's other schemas, and a generated
+// 300-table/600-FK schema), each candidate lays out every table, the server-side drawing routes the lines,
+// and the drawing is measured in drawing units: line crossings (per relationship), pairs of lines 2–8 px
+// apart for more than 80 px, lines within 3 px of a table they do not connect, lines through tables, shared
+// runs, median line length in table widths, area, and the time of layout plus routing.
+//   today      the import's layout (packages/schema: dagre per connected unit, units packed in rows)
+//   elk-layered, elk-stress   elkjs 0.12.1 (ELK's layered and stress algorithms) on the whole graph
+//   clustered  packages/schema's layOutClusters (clusters by foreign-key neighbourhood and prefix, hubs central)
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { convertDdl, type DdlDriver } from '@dss/ddl';
+import { apply, type DiagramDocument, emptyDocument, layOutClusters, normalize, validate } from '@dss/schema';
+import { crossings, measureSvg, sharedRuns } from '../geometry-check';
+import { readabilityMetrics } from '../line-metrics';
+import { renderDiagramSvg } from '../render';
+import { generateSchemaPatch } from './schema-generator';
+
+// elkjs's bundled build runs ELK (compiled from Java) in this thread; its API answers with a promise.
+const ELK = require('elkjs/lib/elk.bundled.js');
+
+const CORPUS = path.resolve(__dirname, '../../../../../shared/corpus');
+const DATA = path.resolve(__dirname, '../../test/data');
+
+type Layout = (document: DiagramDocument) => Promise<Map<string, { left: number; top: number }>>;
+
+const LAYOUTS: [string, Layout | null][] = [
+  ['today', null],
+  [
+    'elk-layered',
+    (document) => elkLayout(document, { 'elk.algorithm': 'layered', 'elk.direction': 'RIGHT' }),
+  ],
+  [
+    'elk-stress',
+    (document) => elkLayout(document, { 'elk.algorithm': 'stress', 'elk.stress.desiredEdgeLength': '260' }),
+  ],
+  [
+    'clustered',
+    async (document) =>
+      layOutClusters(
+        document.tables.map((table) => ({ name: table.name, width: table.width, height: table.height })),
+        document.relationships.map((link) => ({ source: link.source_table, target: link.target_table })),
+      ),
+  ],
+];
+
+async function elkLayout(document: DiagramDocument, options: Record<string, string>) {
+  const elk = new ELK();
+  const graph = await elk.layout({
+    id: 'root',
+    layoutOptions: {
+      'elk.spacing.nodeNode': '56',
+      'elk.layered.spacing.nodeNodeBetweenLayers': '112',
+      'elk.spacing.componentComponent': '96',
+      ...options,
+    },
+    children: document.tables.map((table) => ({ id: table.name, width: table.width, height: table.height })),
+    edges: document.relationships
+      .filter((link) => link.source_table !== link.target_table)
+      .map((link, at) => ({ id: `e${at}`, sources: [link.target_table], targets: [link.source_table] })),
+  });
+  const out = new Map<string, { left: number; top: number }>();
+  for (const child of graph.children as { id: string; x: number; y: number }[])
+    out.set(child.id, { left: Math.round(child.x), top: Math.round(child.y) });
+  return out;
+}
+
+async function graphs(): Promise<[string, DiagramDocument][]> {
+  const out: [string, DiagramDocument][] = [];
+  const fromDdl = async (label: string, file: string, driver: DdlDriver) => {
+    if (!fs.existsSync(file)) throw new Error(`missing: ${file}`);
+    const result = await convertDdl(driver, fs.readFileSync(file, 'utf8'));
+    if (!result.ok) throw new Error(`${label}: ${result.message}`);
+    out.push([label, result.document]);
+  };
+  await fromDdl('openstreetmap 57/76', path.join(DATA, 'openstreetmap.sql'), 'pgsql');
+  await fromDdl('danbooru 66/93', path.join(CORPUS, 'pgsql/danbooru.sql'), 'pgsql');
+  await fromDdl('adventureworks 71/90', path.join(CORPUS, 'sqlsrv/adventureworks.sql'), 'sqlsrv');
+  await fromDdl('pterodactyl 35/35', path.join(CORPUS, 'mysql/pterodactyl.sql'), 'mysql');
+  const base = emptyDocument('pgsql');
+  const checked = validate(
+    normalize(generateSchemaPatch({ tables: 300, relationships: 600 })).patch,
+    base,
+    'pgsql',
+    'propose',
+  );
+  if (!checked.ok)
+    throw new Error(`the generated schema is invalid: ${JSON.stringify(checked.problems.slice(0, 3))}`);
+  out.push(['generated 300/600', apply(base, checked.patch).document]);
+  return out;
+}
+
+async function main(): Promise<void> {
+  const only = process.env.DSS_BENCH_LAYOUTS?.split(',');
+  console.log(
+    'layouts: crossings (per relationship) | near-parallel pairs | border runs | through tables | shared runs | median length (table widths) | area (Mpx) | layout + routing ms',
+  );
+  for (const [label, document] of await graphs()) {
+    for (const [name, layout] of LAYOUTS) {
+      if (only && !only.includes(name)) continue;
+      const started = performance.now();
+      const positions = layout === null ? null : await layout(document);
+      const laidOut =
+        positions === null
+          ? document
+          : {
+              ...document,
+              tables: document.tables.map((table) => ({ ...table, ...(positions.get(table.name) ?? {}) })),
+            };
+      const laidOutMs = performance.now() - started;
+      const svg = renderDiagramSvg(laidOut);
+      const totalMs = performance.now() - started;
+      const drawing = measureSvg(svg);
+      const metrics = readabilityMetrics(drawing);
+      console.log(
+        [
+          `${label.padEnd(22)} ${name.padEnd(12)}`,
+          `${String(metrics.crossings).padStart(6)} (${metrics.crossingsPerRelationship})`.padEnd(14),
+          String(metrics.nearParallelPairs).padStart(5),
+          String(metrics.borderRuns).padStart(5),
+          String(crossings(drawing).length).padStart(4),
+          String(sharedRuns(drawing).length).padStart(4),
+          String(metrics.medianLengthInTableWidths).padStart(6),
+          String(metrics.areaMegapixels).padStart(7),
+          `${Math.round(totalMs)} ms (layout ${Math.round(laidOutMs)})`,
+        ].join(' | '),
+      );
+    }
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

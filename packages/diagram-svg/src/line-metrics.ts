@@ -1,0 +1,174 @@
+// How readable a drawing's lines are, in drawing units (px at 100%), for the layout benchmark and the
+// geometry tests: line crossings, pairs of lines running close together (2–8 px apart for more than
+// 80 px: a wall of wires no eye can follow), lines running along a table they do not connect (within 3 px
+// of its border: they read as part of it), and line length measured in table widths.
+import type { Drawing, MeasuredBox } from './geometry-check';
+
+interface Run {
+  line: number;
+  /** Index of the relationship in the drawing. */
+  id: number;
+  vertical: boolean;
+  /** Position across (x of a vertical run, y of a horizontal one) and its extent along. */
+  across: number;
+  from: number;
+  to: number;
+}
+
+function runsOf(drawing: Drawing): Run[] {
+  const runs: Run[] = [];
+  drawing.relationships.forEach((relationship, id) => {
+    const points = relationship.points;
+    for (let at = 1; at < points.length; at++) {
+      const [x1, y1] = points[at - 1] as [number, number];
+      const [x2, y2] = points[at] as [number, number];
+      if (Math.abs(x1 - x2) < 0.01 && Math.abs(y1 - y2) > 0.01)
+        runs.push({
+          line: runs.length,
+          id,
+          vertical: true,
+          across: x1,
+          from: Math.min(y1, y2),
+          to: Math.max(y1, y2),
+        });
+      else if (Math.abs(y1 - y2) < 0.01 && Math.abs(x1 - x2) > 0.01)
+        runs.push({
+          line: runs.length,
+          id,
+          vertical: false,
+          across: y1,
+          from: Math.min(x1, x2),
+          to: Math.max(x1, x2),
+        });
+    }
+  });
+  return runs;
+}
+
+/** Points where a horizontal run of one relationship crosses a vertical run of another (ends excluded). */
+export function lineCrossings(drawing: Drawing): number {
+  const runs = runsOf(drawing);
+  const vertical = runs.filter((run) => run.vertical).sort((a, b) => a.across - b.across);
+  const horizontal = runs.filter((run) => !run.vertical);
+  let count = 0;
+  for (const h of horizontal) {
+    // Vertical runs whose x lies strictly inside the horizontal run: binary search the start.
+    let low = 0;
+    let high = vertical.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((vertical[middle] as Run).across <= h.from + 0.5) low = middle + 1;
+      else high = middle;
+    }
+    for (let at = low; at < vertical.length; at++) {
+      const v = vertical[at] as Run;
+      if (v.across >= h.to - 0.5) break;
+      if (v.id !== h.id && h.across > v.from + 0.5 && h.across < v.to - 0.5) count++;
+    }
+  }
+  return count;
+}
+
+export interface NearParallel {
+  first: number;
+  second: number;
+  /** Length over which the two run 2–8 px apart. */
+  length: number;
+}
+
+/** Pairs of relationships that run side by side 2–8 px apart over more than `minimum` px in total. */
+export function nearParallelPairs(drawing: Drawing, minimum = 80, near = 2, far = 8): NearParallel[] {
+  const runs = runsOf(drawing).sort((a, b) => Number(a.vertical) - Number(b.vertical) || a.across - b.across);
+  const together = new Map<string, number>();
+  for (let i = 0; i < runs.length; i++) {
+    const a = runs[i] as Run;
+    for (let j = i + 1; j < runs.length; j++) {
+      const b = runs[j] as Run;
+      if (b.vertical !== a.vertical || b.across - a.across >= far) break;
+      if (a.id === b.id || b.across - a.across < near) continue;
+      const overlap = Math.min(a.to, b.to) - Math.max(a.from, b.from);
+      if (overlap <= 0) continue;
+      const key = a.id < b.id ? `${a.id} ${b.id}` : `${b.id} ${a.id}`;
+      together.set(key, (together.get(key) ?? 0) + overlap);
+    }
+  }
+  const out: NearParallel[] = [];
+  for (const [key, length] of together) {
+    if (length <= minimum) continue;
+    const [first, second] = key.split(' ').map(Number) as [number, number];
+    out.push({ first, second, length: Math.round(length) });
+  }
+  return out;
+}
+
+export interface BorderRun {
+  relationship: string;
+  table: string;
+  length: number;
+}
+
+/**
+ * Runs of a line along the border of a table it does not connect, within `within` px of it (outside or
+ * on it) over more than `minimum` px: such a line reads as the table's outline or as attached to it.
+ */
+export function borderRuns(drawing: Drawing, within = 3, minimum = 10): BorderRun[] {
+  const out: BorderRun[] = [];
+  const runs = runsOf(drawing);
+  for (const run of runs) {
+    const relationship = drawing.relationships[run.id]!;
+    for (const table of drawing.tables) {
+      if (table.name === relationship.source || table.name === relationship.target) continue;
+      const length = alongBorder(run, table.box, within);
+      if (length > minimum)
+        out.push({ relationship: relationship.id, table: table.name, length: Math.round(length) });
+    }
+  }
+  return out;
+}
+
+function alongBorder(run: Run, box: MeasuredBox, within: number): number {
+  const [low, high, along0, along1] = run.vertical
+    ? [box.left, box.left + box.width, box.top, box.top + box.height]
+    : [box.top, box.top + box.height, box.left, box.left + box.width];
+  const nearEdge = Math.abs(run.across - low) <= within || Math.abs(run.across - high) <= within;
+  if (!nearEdge) return 0;
+  return Math.max(0, Math.min(run.to, along1) - Math.max(run.from, along0));
+}
+
+/** The median line length divided by the median table width. */
+export function medianLengthInTableWidths(drawing: Drawing): number {
+  const lengths = drawing.relationships.map((relationship) => {
+    let length = 0;
+    for (let at = 1; at < relationship.points.length; at++) {
+      const [x1, y1] = relationship.points[at - 1] as [number, number];
+      const [x2, y2] = relationship.points[at] as [number, number];
+      length += Math.abs(x2 - x1) + Math.abs(y2 - y1);
+    }
+    return length;
+  });
+  const widths = drawing.tables.map((table) => table.box.width);
+  const middle = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted.length === 0 ? 0 : (sorted[Math.floor(sorted.length / 2)] as number);
+  };
+  const width = middle(widths);
+  return width === 0 ? 0 : Math.round((middle(lengths) / width) * 10) / 10;
+}
+
+/** The measures of the layout benchmark's table, for one drawing. */
+export function readabilityMetrics(drawing: Drawing) {
+  const tables = drawing.tables.map((table) => table.box);
+  const left = Math.min(...tables.map((box) => box.left));
+  const top = Math.min(...tables.map((box) => box.top));
+  const right = Math.max(...tables.map((box) => box.left + box.width));
+  const bottom = Math.max(...tables.map((box) => box.top + box.height));
+  const crossings = lineCrossings(drawing);
+  return {
+    crossings,
+    crossingsPerRelationship: Math.round((crossings / Math.max(1, drawing.relationships.length)) * 10) / 10,
+    nearParallelPairs: nearParallelPairs(drawing).length,
+    borderRuns: borderRuns(drawing).length,
+    medianLengthInTableWidths: medianLengthInTableWidths(drawing),
+    areaMegapixels: Math.round(((right - left) * (bottom - top)) / 1e4) / 100,
+  };
+}

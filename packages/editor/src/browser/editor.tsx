@@ -1,0 +1,181 @@
+// The editor page script (bundled by scripts/bundle.js into dist/browser/editor.js, served as
+// /assets/editor.js). Page contract: <div id="editor" data-diagram data-driver data-version data-editable
+// data-csrf> and the document as JSON in <script type="application/json" id="editor-document">.
+// For the live layer it exposes `window.dssEditor`: `applyRemote(document, versionUuid)` and
+// `onSelectionChange(listener)` (see the package README).
+import { render } from 'preact';
+import { useEffect } from 'preact/hooks';
+import type { DiagramDocument, Driver } from '@dss/schema';
+import { EditorStore } from '../store';
+import { ACTIONS, actionForKey } from './actions';
+import { Autosave, describeSaveState } from './autosave';
+import { Canvas } from './canvas';
+import { EditorController } from './controller';
+import { GroupPanel, NotePanel } from './group-panels';
+import { ColumnForm, Problem, RelationshipPanel, TablePanel } from './panels';
+
+function App({ editor, title }: { editor: EditorController; title: string }) {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const action = actionForKey(event, editor.editable);
+      if (!action) return;
+      event.preventDefault();
+      action.perform(editor);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  const state = editor.saveState.value;
+  editor.history.value; // read so undo/redo availability redraws the toolbar
+  return (
+    <div class={editor.editable ? 'editor-shell' : 'editor-shell read-only'}>
+      <div class="editor-toolbar" role="toolbar" aria-label="Editor">
+        {ACTIONS.filter((action) => action.toolbar && (editor.editable || !action.edits)).map((action) => (
+          <button
+            key={action.name}
+            type="button"
+            disabled={action.enabled ? !action.enabled(editor) : false}
+            aria-keyshortcuts={action.keys.join(' ')}
+            onClick={() => action.perform(editor)}
+          >
+            {action.label}
+          </button>
+        ))}
+        {editor.editable && (
+          <p
+            class={
+              state.kind === 'failed' || state.kind === 'conflict' ? 'editor-status failed' : 'editor-status'
+            }
+            role="status"
+            id="editor-status"
+          >
+            {describeSaveState(state)}
+          </p>
+        )}
+      </div>
+      {state.kind === 'conflict' && (
+        <div class="editor-problem editor-conflict" role="alert">
+          <strong>Someone else changed this diagram, so your edit was not saved.</strong> The server said:{' '}
+          {state.message}. Your edit is still here.{' '}
+          <button type="button" onClick={() => void editor.autosave?.reapply()}>
+            Re-apply my edit on the newest version
+          </button>
+        </div>
+      )}
+      <Problem editor={editor} place="toolbar" />
+      <Problem editor={editor} place="canvas" />
+      {editor.helpOpen.value && <Help />}
+      <Canvas editor={editor} title={title} />
+      {editor.editable || editor.panel.value ? <Side editor={editor} /> : null}
+    </div>
+  );
+}
+
+function Side({ editor }: { editor: EditorController }) {
+  const panel = editor.panel.value;
+  if (panel?.kind === 'relationship') return <RelationshipPanel editor={editor} />;
+  if (panel?.kind === 'group') {
+    const group = editor.document.value.groups.find((candidate) => candidate.name === panel.name);
+    if (group) return <GroupPanel editor={editor} group={group} />;
+  }
+  if (panel?.kind === 'note') {
+    const note = editor.document.value.sticky_notes.find((candidate) => candidate.uuid === panel.uuid);
+    if (note) return <NotePanel editor={editor} note={note} />;
+  }
+  if (panel?.kind === 'table' || panel?.kind === 'column') {
+    const table = editor.table(panel.table);
+    if (table && panel.kind === 'table') return <TablePanel editor={editor} table={table} />;
+    if (table && panel.kind === 'column') {
+      const column =
+        panel.column === null ? null : (table.columns.find((c) => c.name === panel.column) ?? null);
+      return (
+        <ColumnForm
+          key={`${table.uuid}:${panel.column ?? ''}`}
+          editor={editor}
+          table={table}
+          column={column}
+        />
+      );
+    }
+  }
+  return (
+    <section class="editor-panel" aria-label="Help">
+      <h2>Edit the diagram</h2>
+      <p>Select a table to change it, or use “Add table”. Drag tables to move them; Shift selects several.</p>
+      <ul class="items">
+        {editor.document.value.tables.map((table) => (
+          <li key={table.uuid}>
+            <button type="button" onClick={() => editor.select([table.name])}>
+              Open table {table.name}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <ul class="items">
+        {editor.document.value.groups.map((group) => (
+          <li key={group.uuid}>
+            <button type="button" onClick={() => editor.openPanel({ kind: 'group', name: group.name })}>
+              Open group {group.name}
+            </button>
+          </li>
+        ))}
+        {editor.document.value.sticky_notes.map((note, at) => (
+          <li key={note.uuid}>
+            <button type="button" onClick={() => editor.openPanel({ kind: 'note', uuid: note.uuid })}>
+              Open note {at + 1}: {note.content.slice(0, 30)}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function Help() {
+  return (
+    <section class="editor-help" aria-label="Keyboard shortcuts">
+      <h2>Keyboard shortcuts</h2>
+      <dl>
+        {ACTIONS.map((action) => (
+          <>
+            <dt key={`${action.name}-keys`}>
+              {action.keys.map((key) => (
+                <kbd key={key}>{key}</kbd>
+              ))}
+            </dt>
+            <dd key={`${action.name}-label`}>{action.label}</dd>
+          </>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+function start(): void {
+  const importing = document.getElementById('editor-importing');
+  // An import still running: look again shortly (the page says so in its status line).
+  if (importing?.dataset['status'] === 'importing') setTimeout(() => window.location.reload(), 2000);
+  const root = document.getElementById('editor');
+  const data = document.getElementById('editor-document');
+  if (!root || !data) return;
+  const diagram = root.dataset['diagram'] ?? '';
+  const driver = (root.dataset['driver'] ?? 'mysql') as Driver;
+  const editable = root.dataset['editable'] === 'true';
+  const documentValue = JSON.parse(data.textContent ?? 'null') as DiagramDocument;
+  const store = new EditorStore(documentValue, driver);
+  const autosave = editable
+    ? new Autosave(store, diagram, root.dataset['version'] ?? '', root.dataset['csrf'] ?? '')
+    : null;
+  const editor = new EditorController(store, autosave, editable);
+  autosave?.restoreKept();
+  const title = document.querySelector('h1')?.firstChild?.textContent?.trim() ?? 'Diagram';
+  (window as unknown as { dssEditor: unknown }).dssEditor = {
+    applyRemote: (next: DiagramDocument, versionUuid: string) => editor.applyRemote(next, versionUuid),
+    onSelectionChange: (listener: (tables: string[]) => void) => editor.onSelectionChange(listener),
+    controller: editor,
+  };
+  render(<App editor={editor} title={title} />, root);
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+else start();

@@ -1,0 +1,129 @@
+// Benchmark (npm run bench, never a timed test) of "other people's saved edits appear within 1 s": a
+// diagram page open in Chromium, a version saved through the diagrams service (as the editor's and the
+// paste-back box's saves are), and the time until the page has drawn the saved table without a reload.
+// Baseline in the same run: the same save followed by a reload of the page, the way a person saw others'
+// edits before pages were live. Both on the in-process bus (`npm start`) and on NATS (a cluster's bus) when
+// a NATS server answers. Medians and the 95th percentile print; the target is the live p95 under 1,000 ms.
+// Settings: BENCH_LIVE_SAVES (20). PostgreSQL: DSS_TEST_DATABASE_URL, else 127.0.0.1:5432; NATS:
+// DSS_TEST_NATS_URL, else 127.0.0.1:4222. Chromium: DSS_TEST_CHROMIUM, else /usr/bin/chromium.
+import { createServiceClient } from '@dss/platform';
+import { freePort, testNatsUrl } from '@dss/platform/testing';
+import { startTestSystem, TestPeople, twoTableShopPatch } from '@dss/system';
+import { chromium, type Page } from 'playwright-core';
+
+const SAVES = Number(process.env.BENCH_LIVE_SAVES ?? 20);
+const PASSWORD = 'correct horse battery staple';
+
+interface Row {
+  bus: string;
+  live: number[];
+  reload: number[];
+}
+
+async function measure(bus: 'in-process' | 'NATS'): Promise<Row> {
+  const port = await freePort();
+  const webUrl = `http://127.0.0.1:${port}`;
+  const system = await startTestSystem(
+    {
+      DSS_WEB_PORT: String(port),
+      DSS_APP_URL: webUrl,
+      ...(bus === 'NATS' ? { NATS_URL: testNatsUrl() } : {}),
+    },
+    // No importer: on a shared NATS server it would take other runs' import jobs.
+    { withoutImporter: true },
+  );
+  const people = new TestPeople(system.grpc.accounts);
+  const diagrams = createServiceClient('Diagrams', system.grpc.diagrams);
+  const browser = await chromium.launch({
+    executablePath: process.env.DSS_TEST_CHROMIUM || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  try {
+    const team = await people.accounts.CreateTeam({ slug: 'bench-live', name: 'Bench live', plan: 'team' });
+    const person = await people.member({
+      team: 'bench-live',
+      role: 'editor',
+      password: PASSWORD,
+      write: true,
+    });
+    const created = await fetch(`${system.apiUrl}/diagrams`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${person.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Bench', driver: 'pgsql', schema: twoTableShopPatch() }),
+    });
+    const uuid = ((await created.json()) as { data: { uuid: string } }).data.uuid;
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${webUrl}/diagrams/${uuid}`);
+    await page.fill('input[name=email]', person.email);
+    await page.fill('input[name=password]', PASSWORD);
+    await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit]')]);
+    await page.waitForSelector('#live[data-state="open"]');
+
+    let count = 0;
+    const save = async () => {
+      count += 1;
+      const name = `bench_${count}`;
+      const started = performance.now();
+      await diagrams.ApplyPatch({
+        diagram_uuid: uuid,
+        team_id: team.id,
+        user_id: person.userId,
+        patch_json: JSON.stringify({
+          strategy: 'merge',
+          tables: [{ name, columns: [{ name: 'id', type: 'bigint' }] }],
+        }),
+        source: 'paste',
+        source_id: '',
+        base_version_uuid: '',
+      });
+      return { name, started };
+    };
+    const drawn = (target: Page, name: string) => target.waitForSelector(`g.dss-table[data-table="${name}"]`);
+
+    const row: Row = { bus, live: [], reload: [] };
+    for (let round = 0; round < SAVES; round += 1) {
+      const live = await save();
+      await drawn(page, live.name);
+      row.live.push(performance.now() - live.started);
+      const reloaded = await save();
+      await page.reload();
+      await drawn(page, reloaded.name);
+      row.reload.push(performance.now() - reloaded.started);
+      await page.waitForSelector('#live[data-state="open"]');
+    }
+    return row;
+  } finally {
+    await browser.close();
+    diagrams.close();
+    people.close();
+    await system.stop();
+  }
+}
+
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+};
+
+async function main() {
+  const rows = [await measure('in-process')];
+  try {
+    rows.push(await measure('NATS'));
+  } catch (error) {
+    console.log(`bench live: the NATS row is left out (${(error as Error).message})`);
+  }
+  console.log(`\nlive redraw after a save (${SAVES} saves each; ms, from the save call to the table drawn)`);
+  console.log(
+    'bus         | live median | live p95 | reload median (baseline) | reload p95 | live p95 < 1000',
+  );
+  for (const row of rows)
+    console.log(
+      `${row.bus.padEnd(11)} | ${quantile(row.live, 0.5).toFixed(0).padStart(11)} | ${quantile(row.live, 0.95).toFixed(0).padStart(8)} | ` +
+        `${quantile(row.reload, 0.5).toFixed(0).padStart(24)} | ${quantile(row.reload, 0.95).toFixed(0).padStart(10)} | ${quantile(row.live, 0.95) < 1000 ? 'yes' : 'NO'}`,
+    );
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,458 @@
+/// <reference lib="dom" />
+// The editor, driven as a person drives it, through roles and accessible names only: a new empty diagram,
+// two tables with columns of several types, a relationship undone and redone, a column renamed, a table
+// deleted; the API then serves exactly that schema and its SQL loads into the real database. Refused
+// edits show the engine's message and store nothing; a viewer gets no controls and a forged save is 403.
+import type { TestMember } from '@dss/system';
+import type { Page } from 'playwright-core';
+import { scratchMariadb, scratchPostgres } from '../../../../packages/sql/test/real-db';
+import { saveScreenshot } from '../support/browser';
+import { useBrowserSuite } from '../support/browser-suite';
+import { api, createPerson, type WebTestSystem } from '../support/web-system';
+
+interface SchemaTable {
+  name: string;
+  columns: {
+    name: string;
+    driver_data_type_name: string;
+    driver_data_type_params: Record<string, unknown> | null;
+    is_nullable: boolean;
+    is_primary_key: boolean;
+  }[];
+}
+interface Schema {
+  tables: SchemaTable[];
+  relationships: {
+    source_table: string;
+    source_column: string;
+    target_table: string;
+    target_column: string;
+    type: string;
+  }[];
+}
+
+describe('the editor (Chromium, whole embedded system)', () => {
+  const suite = useBrowserSuite();
+  let web: WebTestSystem;
+  let owner: TestMember;
+  let viewer: TestMember;
+  let outsider: TestMember;
+
+  beforeAll(async () => {
+    web = suite.web;
+    await web.people.team('editing');
+    await web.people.team('elsewhere');
+    owner = await createPerson(web, 'editing', 'owner', 'Olga Owner');
+    viewer = await createPerson(web, 'editing', 'viewer', 'Vic Viewer');
+    outsider = await createPerson(web, 'elsewhere', 'owner', 'Otto Outsider');
+  });
+
+  const schemaOf = async (uuid: string) =>
+    (await api(web, owner.token, 'GET', `/diagrams/${uuid}/schema`)).body.data as unknown as Schema;
+
+  async function newDiagram(page: Page, name: string, database: string): Promise<string> {
+    await page.getByRole('link', { name: 'New diagram' }).click();
+    await page.getByRole('textbox', { name: 'Name' }).fill(name);
+    await page.getByRole('combobox', { name: 'Database' }).selectOption({ label: database });
+    await page.getByRole('radio', { name: 'Empty' }).check();
+    await Promise.all([
+      page.waitForURL(/\/edit$/),
+      page.getByRole('button', { name: 'Create diagram' }).click(),
+    ]);
+    await page.getByRole('button', { name: 'Add table' }).waitFor();
+    return page.url().split('/').at(-2)!;
+  }
+
+  async function addTable(page: Page, name: string) {
+    await page.getByRole('button', { name: 'Add table' }).click();
+    await page.getByRole('textbox', { name: 'Table name' }).fill(name);
+    await page.getByRole('button', { name: 'Save table' }).click();
+    await page.getByRole('heading', { name: `Table ${name}` }).waitFor();
+  }
+
+  async function addColumn(
+    page: Page,
+    column: {
+      name: string;
+      type: string;
+      length?: string;
+      precision?: string;
+      scale?: string;
+      nullable?: boolean;
+      unsigned?: boolean;
+      /** The engine is expected to refuse it (its message stays in the form). */
+      refused?: boolean;
+    },
+  ) {
+    await page.getByRole('button', { name: 'Add column' }).click();
+    await page.getByRole('textbox', { name: 'Column name' }).fill(column.name);
+    await page.getByRole('combobox', { name: 'Type' }).selectOption(column.type);
+    if (column.length) await page.getByRole('textbox', { name: 'Length' }).fill(column.length);
+    if (column.precision) await page.getByRole('textbox', { name: 'Precision' }).fill(column.precision);
+    if (column.scale) await page.getByRole('textbox', { name: 'Scale' }).fill(column.scale);
+    if (column.unsigned) await page.getByRole('checkbox', { name: 'Unsigned' }).check();
+    await page.getByRole('checkbox', { name: 'Nullable' }).setChecked(column.nullable ?? true);
+    await page.getByRole('button', { name: 'Save column' }).click();
+    // Saved: the form gives way to the table panel; refused: the engine's message stays in the form.
+    await page.getByRole('button', { name: 'Add column' }).or(page.getByRole('alert')).first().waitFor();
+    if (!column.refused && (await page.getByRole('alert').count()) > 0)
+      throw new Error(`column ${column.name} was refused: ${await page.getByRole('alert').textContent()}`);
+  }
+
+  async function addRelationship(page: Page, from: string, to: string) {
+    await page.getByRole('button', { name: 'Add relationship' }).click();
+    await page.getByRole('combobox', { name: 'From column' }).fill(from);
+    await page.getByRole('combobox', { name: 'To column' }).fill(to);
+    await page.getByRole('button', { name: 'Save relationship' }).click();
+  }
+
+  const saved = (page: Page) =>
+    page
+      .getByRole('status')
+      .filter({ hasText: /^Saved$/ })
+      .waitFor({ timeout: 15_000 });
+
+  async function buildLibrary(
+    page: Page,
+    types: { text: string; textLength?: string; whole: string; money: string; unsignedKeys?: boolean },
+    shots: boolean,
+  ) {
+    if (shots) await saveScreenshot(page, 'editor-empty-diagram');
+    await addTable(page, 'authors');
+    await addColumn(page, { name: 'name', type: types.text, length: types.textLength, nullable: false });
+    await addColumn(page, { name: 'born', type: 'date' });
+    await addTable(page, 'books');
+    await addColumn(page, { name: 'title', type: types.text, length: types.textLength, nullable: false });
+    await addColumn(page, { name: 'price', type: types.money, precision: '8', scale: '2' });
+    // MySQL's new tables get `bigint unsigned` keys; a foreign key must match that exactly.
+    await addColumn(page, {
+      name: 'author_id',
+      type: types.whole,
+      nullable: false,
+      unsigned: types.unsignedKeys,
+    });
+    if (shots) {
+      await page.getByRole('button', { name: 'Edit column price' }).click();
+      await saveScreenshot(page, 'editor-table-being-edited');
+      await page.getByRole('button', { name: 'Cancel' }).click();
+    }
+    await addRelationship(page, 'books.author_id', 'authors.id');
+    if (shots) await saveScreenshot(page, 'editor-relationship-drawn');
+    const relationship = page.getByRole('button', {
+      name: 'Delete relationship books.author_id → authors.id',
+    });
+    await relationship.waitFor();
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await relationship.waitFor({ state: 'detached' });
+    await page.keyboard.press('Control+Shift+Z');
+    await relationship.waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Open table books' }).click();
+    await page.getByRole('button', { name: 'Edit column title' }).click();
+    await page.getByRole('textbox', { name: 'Column name' }).fill('book_title');
+    await page.getByRole('button', { name: 'Save column' }).click();
+    await addTable(page, 'scratch');
+    await page.getByRole('button', { name: 'Delete table' }).click();
+    await page.getByRole('button', { name: 'Open table scratch' }).waitFor({ state: 'detached' });
+    await saved(page);
+  }
+
+  function expectLibrary(schema: Schema, types: { text: string; whole: string; money: string }) {
+    expect(schema.tables.map((table) => table.name)).toEqual(['authors', 'books']);
+    const books = schema.tables.find((table) => table.name === 'books')!;
+    expect(
+      books.columns.map((column) => [column.name, column.driver_data_type_name, column.is_nullable]),
+    ).toEqual([
+      ['id', expect.any(String), false],
+      ['book_title', types.text, false],
+      ['price', types.money, true],
+      ['author_id', types.whole, false],
+    ]);
+    expect(books.columns[2]!.driver_data_type_params).toMatchObject({ precision: 8, scale: 2 });
+    expect(schema.tables[0]!.columns.map((column) => column.name)).toEqual(['id', 'name', 'born']);
+    expect(
+      schema.relationships.map((r) => [
+        r.source_table,
+        r.source_column,
+        r.target_table,
+        r.target_column,
+        r.type,
+      ]),
+    ).toEqual([['books', 'author_id', 'authors', 'id', 'many-to-one']]);
+  }
+
+  async function exportedSql(uuid: string): Promise<string> {
+    const response = await fetch(`${web.apiUrl}/diagrams/${uuid}/export?format=sql`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
+    expect(response.status).toBe(200);
+    return response.text();
+  }
+
+  it('When a person builds a PostgreSQL diagram by hand, then /schema and the exported SQL (loaded into PostgreSQL) hold exactly that', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Library', 'PostgreSQL');
+    await buildLibrary(
+      page,
+      { text: 'character varying', textLength: '120', whole: 'bigint', money: 'numeric' },
+      true,
+    );
+    expectLibrary(await schemaOf(uuid), { text: 'character varying', whole: 'bigint', money: 'numeric' });
+    const database = await scratchPostgres();
+    try {
+      await database.run(await exportedSql(uuid));
+      const shape = await database.shape();
+      expect(Object.keys(shape.tables).sort()).toEqual(['authors', 'books']);
+      expect(shape.foreignKeys).toHaveLength(1);
+      expect(shape.foreignKeys[0]).toContain('author_id');
+    } finally {
+      await database.drop();
+    }
+    const versions = await api(web, owner.token, 'GET', `/diagrams/${uuid}/versions`);
+    expect(JSON.stringify(versions.body)).toContain('editor');
+  });
+
+  it('When a person builds a MySQL diagram by hand, then its exported SQL loads into MariaDB', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Library (MySQL)', 'MySQL');
+    await buildLibrary(
+      page,
+      { text: 'varchar', textLength: '120', whole: 'bigint', money: 'decimal', unsignedKeys: true },
+      false,
+    );
+    expectLibrary(await schemaOf(uuid), { text: 'varchar', whole: 'bigint', money: 'decimal' });
+    const database = await scratchMariadb();
+    try {
+      await database.run(await exportedSql(uuid));
+      const shape = await database.shape();
+      expect(Object.keys(shape.tables).sort()).toEqual(['authors', 'books']);
+      expect(shape.foreignKeys).toHaveLength(1);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('When an edit is refused by the patch engine, then its message is shown where it was made and nothing is stored', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Refusals', 'PostgreSQL');
+    await addTable(page, 'people');
+    await saved(page);
+    const before = await schemaOf(uuid);
+
+    await addColumn(page, { name: 'id', type: 'integer', refused: true });
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/id/);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    await addColumn(page, { name: 'nick', type: 'character varying', length: '99999999', refused: true });
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/length|10485760/i);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    await addRelationship(page, 'people.id', 'people.missing');
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/missing/);
+    await saveScreenshot(page, 'editor-refused-relationship');
+
+    expect(await page.getByRole('status').textContent()).toBe('Saved');
+    expect(await schemaOf(uuid)).toEqual(before);
+  });
+
+  it('When a viewer opens the editor, then it is read-only and a forged save answers 403 and changes nothing; another team gets 404', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Guarded', 'PostgreSQL');
+    await addTable(page, 'secrets');
+    await saved(page);
+    const before = await schemaOf(uuid);
+
+    const viewing = await suite.signedInPage(viewer, `/diagrams/${uuid}/edit`);
+    await viewing.getByRole('region', { name: 'Diagram' }).waitFor();
+    expect(await viewing.getByRole('button', { name: 'Add table' }).count()).toBe(0);
+    expect(await viewing.getByRole('button', { name: 'Undo' }).count()).toBe(0);
+    const forged = await viewing.evaluate(async (diagram) => {
+      const root = document.getElementById('editor')!;
+      const response = await fetch(`/diagrams/${diagram}/edits`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': root.dataset.csrf ?? '' },
+        body: JSON.stringify({
+          base_version_uuid: root.dataset.version,
+          patch: { strategy: 'merge', deletions: { tables: ['secrets'] } },
+        }),
+      });
+      return response.status;
+    }, uuid);
+    expect(forged).toBe(403);
+    expect(await schemaOf(uuid)).toEqual(before);
+
+    const outside = await suite.signedInPage(outsider, `/diagrams/${uuid}/edit`);
+    expect(await outside.getByRole('heading', { name: 'Not found' }).count()).toBe(1);
+  });
+
+  it('When two pages change the same table, then the later one reports the conflict, keeps its edit on screen and overwrites nothing', async () => {
+    const first = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(first, 'Contested', 'PostgreSQL');
+    await addTable(first, 'customers');
+    await saved(first);
+    const second = await suite.signedInPage(owner, `/diagrams/${uuid}/edit`);
+    await second.getByRole('button', { name: 'Open table customers' }).click();
+
+    await first.getByRole('textbox', { name: 'Table name' }).fill('clients');
+    await first.getByRole('button', { name: 'Save table' }).click();
+    await saved(first);
+    await second.getByRole('textbox', { name: 'Table name' }).fill('patrons');
+    await second.getByRole('button', { name: 'Save table' }).click();
+
+    const conflict = second.getByRole('alert').filter({ hasText: 'Someone else changed this diagram' });
+    await conflict.waitFor({ timeout: 15_000 });
+    // The engine names the entity both changed.
+    expect(await conflict.textContent()).toContain('customers');
+    expect(await second.getByRole('status').textContent()).toMatch(/conflict/i);
+    await second.getByRole('heading', { name: 'Table patrons' }).waitFor();
+    await saveScreenshot(second, 'editor-conflict');
+    expect((await schemaOf(uuid)).tables.map((table) => table.name)).toEqual(['clients']);
+  });
+
+  it('When keys are pressed on the canvas, then ? lists the shortcuts, Escape closes them, arrows nudge and Delete removes the selection', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Keys', 'MySQL');
+    await addTable(page, 'temporary');
+    await saved(page);
+    await page.getByRole('region', { name: 'Diagram' }).focus();
+    await page.keyboard.press('?');
+    await page.getByRole('region', { name: 'Keyboard shortcuts' }).waitFor();
+    expect(await page.getByRole('region', { name: 'Keyboard shortcuts' }).textContent()).toContain('Undo');
+    await page.keyboard.press('Escape');
+    await page.getByRole('region', { name: 'Keyboard shortcuts' }).waitFor({ state: 'detached' });
+    const position = async () => {
+      const full = await api(web, owner.token, 'GET', `/diagrams/${uuid}/schema-full`);
+      const tables = (full.body.data as { tables: { left: number }[] } | undefined)?.tables ?? [];
+      return tables[0]?.left;
+    };
+    const left = await position();
+    await page.keyboard.press('ArrowRight');
+    await saved(page);
+    expect(await position()).toBe((left ?? 0) + 10);
+    await page.keyboard.press('Delete');
+    await saved(page);
+    expect((await schemaOf(uuid)).tables).toEqual([]);
+    await page.keyboard.press('Control+z');
+    await saved(page);
+    expect((await schemaOf(uuid)).tables.map((table) => table.name)).toEqual(['temporary']);
+  });
+
+  it("When a diagram starts from SQL read from a file, then the editor opens on the imported tables with the import's warnings", async () => {
+    const page = await suite.signedInPage(owner, '/');
+    await page.getByRole('link', { name: 'New diagram' }).click();
+    await page.getByRole('textbox', { name: 'Name' }).fill('Imported');
+    await page.getByRole('combobox', { name: 'Database' }).selectOption({ label: 'PostgreSQL' });
+    await page.getByLabel('Or read it from a file').setInputFiles({
+      name: 'shop.sql',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('CREATE TABLE shops (id bigint PRIMARY KEY, name text NOT NULL, area geometry);\n'),
+    });
+    await page.getByRole('status').filter({ hasText: 'Read shop.sql.' }).waitFor();
+    expect(await page.getByRole('radio', { name: 'From SQL' }).isChecked()).toBe(true);
+    await Promise.all([
+      page.waitForURL(/\/edit$/),
+      page.getByRole('button', { name: 'Create diagram' }).click(),
+    ]);
+    await page.getByRole('button', { name: 'Open table shops' }).waitFor({ timeout: 30_000 });
+    expect(await page.getByText(/The SQL import skipped or changed/).count()).toBe(1);
+  });
+
+  it('When the connection drops while editing, then the edit is kept, the status says so, and it is saved when the connection returns', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Offline', 'PostgreSQL');
+    await page.context().setOffline(true);
+    await addTable(page, 'written_offline');
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Offline/ })
+      .waitFor({ timeout: 15_000 });
+    expect(
+      await page.evaluate(() => Object.keys(localStorage).some((key) => key.startsWith('dss-editor:'))),
+    ).toBe(true);
+    expect((await schemaOf(uuid)).tables).toEqual([]);
+    await page.context().setOffline(false);
+    await saved(page);
+    expect((await schemaOf(uuid)).tables.map((table) => table.name)).toEqual(['written_offline']);
+  });
+
+  it('When a tab closes before its edit was sent, then the next page of that diagram sends the kept edit', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Closed tab', 'PostgreSQL');
+    await page.context().setOffline(true);
+    await addTable(page, 'kept_in_browser');
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Offline/ })
+      .waitFor({ timeout: 15_000 });
+    // The tab closes while still offline, so its edit never left; the same browser profile opens it again.
+    const context = page.context();
+    await page.close();
+    expect((await schemaOf(uuid)).tables).toEqual([]);
+    await context.setOffline(false);
+    const again = await context.newPage();
+    await again.goto(`${web.webUrl}/diagrams/${uuid}/edit`);
+    await again.getByRole('button', { name: 'Open table kept_in_browser' }).waitFor();
+    await saved(again);
+    expect((await schemaOf(uuid)).tables.map((table) => table.name)).toEqual(['kept_in_browser']);
+  });
+
+  it('When a person makes a group and a sticky note, then they are saved, renamed, joined, changed and deleted as shown', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Grouped', 'PostgreSQL');
+    const full = async () =>
+      (await api(web, owner.token, 'GET', `/diagrams/${uuid}/schema-full`)).body.data as unknown as {
+        tables: { name: string; parent_uuid: string | null }[];
+        groups: { uuid: string; name: string }[];
+        sticky_notes: { content: string }[];
+      };
+    await addTable(page, 'invoices');
+    await page.getByRole('button', { name: 'Add group' }).click();
+    await page.getByRole('textbox', { name: 'Group name' }).fill('billing');
+    await page.getByRole('button', { name: 'Save group' }).click();
+    await page.getByRole('heading', { name: 'Group billing' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Open table invoices' }).click();
+    await page.getByRole('combobox', { name: 'Group' }).selectOption('billing');
+    await page.getByRole('button', { name: 'Add note' }).click();
+    await page.getByRole('textbox', { name: 'Note text' }).fill('Invoices are immutable');
+    await page.getByRole('button', { name: 'Save note' }).click();
+    await saved(page);
+    let stored = await full();
+    expect(stored.groups.map((group) => group.name)).toEqual(['billing']);
+    expect(stored.tables[0]!.parent_uuid).toBe(stored.groups[0]!.uuid);
+    expect(stored.sticky_notes.map((note) => note.content)).toEqual(['Invoices are immutable']);
+
+    await page.getByRole('button', { name: 'Delete note' }).click();
+    await page.keyboard.press('Control+z');
+    await page.keyboard.press('Control+y');
+    await saved(page);
+    stored = await full();
+    expect(stored.sticky_notes).toEqual([]);
+    expect(stored.groups.map((group) => group.name)).toEqual(['billing']);
+  });
+
+  it('When a person drags from a column to a column with the relationship panel open, then the relationship is drawn and saved', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Dragged link', 'PostgreSQL');
+    await addTable(page, 'teams');
+    await addTable(page, 'players');
+    await addColumn(page, { name: 'team_id', type: 'bigint', nullable: false });
+    await saved(page);
+    await page.getByRole('button', { name: 'Add relationship' }).click();
+    // The drag itself is geometry: from the players.team_id row to the teams.id row of the drawing.
+    const from = await page.locator('g.dss-table[data-table="players"] g.dss-column').nth(1).boundingBox();
+    const to = await page.locator('g.dss-table[data-table="teams"] g.dss-column').nth(0).boundingBox();
+    await page.mouse.move(from!.x + 20, from!.y + from!.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(to!.x + 40, to!.y + to!.height / 2, { steps: 8 });
+    await saveScreenshot(page, 'editor-relationship-being-drawn');
+    await page.mouse.up();
+    await page.getByRole('button', { name: 'Delete relationship players.team_id → teams.id' }).waitFor();
+    await saved(page);
+    expect(
+      (await schemaOf(uuid)).relationships.map(
+        (r) => `${r.source_table}.${r.source_column}>${r.target_table}.${r.target_column}`,
+      ),
+    ).toEqual(['players.team_id>teams.id']);
+  });
+});
