@@ -5,6 +5,8 @@ import { isServiceError } from '@dss/platform';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { type Clients, connectClients } from './clients';
 import { registerCommands } from './commands';
+import { registerSchemaCommands } from './schema-commands';
+import { UsageError } from './usage-error';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -14,7 +16,7 @@ export interface CliIo {
   readStdin?: () => Promise<string>;
 }
 
-export class UsageError extends Error {}
+export { UsageError } from './usage-error';
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   let clients: Clients | undefined;
@@ -28,9 +30,18 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .showHelpAfterError()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   registerCommands(program, { clients: getClients, io });
+  // Commands whose outcome is more than success (drift: 1 when the schemas differ) set the exit code.
+  let exitCode = 0;
+  registerSchemaCommands(program, {
+    clients: getClients,
+    io,
+    exit: (code) => {
+      exitCode = code;
+    },
+  });
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return 0;
+    return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
       return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : 2;

@@ -12,7 +12,8 @@ export interface Clients {
 export function connectClients(env: NodeJS.ProcessEnv): Clients {
   const accounts = createServiceClient('Accounts', grpcAddress('accounts', env), { deadlineMs: 15_000 });
   const proposals = createServiceClient('Proposals', grpcAddress('proposals', env), { deadlineMs: 30_000 });
-  const diagrams = createServiceClient('Diagrams', grpcAddress('diagrams', env), { deadlineMs: 30_000 });
+  // Imports of large schemas wait for the importer: a long deadline.
+  const diagrams = createServiceClient('Diagrams', grpcAddress('diagrams', env), { deadlineMs: 120_000 });
   const notifications = createServiceClient('Notifications', grpcAddress('notifications', env), {
     deadlineMs: 15_000,
   });

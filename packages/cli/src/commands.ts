@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
 import type { CliIo } from './cli';
-import { UsageError } from './cli';
+import { UsageError } from './usage-error';
 import type { Clients } from './clients';
 import { registerDiagramCommands } from './diagram-commands';
 import { registerWebhookCommands } from './webhook-commands';
@@ -254,6 +254,81 @@ export function registerCommands(program: Command, context: Context): void {
     const reopened = await context.clients().proposals.ReopenProposal({ uuid: id, user_id: reviewer.id });
     print(options, reopened, `proposal ${reopened.uuid} is ${reopened.state} until ${reopened.expires_at}`);
   });
+  registerConversationCommands(proposal, { leaf, print, reviewAs, clients: context.clients });
+}
+
+interface ConversationHelpers {
+  leaf: (parent: Command, name: string, description: string) => Command;
+  print: (options: { json?: boolean }, record: Printable, line: string) => void;
+  reviewAs: (email: string) => Promise<{ id: string }>;
+  clients: () => Clients;
+}
+
+/** `proposal comment|comments|request-changes`: the review conversation, as the person named by --email. */
+function registerConversationCommands(
+  proposal: Command,
+  { leaf, print, reviewAs, clients }: ConversationHelpers,
+) {
+  const person = (id: string) =>
+    ({ principal: null, user_id: id }) as unknown as { principal: never; user_id: string };
+  leaf(proposal, 'comment', 'comment on a proposal (a new thread, or a reply with --reply-to)')
+    .argument('<id>', 'the proposal uuid')
+    .requiredOption('--email <email>', 'who comments: a member of the proposal’s team')
+    .requiredOption('--body <text>', 'plain text, at most 4,000 characters')
+    .option('--table <name>', 'anchor the thread to a table the proposal changes')
+    .option('--column <name>', 'and to one of its columns (with --table)')
+    .option('--reply-to <comment>', 'the id of a comment of the thread to answer')
+    .action(async (id: string, options) => {
+      const author = await reviewAs(options.email);
+      const written = await clients().proposals.AddComment({
+        actor: person(author.id),
+        uuid: id,
+        body: options.body,
+        anchor: options.table
+          ? { table: options.table, ...(options.column ? { column: options.column } : {}) }
+          : null,
+        reply_to: options.replyTo ?? '',
+      } as Parameters<Clients['proposals']['AddComment']>[0]);
+      print(
+        options,
+        written,
+        `comment ${written.id} on proposal ${written.proposal_uuid} (revision ${written.revision})`,
+      );
+    });
+  leaf(proposal, 'comments', 'list the comment threads of a proposal')
+    .argument('<id>', 'the proposal uuid')
+    .requiredOption('--email <email>', 'who reads: a member of the proposal’s team')
+    .action(async (id: string, options) => {
+      const reader = await reviewAs(options.email);
+      const { comments } = await clients().proposals.ListComments({ actor: person(reader.id), uuid: id });
+      const lines = comments.map((comment) => {
+        const anchor = comment.anchor?.table
+          ? ` ${comment.anchor.table}${comment.anchor.column ? `.${comment.anchor.column}` : ''}`
+          : '';
+        const place = comment.reply_to
+          ? `  ↳ reply to ${comment.reply_to}`
+          : `${anchor}${comment.resolved_at ? ' [resolved]' : ''}`;
+        return `${comment.id}  r${comment.revision}  ${comment.author_kind}  ${comment.kind}${place}\n    ${JSON.stringify(comment.body)}`;
+      });
+      print(options, { comments }, lines.join('\n') || 'no comments');
+    });
+  leaf(
+    proposal,
+    'request-changes',
+    'ask for changes: the proposal stays pending and the message starts a thread',
+  )
+    .argument('<id>', 'the proposal uuid')
+    .requiredOption('--email <email>', 'the reviewer, who must be allowed to edit the diagram')
+    .requiredOption('--message <text>', 'what to change, at most 4,000 characters')
+    .action(async (id: string, options) => {
+      const reviewer = await reviewAs(options.email);
+      const requested = await clients().proposals.RequestChanges({
+        uuid: id,
+        user_id: reviewer.id,
+        message: options.message,
+      });
+      print(options, requested, `proposal ${requested.uuid} is ${requested.state}; changes requested`);
+    });
 }
 
 /**

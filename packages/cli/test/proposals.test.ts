@@ -166,4 +166,87 @@ describe('operator CLI: proposal review', () => {
     expect(byViewer.stderr).toMatch(/editor_required/);
     expect((await stateOf(uuid)).state).toBe('pending');
   });
+
+  describe('proposal comment, comments and request-changes', () => {
+    it('should hold a conversation as people named by --email, seen in the status over REST', async () => {
+      const uuid = await propose();
+      const table = `cli_table_${proposals}`;
+      const requested = await dss(
+        'proposal',
+        'request-changes',
+        uuid,
+        '--email',
+        'ed@rev.test',
+        '--message',
+        'Add a key',
+      );
+      expect(requested.stdout).toBe(`proposal ${uuid} is pending; changes requested\n`);
+      const started = await dss(
+        'proposal',
+        'comment',
+        uuid,
+        '--email',
+        'vi@rev.test',
+        '--body',
+        'Which one?',
+        '--table',
+        table,
+        '--column',
+        'id',
+        '--json',
+      );
+      expect(started.code).toBe(0);
+      const thread = started.json();
+      expect(thread).toMatchObject({ anchor: { table, column: 'id' }, author_kind: 'person', revision: 1 });
+      const reply = await dss(
+        'proposal',
+        'comment',
+        uuid,
+        '--email',
+        'ed@rev.test',
+        '--body',
+        'line one\nline two',
+        '--reply-to',
+        thread.id,
+      );
+      expect(reply.code).toBe(0);
+
+      const listed = await dss('proposal', 'comments', uuid, '--email', 'vi@rev.test');
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toContain(`changes_requested`);
+      expect(listed.stdout).toContain(`${table}.id`);
+      // Bodies print as one JSON string each: a newline in a comment cannot forge another line.
+      expect(listed.stdout).toContain('"line one\\nline two"');
+      expect(await stateOf(uuid)).toMatchObject({
+        state: 'pending',
+        comment_count: 3,
+        open_thread_count: 2,
+        review: { requested_changes_at: expect.any(String) },
+      });
+
+      const stray = await dss(
+        'proposal',
+        'comment',
+        uuid,
+        '--email',
+        'ed@rev.test',
+        '--body',
+        'x',
+        '--table',
+        'nowhere',
+      );
+      expect(stray.code).not.toBe(0);
+      expect(stray.stderr).toMatch(/invalid_request: anchor.table/);
+      const viewerRequest = await dss(
+        'proposal',
+        'request-changes',
+        uuid,
+        '--email',
+        'vi@rev.test',
+        '--message',
+        'x',
+      );
+      expect(viewerRequest.stderr).toMatch(/editor_required/);
+    });
+  });
 });

@@ -7,6 +7,10 @@ import { iterateDiagrams } from './pagination';
 import { fetchRetryingRateLimits, type RetryOptions, sleepFor } from './retry';
 import type {
   CreateWebhookRequest,
+  AddCommentRequest,
+  Comment,
+  Revision,
+  ReviseProposalRequest,
   VersionDiff,
   Migration,
   ExportFormat,
@@ -23,6 +27,10 @@ import type {
   DuplicateDiagramRequest,
   DuplicateDiagramResponse,
   UpdateDiagramRequest,
+  LintFinding,
+  LintRule,
+  LintSettings,
+  LintSettingsAnswer,
   MarkdownLevel,
   paths,
   ProposalCreated,
@@ -92,6 +100,25 @@ export interface DssClient {
   listWebhookDeliveries(id: string, query?: { limit?: number }): Promise<WebhookDelivery[]>;
   /** Sends a delivery again, with the same webhook-id. */
   redeliverWebhook(id: string, deliveryId: string): Promise<WebhookDelivery>;
+  /**
+   * One long-poll of GET /proposals/{uuid}?wait=N (at most 60 s): answers as soon as the proposal is
+   * decided, commented on or has changes requested, or when the wait ends (`notModified` when `etag` was
+   * given and nothing changed since it). Pass the last `etag` so that nothing between two waits is missed.
+   */
+  waitForReview(
+    uuid: string,
+    options?: { waitSeconds?: number; etag?: string },
+  ): Promise<Conditional<ProposalStatus>>;
+  /** The proposal's comments, oldest first; a thread is a comment with `reply_to` null and its replies. */
+  listComments(uuid: string): Promise<Comment[]>;
+  /** Starts a thread (optionally anchored to a table or column of the changes) or, with `reply_to`, answers one. */
+  addComment(uuid: string, body: AddCommentRequest): Promise<Comment>;
+  /** Resolves the thread of `commentId`; answers the thread's first comment. */
+  resolveThread(uuid: string, commentId: string): Promise<Comment>;
+  /** The proposal's revisions, oldest first (counts only). */
+  listRevisions(uuid: string): Promise<Revision[]>;
+  /** Sends a revised patch; the proposal stays pending and applying it applies this revision. */
+  reviseProposal(uuid: string, body: ReviseProposalRequest): Promise<Revision>;
   /** A diagram's numbered versions, newest first, one page at a time. */
   listVersions(uuid: string, query?: { limit?: number; cursor?: string }): Promise<VersionPage>;
   /** The changes between two versions (default: the last change), as data or as compact Markdown. */
@@ -116,6 +143,14 @@ export interface DssClient {
   exportDiagramPng(uuid: string, query?: { version?: number }): Promise<Uint8Array>;
   /** The SQL that turns a database at the proposal's base version into the proposed schema, with warnings. */
   getProposalMigration(uuid: string): Promise<Migration>;
+  /** The diagram's lint findings under the team's rules. */
+  getDiagramLint(uuid: string): Promise<LintFinding[]>;
+  /** The proposal's lint findings (counted in its status's `lint`). */
+  getProposalLint(uuid: string): Promise<LintFinding[]>;
+  getLintSettings(): Promise<LintSettingsAnswer>;
+  /** Replaces the team's lint settings (an owner's write token). */
+  setLintSettings(settings: LintSettings): Promise<LintSettingsAnswer>;
+  listLintRules(): Promise<LintRule[]>;
 }
 
 interface CallResult {
@@ -240,6 +275,36 @@ export function createDssClient(options: DssClientOptions): DssClient {
       });
       return (await payload<{ data: WebhookDelivery }>(call)).body.data;
     },
+    async waitForReview(uuid, waitOptions = {}) {
+      const header = waitOptions.etag ? { 'If-None-Match': waitOptions.etag } : {};
+      const query = { wait: waitOptions.waitSeconds ?? 30 };
+      const result = await api.GET('/proposals/{uuid}', { params: { path: { uuid }, header, query } });
+      if (result.response.status === 304) return { notModified: true, etag: waitOptions.etag ?? '' };
+      const { body, response } = await payload<{ data: ProposalStatus }>(Promise.resolve(result));
+      return { notModified: false, data: body.data, etag: response.headers.get('etag') ?? '' };
+    },
+    async listComments(uuid) {
+      const call = api.GET('/proposals/{uuid}/comments', byUuid(uuid));
+      return (await payload<{ data: Comment[] }>(call)).body.data;
+    },
+    async addComment(uuid, body) {
+      const call = api.POST('/proposals/{uuid}/comments', { ...byUuid(uuid), body });
+      return (await payload<{ data: Comment }>(call)).body.data;
+    },
+    async resolveThread(uuid, commentId) {
+      const call = api.POST('/proposals/{uuid}/comments/{id}/resolve', {
+        params: { path: { uuid, id: commentId } },
+      });
+      return (await payload<{ data: Comment }>(call)).body.data;
+    },
+    async listRevisions(uuid) {
+      const call = api.GET('/proposals/{uuid}/revisions', byUuid(uuid));
+      return (await payload<{ data: Revision[] }>(call)).body.data;
+    },
+    async reviseProposal(uuid, body) {
+      const call = api.POST('/proposals/{uuid}/revisions', { ...byUuid(uuid), body });
+      return (await payload<{ data: Revision }>(call)).body.data;
+    },
     async listVersions(uuid, query = {}) {
       const call = api.GET('/diagrams/{uuid}/versions', { params: { path: { uuid }, query } });
       return (await payload<VersionPage>(call)).body;
@@ -293,6 +358,24 @@ export function createDssClient(options: DssClientOptions): DssClient {
         params: { path: { uuid }, query: { format: 'json' } },
       });
       return (await payload<{ data: Migration }>(call)).body.data;
+    },
+    async getDiagramLint(uuid) {
+      return (await payload<{ data: LintFinding[] }>(api.GET('/diagrams/{uuid}/lint', byUuid(uuid)))).body
+        .data;
+    },
+    async getProposalLint(uuid) {
+      return (await payload<{ data: LintFinding[] }>(api.GET('/proposals/{uuid}/lint', byUuid(uuid)))).body
+        .data;
+    },
+    async getLintSettings() {
+      return (await payload<{ data: LintSettingsAnswer }>(api.GET('/lint-settings'))).body.data;
+    },
+    async setLintSettings(settings) {
+      const call = api.POST('/lint-settings', { body: settings });
+      return (await payload<{ data: LintSettingsAnswer }>(call)).body.data;
+    },
+    async listLintRules() {
+      return (await payload<{ data: LintRule[] }>(api.GET('/lint-rules'))).body.data;
     },
   };
   return client;

@@ -22,6 +22,11 @@ export type DuplicateDiagramResponse = Schemas['DuplicateDiagramResponse'];
 export type ProposeChangesRequest = Schemas['ProposeChangesRequest'];
 export type ProposalCreated = Schemas['ProposalCreated'];
 export type ProposalStatus = Schemas['ProposalStatus'];
+export type Comment = Schemas['Comment'];
+export type CommentAnchor = Schemas['CommentAnchor'];
+export type AddCommentRequest = Schemas['AddCommentRequest'];
+export type Revision = Schemas['Revision'];
+export type ReviseProposalRequest = Schemas['ReviseProposalRequest'];
 export type VersionPage = Schemas['VersionListResponse'];
 export type Version = Schemas['Version'];
 export type Webhook = Schemas['Webhook'];
@@ -39,6 +44,10 @@ export type PatchProblem = Schemas['PatchProblem'];
 export type PatchWarning = Schemas['PatchWarning'];
 export type ErrorDetail = Schemas['ErrorDetail'];
 export type MarkdownLevel = 'detailed' | 'simple';
+export type LintFinding = Schemas['LintFinding'];
+export type LintSettings = Schemas['LintSettings'];
+export type LintSettingsAnswer = Schemas['LintSettingsResponse']['data'];
+export type LintRule = Schemas['LintRulesResponse']['data'][number];
 
 /** A create's answer with the HTTP status that tells its kind: 201 created, 202 importing, 200 replayed. */
 export type CreateDiagramOutcome = CreateDiagramResponse & { httpStatus: 200 | 201 | 202 };

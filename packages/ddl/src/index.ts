@@ -8,6 +8,8 @@ import type { ConvertResult, DdlDriver } from './result';
 import { readSqlsrv, type SqlsrvUnitParser } from './sqlsrv';
 
 export { convertDbml } from './dbml';
+// The collector every source of a diagram fills (the DDL readers here, the CLI's live-catalog readers).
+export { type DdlColumn, type DdlForeignKey, type DdlIndex, type DdlTable, SchemaBuilder } from './builder';
 export type {
   ConvertResult,
   DdlDriver,

@@ -20,3 +20,4 @@ export * from './layout-clusters';
 export * from './rebase';
 export * from './patch-onto';
 export * from './integrity';
+export * from './lint';

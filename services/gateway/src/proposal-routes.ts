@@ -1,7 +1,7 @@
 // The /v1 proposal routes: propose a patch to a diagram, and read a proposal's state. The gateway checks
 // the shape of the request (body field types and sizes) and the proposals service decides everything
 // else. Proposal responses carry counts and states only, never names or values from the patch.
-import { ensureWithinBytes, ServiceError, type ServiceClient } from '@dss/platform';
+import { ensureWithinBytes, ifNoneMatchMatches, ServiceError, type ServiceClient } from '@dss/platform';
 import {
   MAX_PROPOSAL_MESSAGE_CHARACTERS,
   MAX_PROPOSAL_TITLE_CHARACTERS,
@@ -11,6 +11,8 @@ import type { DiagramDocument } from '@dss/schema';
 import type { RouteSpec } from './app';
 import { objectBody } from './app';
 import { uuidOf, wirePrincipal } from './diagram-routes';
+import { MAX_WAIT_SECONDS, type ProposalWaits } from './proposal-waits';
+import { invalidQuery, optionalQueryString } from './query';
 import { sendRepresentation } from './representation';
 import { restorePatch } from './restore-patch';
 
@@ -54,7 +56,23 @@ export function proposalStatus(proposal: ProposalMessage) {
     decline_reason: proposal.decline_reason ?? null,
     expires_at: proposal.expires_at,
     base_version_uuid: proposal.base_version_uuid || null,
+    comment_count: proposal.comment_count,
+    open_thread_count: proposal.open_thread_count,
+    latest_revision: proposal.latest_revision,
+    review: proposal.changes_requested_at
+      ? { requested_changes_at: proposal.changes_requested_at, by: proposal.changes_requested_by ?? null }
+      : null,
+    lint: { errors: proposal.lint?.errors ?? 0, warnings: proposal.lint?.warnings ?? 0 },
   };
+}
+
+/** `wait`: whole seconds, 0 to MAX_WAIT_SECONDS; absent means 0 (answer at once). */
+function waitSecondsOf(req: Parameters<RouteSpec['handler']>[0]): number {
+  const raw = optionalQueryString(req, 'wait');
+  if (raw === undefined) return 0;
+  if (!/^\d{1,3}$/.test(raw) || Number(raw) > MAX_WAIT_SECONDS)
+    throw invalidQuery('wait', `must be a whole number of seconds from 0 to ${MAX_WAIT_SECONDS}`);
+  return Number(raw);
 }
 
 export function invalidBodyField(path: string, problem: string): ServiceError {
@@ -89,8 +107,8 @@ function restoreVersionOf(body: Record<string, unknown>): number | undefined {
   return value;
 }
 
-/** The body of POST /diagrams/{uuid}/proposals checked for shape and size. */
-function proposeRequest(body: Record<string, unknown>) {
+/** The `schema` member of a body (a patch object, or a JSON string holding one) as JSON text, size checked. */
+export function schemaJsonOf(body: Record<string, unknown>): string {
   const { schema } = body;
   if (schema === undefined || schema === null)
     throw invalidBodyField('schema', 'is required (a schema patch object, or a JSON string holding one)');
@@ -100,12 +118,36 @@ function proposeRequest(body: Record<string, unknown>) {
   else
     throw invalidBodyField('schema', 'must be a JSON object (a schema patch) or a JSON string holding one');
   ensureWithinBytes('schema', schemaJson, MAX_SCHEMA_BYTES);
+  return schemaJson;
+}
+
+/** The body of POST /diagrams/{uuid}/proposals checked for shape and size. */
+function proposeRequest(body: Record<string, unknown>) {
+  const schemaJson = schemaJsonOf(body);
   const title = requiredText(body, 'title', MAX_PROPOSAL_TITLE_CHARACTERS);
   const message = requiredText(body, 'message', MAX_PROPOSAL_MESSAGE_CHARACTERS);
   return { schema_json: schemaJson, title, message };
 }
 
-export function proposalRoutes(proposals: ProposalsClient, diagrams: DiagramsClient): RouteSpec[] {
+export function proposalRoutes(
+  proposals: ProposalsClient,
+  diagrams: DiagramsClient,
+  waits?: ProposalWaits,
+): RouteSpec[] {
+  // Every waiter an event wakes reads the proposal again; those of one team (the only ones who may see it)
+  // share that read, so a hundred agents waiting on one proposal cost one read, not a hundred. A change made
+  // while the shared read runs may be missing from its answer; the client's next wait, sending that answer's
+  // ETag, is then answered at once.
+  const rereads = new Map<string, Promise<ProposalMessage>>();
+  const sharedRead = (key: string, read: () => Promise<ProposalMessage>) => {
+    let pending = rereads.get(key);
+    if (!pending) {
+      pending = read().finally(() => rereads.delete(key));
+      rereads.set(key, pending);
+    }
+    return pending;
+  };
+
   /** A restore proposal's patch: from the diagram as it is now back to version `number`. */
   async function restoreSchema(principal: ReturnType<typeof wirePrincipal>, uuid: string, number: number) {
     const [full, stored] = await Promise.all([
@@ -149,10 +191,27 @@ export function proposalRoutes(proposals: ProposalsClient, diagrams: DiagramsCli
       operation: 'read',
       write: false,
       handler: async (req, res, principal) => {
-        const proposal = await proposals.GetProposal({
-          principal: wirePrincipal(principal),
-          uuid: uuidOf(req),
-        });
+        const waitSeconds = waitSecondsOf(req);
+        const read = () => proposals.GetProposal({ principal: wirePrincipal(principal), uuid: uuidOf(req) });
+        // Registered before the read, so an event between the read and the wait still wakes it.
+        const waiter = waitSeconds > 0 && waits?.eventsFlowing() ? waits.register(uuidOf(req)) : undefined;
+        let proposal: ProposalMessage;
+        try {
+          proposal = await read();
+          // Waits only while nothing the client has not seen happened: a pending proposal whose status is
+          // the one the client holds (its If-None-Match), or any, when the client sent none.
+          const seen = req.headers['if-none-match'];
+          const unchanged = seen === undefined || ifNoneMatchMatches(seen, proposal.etag);
+          if (waiter && proposal.state === 'pending' && unchanged) {
+            // A client that hangs up ends its wait (the response's close comes with the connection's).
+            res.once('close', () => waiter.cancel());
+            if (await waiter.until(waitSeconds * 1000))
+              proposal = await sharedRead(`${proposal.uuid}|${principal.team_id}`, read);
+            if (res.destroyed) return;
+          }
+        } finally {
+          waiter?.cancel();
+        }
         sendRepresentation(req, res, {
           body: JSON.stringify({ data: proposalStatus(proposal) }),
           etag: proposal.etag,

@@ -7,7 +7,10 @@ import type { GatewayConfig } from './config';
 import { diagramLifecycleRoutes } from './diagram-lifecycle-routes';
 import { diagramRoutes } from './diagram-routes';
 import { exportRoutes } from './export-routes';
+import { conversationRoutes } from './conversation-routes';
+import { lintRoutes } from './lint-routes';
 import { proposalRoutes } from './proposal-routes';
+import type { ProposalWaits } from './proposal-waits';
 import { versionRoutes } from './version-routes';
 import { webhookRoutes } from './webhook-routes';
 import { optionalQueryEnum } from './query';
@@ -48,15 +51,17 @@ export function connectRouteClients(config: GatewayConfig): RouteClients {
 
 export function v1Routes(
   clients: RouteClients,
-  options: { importWaitMs?: number; cache?: RepresentationCache } = {},
+  options: { importWaitMs?: number; cache?: RepresentationCache; proposalWaits?: ProposalWaits } = {},
 ): RouteSpec[] {
   return [
     ...diagramRoutes(clients.diagrams, options),
     ...diagramLifecycleRoutes(clients.diagrams),
     ...versionRoutes(clients.diagrams, clients.accounts ?? null),
-    ...proposalRoutes(clients.proposals, clients.diagrams),
+    ...proposalRoutes(clients.proposals, clients.diagrams, options.proposalWaits),
+    ...conversationRoutes(clients.proposals),
     ...exportRoutes(clients.diagrams, clients.proposals),
     ...(clients.notifications ? webhookRoutes(clients.notifications) : []),
+    ...lintRoutes(clients.diagrams, clients.proposals),
     {
       method: 'get',
       path: '/data-types',

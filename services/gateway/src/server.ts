@@ -15,8 +15,9 @@ import { Redis } from 'ioredis';
 import { createGatewayApp, type RouteSpec } from './app';
 import { Authenticator } from './authenticator';
 import type { GatewayConfig } from './config';
-import { answerMalformedRequestsAsJson } from './malformed-requests';
 import { watchDiagramEvents } from './diagram-events';
+import { answerMalformedRequestsAsJson } from './malformed-requests';
+import { watchProposalEvents } from './proposal-waits';
 import { withQuickAnswers } from './quick-answers';
 import { createRateLimits } from './rate-limits';
 import { RepresentationCache } from './representation-cache';
@@ -59,6 +60,7 @@ export async function startGateway({ config, logger, metrics, bus, routes }: Gat
     onProvenAnswer: () => provenAnswers.inc(),
   });
   const diagramEvents = await watchDiagramEvents(bus, representations);
+  const proposalWaits = await watchProposalEvents(bus);
 
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
@@ -69,7 +71,8 @@ export async function startGateway({ config, logger, metrics, bus, routes }: Gat
   const rateLimits = createRateLimits(config.rateLimits, { redis, keyPrefix: config.rateLimitKeyPrefix });
 
   const appRoutes =
-    routes ?? v1Routes(routeClients!, { importWaitMs: config.importWaitMs, cache: representations });
+    routes ??
+    v1Routes(routeClients!, { importWaitMs: config.importWaitMs, cache: representations, proposalWaits });
   const requestFinished = httpRequestMetrics(metrics);
   const app = createGatewayApp({
     authenticator,
@@ -109,6 +112,7 @@ export async function startGateway({ config, logger, metrics, bus, routes }: Gat
     },
     /** Stops taking connections and lets requests in flight finish, for at most `graceMs`. */
     async stop(graceMs = HTTP_GRACE_MS) {
+      await proposalWaits.stop();
       await closeGracefully(server, graceMs);
       await subscription.unsubscribe();
       await diagramEvents.stop();

@@ -25,6 +25,11 @@ const STATUS_KEYS = [
   'decline_reason',
   'expires_at',
   'base_version_uuid',
+  'comment_count',
+  'open_thread_count',
+  'latest_revision',
+  'review',
+  'lint',
 ];
 /** Names and values in the proposed patches that must never come back in a proposal response. */
 const SECRET_WORDS = ['secret_invoices', 'secret_column', 'secret_default'];
@@ -318,6 +323,12 @@ describe('Proposal routes (real gateway, real services)', () => {
         decline_reason: null,
         expires_at: created.expires_at,
         base_version_uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        comment_count: 0,
+        open_thread_count: 0,
+        latest_revision: 1,
+        review: null,
+        // secret_invoices has no primary key (an error); dropping customers.email is destructive (a warning).
+        lint: { errors: 1, warnings: 1 },
       });
 
       const notModified = await status(created.uuid, token.reader, { 'if-none-match': etag });

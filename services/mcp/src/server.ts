@@ -6,7 +6,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { McpConfig } from './config';
 import type { ConversionPool } from '@dss/ddl';
 import { registerDiagramTools } from './tools/diagram-tools';
+import { registerLintTool } from './tools/lint-tool';
 import { registerReadTools } from './tools/read-tools';
+import { registerReviewTools } from './tools/review-tools';
 import { registerVisualizeTool } from './tools/visualize';
 import { registerWriteTools } from './tools/write-tools';
 
@@ -15,8 +17,9 @@ export const SERVER_INFO = { name: 'diagram-schema-service', version: '0.1.0' } 
 const INSTRUCTIONS =
   'Tools over the Diagram Schema Service, which keeps database-schema diagrams. Recommended order for a ' +
   'change: get_schema (read the diagram), get_data_types for its driver and get_patch_contract, then ' +
-  'propose_diagram_changes, then poll get_proposal_status. A proposal changes nothing until a person applies ' +
-  'it. rename_diagram and duplicate_diagram change a name or copy a diagram, never a schema. Errors start with a code (invalid_schema, editor_required, insufficient_scope, …) and list problems ' +
+  'propose_diagram_changes, then wait_for_review (it returns when the reviewer acts; read list_review_threads, ' +
+  'answer with add_comment and send revise_proposal when changes are requested). A proposal changes nothing ' +
+  'until a person applies it. rename_diagram and duplicate_diagram change a name or copy a diagram, never a schema. Errors start with a code (invalid_schema, editor_required, insufficient_scope, …) and list problems ' +
   'one per line as `path: message`; fix those paths and call again.';
 
 export interface McpServerDependencies {
@@ -33,7 +36,9 @@ export function createMcpServer(dependencies: McpServerDependencies): McpServer 
   registerReadTools(server, dependencies);
   registerVisualizeTool(server, dependencies);
   registerWriteTools(server, dependencies);
+  registerReviewTools(server, dependencies);
   registerDiagramTools(server, dependencies);
+  registerLintTool(server, dependencies);
   // The tool list is fixed for the server's life, so the server never sends list_changed: do not offer it.
   server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;

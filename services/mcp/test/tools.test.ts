@@ -13,21 +13,28 @@ import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { callTool, type McpEndpoint, mcpEndpoint, type TransportName } from './support/mcp-clients';
 
 const TOOL_NAMES = [
+  'add_comment',
   'create_diagram',
   'diff_versions',
   'duplicate_diagram',
   'export_diagram',
   'get_data_types',
+  'get_lint_findings',
   'get_patch_contract',
   'get_proposal_migration',
   'get_proposal_status',
   'get_schema',
   'list_diagrams',
+  'list_review_threads',
+  'list_revisions',
   'list_versions',
   'propose_diagram_changes',
   'propose_restore',
   'rename_diagram',
+  'resolve_thread',
+  'revise_proposal',
   'visualize_schema',
+  'wait_for_review',
 ];
 
 /** What the web app's /draw page draws from the link (its own code, as the browser runs it). */
@@ -438,6 +445,21 @@ describe.each<TransportName>(['stdio', 'http'])('MCP server over %s', (transport
         (await callTool(client, 'get_proposal_status', { proposal_uuid: proposal.proposal_uuid })).text,
       );
       expect(status).toMatchObject({ uuid: proposal.proposal_uuid, state: 'pending', applied_at: null });
+
+      // The same findings as the API, and counts that match the status.
+      const lint = JSON.parse(
+        (await callTool(client, 'get_lint_findings', { proposal_uuid: proposal.proposal_uuid })).text,
+      );
+      const api = createDssClient({ baseUrl: stack.apiUrl, token: editor.token });
+      expect(lint.findings).toEqual(await api.getProposalLint(proposal.proposal_uuid));
+      expect({ errors: lint.errors, warnings: lint.warnings }).toEqual(status.lint);
+      const diagramLint = JSON.parse(
+        (await callTool(client, 'get_lint_findings', { diagram_uuid: diagramUuid })).text,
+      );
+      expect(diagramLint.findings).toEqual(await api.getDiagramLint(diagramUuid));
+      const neither = await callTool(client, 'get_lint_findings', {});
+      expect(neither.isError).toBe(true);
+      expect(neither.text).toMatch(/^invalid_request: give exactly one/);
     });
 
     it('propose_diagram_changes should answer invalid_schema with one line per problem for a bad patch', async () => {

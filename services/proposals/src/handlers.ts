@@ -7,40 +7,31 @@
 // (and announces it) before answering, so the event stream never skips it.
 import { randomUUID } from 'node:crypto';
 import {
-  enqueueEvent,
-  type Metrics,
+  invalidField,
+  isUuid,
   ServiceError,
   type ServiceClient,
   type ServiceHandlers,
   withTransaction,
-  ensureWithinBytes,
-  invalidField,
-  isUuid,
 } from '@dss/platform';
 import {
-  apply,
-  type DiagramDocument,
-  diff,
-  type Driver,
-  isEmptyDiff,
   MAX_DECLINE_REASON_CHARACTERS,
-  MAX_PROBLEMS,
   MAX_PROPOSAL_MESSAGE_CHARACTERS,
   MAX_PROPOSAL_TITLE_CHARACTERS,
-  MAX_SCHEMA_BYTES,
-  normalize,
-  proposalCounts,
-  validate,
 } from '@dss/schema';
 import type { Pool, PoolClient } from 'pg';
+import { anchorsOf } from './anchors';
+import { createConversationHandlers } from './conversation';
+import * as conversation from './conversation-repository';
+import { type Announce, settleExpiry } from './events';
+import { createLintHandlers, lintChange, lintGate, teamLintConfig } from './lint';
 import { proposedChange } from './proposed-change';
+import { checkProposedPatch } from './proposed-patch';
 import * as repo from './repository';
-import { boundedText, type Caller, callerOf, canEdit, characters, proposalNotFound } from './requests';
-import { effectiveState, toProposal } from './wire';
+import { boundedText, callerOf, canEdit, characters, proposalNotFound } from './requests';
+import { toProposal, toRevision } from './wire';
 
-export const PROPOSALS_CHANGED_SUBJECT = 'proposals.changed';
-
-export type ProposalEventKind = 'created' | 'applied' | 'declined' | 'reopened' | 'expired' | 'opened';
+export { type Announce, createAnnounce, PROPOSALS_CHANGED_SUBJECT, type ProposalEventKind } from './events';
 
 export interface ProposalsHandlerDeps {
   pool: Pool;
@@ -51,42 +42,6 @@ export interface ProposalsHandlerDeps {
   announce: Announce;
 }
 
-export type Announce = (client: PoolClient, row: repo.ProposalRow, kind: ProposalEventKind) => Promise<void>;
-
-/**
- * The writer of `proposals.changed` events: ids and the state only, never patch text. Also counts
- * `dss_proposal_transitions_total{transition}` when given metrics (counted when written; a transaction
- * that then fails to commit, rare since the event is the last write of each, still counts).
- */
-export function createAnnounce(metrics?: Metrics): Announce {
-  const counter = metrics?.counter('proposal_transitions_total', 'Proposal transitions written, by kind', [
-    'transition',
-  ]);
-  return async (client, row, kind) => {
-    await enqueueEvent(client, repo.SCHEMA, PROPOSALS_CHANGED_SUBJECT, {
-      proposal_uuid: row.uuid,
-      diagram_uuid: row.diagram_uuid,
-      team_id: row.team_id,
-      transition: kind,
-      state: effectiveState(row),
-      at: row.updated_at.toISOString(),
-    });
-    counter?.inc({ transition: kind });
-  };
-}
-
-/** Stores and announces the expiry of a locked row that is pending but past `expires_at`. */
-async function settleExpiry(
-  client: PoolClient,
-  row: repo.ProposalRow,
-  announce: Announce,
-): Promise<repo.ProposalRow> {
-  if (row.state !== 'pending' || effectiveState(row) !== 'expired') return row;
-  const expired = await repo.transition(client, row.uuid, { kind: 'expired' });
-  await announce(client, expired, 'expired');
-  return expired;
-}
-
 const closedBecause: Record<repo.StoredState, string> = {
   pending: 'it is still pending',
   applied: 'it was already applied',
@@ -94,7 +49,7 @@ const closedBecause: Record<repo.StoredState, string> = {
   expired: 'it has expired; reopen it first',
 };
 
-function conflict(action: string, state: repo.StoredState): ServiceError {
+export function conflict(action: string, state: repo.StoredState): ServiceError {
   return new ServiceError('conflict', `the proposal cannot be ${action}: ${closedBecause[state]}`);
 }
 
@@ -143,25 +98,6 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
     return answer(outcome);
   }
 
-  async function visibleDiagram(caller: Caller, principal: unknown, diagramUuid: string) {
-    if (!isUuid(diagramUuid))
-      throw new ServiceError('not_found', 'no such diagram, or the token cannot see it');
-    const wire = principal as Parameters<typeof diagrams.GetDiagram>[0]['principal'];
-    const diagram = await diagrams.GetDiagram({ principal: wire, uuid: diagramUuid });
-    if (!canEdit(caller.role))
-      throw new ServiceError('editor_required', 'the token’s user can view this diagram but not edit it');
-    if (diagram.status !== 'ready')
-      throw new ServiceError(
-        'diagram_not_ready',
-        diagram.status === 'importing'
-          ? 'the diagram is still importing; poll GET /diagrams/{uuid} until its status is ready'
-          : 'the diagram’s import failed, so it has no schema',
-      );
-    const full = await diagrams.GetFullDocument({ principal: wire, uuid: diagramUuid });
-    const document = (JSON.parse(full.body) as { data: DiagramDocument }).data;
-    return { uuid: diagram.uuid, driver: diagram.driver as Driver, document, versionUuid: full.version_uuid };
-  }
-
   /** A proposal for a member of its team (any role) and that member's role; anyone else: not_found. */
   async function memberView(request: { uuid: string; user_id: string }) {
     if (!isUuid(request.uuid) || !isUuid(request.user_id)) throw proposalNotFound();
@@ -176,53 +112,55 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
     return { row, role: membership.role, userId: request.user_id.toLowerCase() };
   }
 
+  /** With "no lint errors" required: the refusal of a change whose result has lint errors. */
+  async function lintRefusal(
+    teamId: string,
+    change: Awaited<ReturnType<typeof proposedChange>>,
+  ): Promise<ServiceError | null> {
+    const config = await teamLintConfig(pool, teamId);
+    if (!config.require_no_errors) return null;
+    return lintGate(lintChange(change.current, change.after, config), config);
+  }
+
   return {
+    ...createConversationHandlers({ ...deps, answer, reviewed }),
+    ...createLintHandlers({ pool, accounts }),
+
     async CreateProposal(request) {
       const caller = callerOf(request.principal);
       const title = boundedText('title', request.title, MAX_PROPOSAL_TITLE_CHARACTERS);
       const message = boundedText('message', request.message, MAX_PROPOSAL_MESSAGE_CHARACTERS);
-      ensureWithinBytes('schema', request.schema_json, MAX_SCHEMA_BYTES);
-      const diagram = await visibleDiagram(caller, request.principal, request.diagram_uuid);
-
-      const normalized = normalize(request.schema_json);
-      const result = validate(normalized.patch, diagram.document, diagram.driver, 'propose');
-      if (!result.ok)
-        throw new ServiceError('invalid_schema', result.message, {
-          errors: result.problems.slice(0, MAX_PROBLEMS),
-        });
-      const proposed = apply(diagram.document, result.patch).document;
-      // A patch that only restates the diagram would open a review with nothing to decide.
-      if (isEmptyDiff(diff(diagram.document, proposed)))
-        throw new ServiceError('invalid_schema', 'The patch changes nothing in the diagram', {
-          errors: [
-            { path: '', message: 'the patch changes nothing in the diagram: every entry is already there' },
-          ],
-        });
-      const limit = caller.maxTablesPerDiagram;
-      if (limit !== null) {
-        const before = diagram.document.tables.length;
-        const requested = proposed.tables.length;
-        if (requested > limit && requested > before)
-          throw new ServiceError(
-            'plan_limit',
-            `the team's plan allows at most ${limit} tables per diagram; with this patch the diagram would have ${requested}`,
-            { limit_type: 'tables', limit, requested },
-          );
-      }
-
+      const checked = await checkProposedPatch(
+        diagrams,
+        caller,
+        request.principal,
+        request.diagram_uuid,
+        request.schema_json,
+      );
+      const lint = lintChange(checked.before, checked.proposed, await teamLintConfig(pool, caller.teamId));
       const row = await withTransaction(pool, async (client) => {
         const created = await repo.insertProposal(client, {
           uuid: randomUUID(),
-          diagram_uuid: diagram.uuid,
+          diagram_uuid: checked.diagramUuid,
           team_id: caller.teamId,
           author_user_id: caller.userId,
-          // The normalised form (normalising again gives the same), re-validated when applied.
-          patch: normalized.patch,
-          base_version_uuid: diagram.versionUuid === '' ? null : diagram.versionUuid,
-          counts: proposalCounts(result.patch),
+          patch: checked.patch,
+          base_version_uuid: checked.baseVersionUuid,
+          counts: checked.counts,
           title,
           message,
+          lint,
           lifetimeSeconds: deps.lifetimeSeconds,
+        });
+        // Revision 1 is the patch sent with the proposal; comments and later revisions refer to it.
+        await conversation.insertRevision(client, {
+          proposal_uuid: created.uuid,
+          number: 1,
+          patch: checked.patch,
+          counts: checked.counts,
+          message: null,
+          author_user_id: caller.userId,
+          base_version_uuid: checked.baseVersionUuid,
         });
         await announce(client, created, 'created');
         return created;
@@ -258,6 +196,9 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
             );
           throw error;
         }
+        // With "no lint errors" required, the change as it would land now is linted (rebased, as above).
+        const refused = await lintRefusal(row.team_id, change);
+        if (refused) return refused;
         const applied = await diagrams.ApplyPatch({
           diagram_uuid: row.diagram_uuid,
           team_id: row.team_id,
@@ -325,9 +266,18 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
     async GetProposalForReview(request) {
       const { row, role } = await memberView(request);
       const patch = await repo.findPatch(pool, row.uuid);
-      return { proposal: answer(row), patch_json: JSON.stringify(patch), role };
+      const revisions = await conversation.listRevisions(pool, row.uuid);
+      return {
+        proposal: answer(row),
+        patch_json: JSON.stringify(patch),
+        role,
+        revisions: revisions.map((revision) => toRevision(revision, true)),
+        anchors: anchorsOf(patch),
+        lint: row.lint,
+      };
     },
 
+    // The latest revision's patch (proposals.patch) from the version that revision was made on.
     async GetProposedChange(request) {
       const { row, userId } = await memberView(request);
       const change = await proposedChange(diagrams, row, await repo.findPatch(pool, row.uuid), userId);

@@ -3,7 +3,7 @@
 // Several instances may run: rows are taken with SKIP LOCKED.
 import { withTransaction } from '@dss/platform';
 import type { Pool } from 'pg';
-import { type Announce, createAnnounce } from './handlers';
+import { type Announce, createAnnounce } from './events';
 import * as repo from './repository';
 
 const BATCH = 200;

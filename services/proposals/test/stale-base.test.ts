@@ -41,6 +41,16 @@ const changeEmail = {
   strategy: 'merge',
   tables: [{ name: 'users', columns: [{ name: 'email', type: 'varchar(320)' }] }],
 };
+const changeFullName = {
+  strategy: 'merge',
+  tables: [{ name: 'users', columns: [{ name: 'full_name', type: 'varchar(120)', is_nullable: false }] }],
+};
+const renameFullName = {
+  strategy: 'merge',
+  tables: [
+    { name: 'users', columns: [{ name: 'display_name', old_name: 'full_name', type: 'varchar(48)' }] },
+  ],
+};
 const addAudit = {
   strategy: 'merge',
   tables: [{ name: 'audit', columns: [{ name: 'id', type: 'bigint', is_primary_key: true }] }],
@@ -125,5 +135,57 @@ describe('Proposals on a base that moved (real services)', () => {
 
     const applied = await proposals.client.ApplyProposal({ uuid: proposalB.uuid, ...review() });
     expect(applied.state).toBe('applied');
+  });
+
+  it('When a stale proposal is revised, then the revision records the version it was made on and the stale-base check starts from it', async () => {
+    const diagramUuid = await createDiagram(system, editor.principal, usersTable('revised'));
+    const proposalB = await propose(diagramUuid, changeName);
+    const proposalA = await propose(diagramUuid, renameName);
+    const applied = await proposals.client.ApplyProposal({ uuid: proposalA.uuid, ...review() });
+    expect(
+      (await failureOf(proposals.client.GetProposedChange({ uuid: proposalB.uuid, user_id: editor.userId })))
+        .code,
+    ).toBe('conflict');
+
+    const revision = await proposals.client.SubmitRevision({
+      principal: editor.principal,
+      uuid: proposalB.uuid,
+      schema_json: JSON.stringify(changeFullName),
+      message: 'after the rename',
+    });
+    expect(revision.base_version_uuid).toBe(applied.applied_version_uuid);
+    const revised = await proposals.client.GetProposal({ principal: editor.principal, uuid: proposalB.uuid });
+    expect([revised.latest_revision, revised.base_version_uuid]).toEqual([2, applied.applied_version_uuid]);
+    const listed = await proposals.client.ListRevisions({
+      actor: { user_id: editor.userId },
+      uuid: proposalB.uuid,
+    });
+    expect(listed.revisions.map((entry) => entry.base_version_uuid)).toEqual([
+      proposalB.base_version_uuid,
+      applied.applied_version_uuid,
+    ]);
+
+    const change = await proposals.client.GetProposedChange({ uuid: proposalB.uuid, user_id: editor.userId });
+    expect(change.current_version_uuid).toBe(applied.applied_version_uuid);
+    const users = (
+      JSON.parse(change.proposed_json) as {
+        tables: { name: string; columns: { name: string; driver_data_type_params: unknown }[] }[];
+      }
+    ).tables.find((table) => table.name === 'users')!;
+    expect(users.columns.map((column) => column.name)).toEqual(['id', 'full_name', 'email']);
+    expect(users.columns[1]!.driver_data_type_params).toMatchObject({ length: 120 });
+
+    // A rename landing after the revision conflicts with the revision, judged from the revision's base.
+    const proposalC = await propose(diagramUuid, renameFullName);
+    await proposals.client.ApplyProposal({ uuid: proposalC.uuid, ...review() });
+    const stale = await failureOf(
+      proposals.client.GetProposedChange({ uuid: proposalB.uuid, user_id: editor.userId }),
+    );
+    expect(stale.code).toBe('conflict');
+    expect(stale.extra.conflicts).toEqual([
+      expect.objectContaining({ entity: 'column', table: 'users', column: 'full_name', change: 'renamed' }),
+    ]);
+    const applying = await failureOf(proposals.client.ApplyProposal({ uuid: proposalB.uuid, ...review() }));
+    expect([applying.code, applying.extra.conflicts]).toEqual(['conflict', stale.extra.conflicts]);
   });
 });

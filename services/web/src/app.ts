@@ -16,6 +16,7 @@ import { drawRoutes } from './routes/draw';
 import { editorRoutes } from './routes/editor';
 import { exportRoutes } from './routes/exports';
 import { homeRoutes } from './routes/home';
+import { lintSettingsRoutes } from './routes/lint-settings';
 import { liveRoutes } from './routes/live';
 import { reviewRoutes } from './routes/review';
 import { shareRoutes } from './routes/share';
@@ -28,8 +29,11 @@ import { securityHeaders } from './security-headers';
 import { loadViewer, viewerOf } from './session';
 import { messagePage } from './views/layout';
 
-/** Form bodies are small: a decline reason (500 characters) is the longest field. */
-const FORM_BODY_LIMIT = '32kb';
+/**
+ * Form bodies are small: a review comment (4,000 characters, at most 16,000 bytes of UTF-8, three times that
+ * URL-encoded) is the longest field.
+ */
+const FORM_BODY_LIMIT = '64kb';
 const PASTE_BODY_LIMIT = '2mb';
 const PASTE_PATH = /^\/diagrams\/(?:[^/]+\/(?:paste(?:\/apply)?|layout)|new)$/;
 /** The editor's autosave: a JSON patch, as large as the API's. */
@@ -107,6 +111,7 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
   tokenRoutes(pages, context);
   webhookRoutes(pages, context);
   for (const mount of [memberRoutes, invitationRoutes, passwordResetRoutes]) mount(pages, context);
+  lintSettingsRoutes(pages, context);
   app.use(pages);
 
   app.use((_req, _res, next) => next(notFound()));

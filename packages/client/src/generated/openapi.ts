@@ -115,11 +115,92 @@ export interface paths {
         };
         /**
          * Get a proposal's state
-         * @description The proposal's state and review timestamps; every field is always present. Any token that can see the diagram may read it (no write access needed). Send the last `ETag` in `If-None-Match` to get 304 until something changes. An expired proposal reads as `expired` at once. Counts toward the read limit (60 per minute per token).
+         * @description The proposal's state and review timestamps; every field is always present. Any token that can see the diagram may read it (no write access needed). Send the last `ETag` in `If-None-Match` to get 304 until something changes. An expired proposal reads as `expired` at once. Counts toward the read limit (60 per minute per token), once per request however long it waits.
+         *
+         *     Long-poll instead of polling: with `wait=N` (seconds, at most 60) the answer is held until the proposal is applied, declined, expired, commented on or has changes requested, or until N seconds have passed, whichever comes first. It is answered at once when the proposal is no longer pending or has changed since the `ETag` sent in `If-None-Match`; send the last `ETag` so that nothing between two waits is missed. A wait that ends with nothing new answers 304 when `If-None-Match` was sent, else 200 with the unchanged state.
          */
         get: operations["getProposal"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/proposals/{uuid}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal's `uuid`, from the propose response. Unknown and invisible proposals answer the same 404. */
+                uuid: components["parameters"]["ProposalUuid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a proposal's comment threads
+         * @description Every comment of the proposal, oldest first (at most 1,000). A thread is a comment with `reply_to` null and the comments whose `reply_to` names it; the thread's `anchor` and resolution are repeated on each of its comments. A reviewer's request for changes is a thread of `kind` `changes_requested`. Bodies are plain text: show them as text, never as markup. Counts toward the read limit.
+         */
+        get: operations["listProposalComments"];
+        put?: never;
+        /**
+         * Comment on a proposal
+         * @description Starts a thread (on the whole proposal, or anchored to a table or column the latest revision's changes name) or, with `reply_to`, answers one. The comment is attached to the latest revision. Any member's token with write access may comment, in any state of the proposal. Rate limit: the write limit (10 accepted writes per minute per token).
+         */
+        post: operations["addProposalComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/proposals/{uuid}/comments/{id}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal's `uuid`, from the propose response. Unknown and invisible proposals answer the same 404. */
+                uuid: components["parameters"]["ProposalUuid"];
+                /** @description The `id` of any comment of the thread. Unknown ids answer 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a comment thread
+         * @description Marks the thread the comment belongs to resolved; answers its first comment. Resolving a resolved thread changes nothing. Owners and editors may resolve any thread, others only the threads they started. No body is read. Rate limit: the write limit.
+         */
+        post: operations["resolveProposalThread"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/proposals/{uuid}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal's `uuid`, from the propose response. Unknown and invisible proposals answer the same 404. */
+                uuid: components["parameters"]["ProposalUuid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a proposal's revisions
+         * @description Every revision, oldest first; revision 1 is the patch sent with the proposal. Counts only, never names or values from a patch. Counts toward the read limit.
+         */
+        get: operations["listProposalRevisions"];
+        put?: never;
+        /**
+         * Send a revised patch
+         * @description Replaces the proposal's patch with a new one, numbered after the last (at most 20 revisions, the first included), for example after a reviewer asked for changes. The patch is checked exactly as when proposing (write access, a user who may edit the diagram, the full patch format, the plan's table cap) and must differ from the latest revision. Only a pending proposal can be revised; it stays pending, and applying it applies the latest revision. Earlier comments stay attached to their revision. Rate limit: the write limit.
+         */
+        post: operations["reviseProposal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -455,6 +536,96 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/diagrams/{uuid}/lint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
+                uuid: components["parameters"]["DiagramUuid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Lint findings of a diagram
+         * @description The diagram's current schema checked by the team's lint rules (GET /lint-rules lists them; POST /lint-settings configures them): `{data: [{rule, severity, message, table, column?}]}`, errors first, then by table. Rules about changes (`destructive-change`) apply to proposals only. Rate limit: the schema limit.
+         */
+        get: operations["getDiagramLint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/proposals/{uuid}/lint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal's `uuid`, from the propose response. Unknown and invisible proposals answer the same 404. */
+                uuid: components["parameters"]["ProposalUuid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Lint findings of a proposal
+         * @description The proposed schema checked by the team's lint rules when the proposal (or its latest revision) was sent, against the diagram as it was then, including `destructive-change` warnings for drops, narrowing and NOT NULL without a default. The status (GET /proposals/{uuid}) counts the same list in `lint`. When the team requires no lint errors, applying re-checks the change as it would land on the diagram then. Rate limit: read.
+         */
+        get: operations["getProposalLint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/lint-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's lint settings
+         * @description The effective settings of the token's team (defaults filled in); `updated_at` is null while the team has never saved any. Any member may read them. Rate limit: read.
+         */
+        get: operations["getLintSettings"];
+        put?: never;
+        /**
+         * Replace the team's lint settings (owners)
+         * @description Replaces the team's settings; keys left out take their defaults. Unknown keys, rule ids and severities are refused (422 naming each path), so a typo never silently turns a rule off. Needs a write token of an owner (others get 403 `forbidden`). Rate limit: write.
+         */
+        post: operations["setLintSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/lint-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The lint rules
+         * @description Every rule with its id, default severity and one line of documentation. Rate limit: read.
+         */
+        get: operations["listLintRules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/data-types": {
         parameters: {
             query?: never;
@@ -633,6 +804,18 @@ export interface components {
                 code?: "invalid_request" | "invalid_schema" | "plan_limit";
                 /** @enum {unknown} */
                 limit_type?: "tables";
+            };
+        };
+        ConflictError: components["schemas"]["ErrorBody"] & {
+            error?: {
+                /** @enum {unknown} */
+                code?: "conflict";
+            };
+        };
+        ReviseConflictError: components["schemas"]["ErrorBody"] & {
+            error?: {
+                /** @enum {unknown} */
+                code?: "conflict" | "diagram_not_ready";
             };
         };
         RateLimitedError: components["schemas"]["ErrorBody"] & {
@@ -1144,16 +1327,164 @@ export interface components {
             applied_at: components["schemas"]["Timestamp"] | null;
             /** @description The version the apply created in the diagram's history; null until applied. */
             applied_version_uuid: string | null;
-            /** @description The diagram version the proposal was made on (an addition within v1). Its migration and its apply rebase the patch from there onto the diagram as it is now by entity identity, or answer 409 `conflict` naming what changed in between. Null for proposals made before it was recorded. */
+            /** @description The diagram version the proposal's latest revision was made on (an addition within v1; a revision is checked against the diagram as it is when sent, so it moves the base). Its migration and its apply rebase the patch from there onto the diagram as it is now by entity identity, or answer 409 `conflict` naming what changed in between. Null for proposals made before it was recorded. */
             base_version_uuid: string | null;
             /** @description When it was declined; null until then. */
             declined_at: components["schemas"]["Timestamp"] | null;
             /** @description The reviewer's text; null when none was given. */
             decline_reason: string | null;
             expires_at: components["schemas"]["Timestamp"];
+            /** @description Comments on the proposal, replies and requests for changes included. */
+            comment_count: number;
+            /** @description Comment threads not yet resolved. */
+            open_thread_count: number;
+            /** @description The number of the latest revision (1 until a revision is sent); applying applies it. */
+            latest_revision: number;
+            /** @description The last request for changes; null until a reviewer asks for changes. The proposal stays `pending`. */
+            review: components["schemas"]["ReviewRequestedChanges"] | null;
+            /** @description How many lint findings of each severity the proposal (its latest revision) has (GET /proposals/{uuid}/lint lists them). */
+            lint: {
+                errors: number;
+                warnings: number;
+            };
         } & (unknown & unknown);
         ProposalStatusResponse: {
             data: components["schemas"]["ProposalStatus"];
+        };
+        ReviewRequestedChanges: {
+            requested_changes_at: components["schemas"]["Timestamp"];
+            /** @description The user id of the reviewer who asked for changes. */
+            by: components["schemas"]["Uuid"];
+        };
+        /** @description The entity of the changes a thread is about, by name: a table the latest revision's patch names (added, changed, renamed, deleted or linked), or one of its columns. Names compare without regard to case; the answer spells them as the patch does. */
+        CommentAnchor: {
+            table: string;
+            column?: string;
+        };
+        AddCommentRequest: {
+            /** @description Plain text, 1 to 4,000 characters; shown as text (no markup, no live links). */
+            body: string;
+            /** @description Only on a thread's first comment; a reply takes its thread's anchor. */
+            anchor?: components["schemas"]["CommentAnchor"] | null;
+            /** @description The `id` of a comment of the thread to answer; omit to start a thread. */
+            reply_to?: string | null;
+        };
+        Comment: {
+            id: components["schemas"]["Uuid"];
+            /** @description The revision that was the latest when the comment was written. */
+            revision: number;
+            /** @description The thread's anchor; null for a thread on the whole proposal. */
+            anchor: components["schemas"]["CommentAnchor"] | null;
+            /** @description The thread's first comment; null on that comment itself. */
+            reply_to: string | null;
+            /**
+             * @description `changes_requested`: the message of a reviewer's request for changes.
+             * @enum {string}
+             */
+            kind: "comment" | "changes_requested";
+            /** @description Plain text; show it as text. */
+            body: string;
+            author: {
+                /**
+                 * @description `person`: written in the web app; `token`: written through the API (an agent or a script).
+                 * @enum {string}
+                 */
+                kind: "person" | "token";
+                user_uuid: components["schemas"]["Uuid"];
+            };
+            created_at: components["schemas"]["Timestamp"];
+            /** @description When the thread was resolved; null while it is open. */
+            resolved_at: components["schemas"]["Timestamp"] | null;
+            /** @description The user id of who resolved the thread. */
+            resolved_by: string | null;
+        };
+        CommentResponse: {
+            data: components["schemas"]["Comment"];
+        };
+        CommentListResponse: {
+            data: components["schemas"]["Comment"][];
+        };
+        ReviseProposalRequest: {
+            schema: components["schemas"]["ProposeChangesRequest"]["schema"];
+            /** @description What changed in this revision; shown to reviewers as plain text. */
+            message?: string;
+        };
+        /** @description One revision of a proposal. Carries counts only, never names or values from the patch. */
+        Revision: {
+            number: number;
+            /** @description What changed in this revision; null for revision 1 (see the proposal's message). */
+            message: string | null;
+            counts: components["schemas"]["ProposalCounts"];
+            author: {
+                user_uuid: components["schemas"]["Uuid"];
+            };
+            created_at: components["schemas"]["Timestamp"];
+            /** @description The diagram version the revision was checked against when sent. The latest revision's is the proposal's `base_version_uuid`: its migration and apply rebase it from there. Null for revisions made before it was recorded. */
+            base_version_uuid: string | null;
+        };
+        RevisionResponse: {
+            data: components["schemas"]["Revision"];
+        };
+        RevisionListResponse: {
+            data: components["schemas"]["Revision"][];
+        };
+        LintFinding: {
+            /** @description The rule id, e.g. `table-without-primary-key`. */
+            rule: string;
+            /** @enum {string} */
+            severity: "error" | "warning";
+            /** @description The finding, naming the table (and column). */
+            message: string;
+            table: string;
+            /** @description Present when the finding is about one column. */
+            column?: string;
+        };
+        LintResponse: {
+            data: components["schemas"]["LintFinding"][];
+        };
+        /** @description Every key optional; left-out keys take the defaults shown. */
+        LintSettings: {
+            /** @description Severity per rule id (`error`, `warning` or `off`); a rule not named keeps its default. */
+            rules?: {
+                [key: string]: "error" | "warning" | "off";
+            };
+            naming?: {
+                /**
+                 * @default snake_case
+                 * @enum {string}
+                 */
+                case?: "snake_case" | "any";
+                /**
+                 * @default any
+                 * @enum {string}
+                 */
+                tables?: "singular" | "plural" | "any";
+                /** @default  */
+                prefix?: string;
+            };
+            /** @default 50 */
+            max_columns?: number;
+            /** @description Parent tables whose foreign keys must be NOT NULL; null (default) means every parent. */
+            required_parents?: string[] | null;
+            /**
+             * @description When true, a proposal with lint errors cannot be applied.
+             * @default false
+             */
+            require_no_errors?: boolean;
+        };
+        LintSettingsResponse: {
+            data: {
+                settings: components["schemas"]["LintSettings"];
+                updated_at: components["schemas"]["Timestamp"] | null;
+            };
+        };
+        LintRulesResponse: {
+            data: {
+                id: string;
+                /** @enum {string} */
+                default_severity: "error" | "warning";
+                documentation: string;
+            }[];
         };
         /** @description One JSON object describing a change to a diagram; entities are referenced by name and only what changes is included. The authoritative field list is GET /schema-patch-contract. Tolerance: unknown keys are stripped and reported in `warnings`; string booleans (`"true"`) and string numbers (`"42"`) are coerced; whitespace around names is trimmed; entries for the same table are merged. A patch that conflicts with itself (a table both in `tables` and in `deletions.tables`) is refused naming the entity. Renames: set `old_name` with the new `name` (tables and columns; needs `merge`). */
         SchemaPatch: {
@@ -1484,6 +1815,24 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description `conflict`: the proposal already has 1,000 comments. */
+        ConversationConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ConflictError"];
+            };
+        };
+        /** @description `conflict`: the proposal is no longer pending (applied, declined, or expired and not reopened), or it already has 20 revisions. `diagram_not_ready`: the diagram is importing. */
+        ReviseConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ReviseConflictError"];
+            };
+        };
         /** @description `invalid_request`: a body field failed validation; `errors` names it. */
         InvalidBody: {
             headers: {
@@ -1493,6 +1842,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["InvalidQueryError"];
+            };
+        };
+        /** @description `invalid_request`: a lint setting is not valid; `errors` names each path. */
+        InvalidLintSettings: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description `payload_too_large`: `ddl` or `dbml` is over 200KB (204,800 bytes) or `schema` is over 500KB (512,000 bytes). */
@@ -1854,7 +2212,10 @@ export interface operations {
     };
     getProposal: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Seconds to wait for a decision, a comment or a request for changes (0 to 60; default 0). */
+                wait?: number;
+            };
             header?: {
                 /** @description An `ETag` from an earlier response; 304 with no body while the representation is unchanged. */
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -1883,6 +2244,174 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenRead"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidQuery"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    listProposalComments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal's `uuid`, from the propose response. Unknown and invisible proposals answer the same 404. */
+                uuid: components["parameters"]["ProposalUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    addProposalComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal's `uuid`, from the propose response. Unknown and invisible proposals answer the same 404. */
+                uuid: components["parameters"]["ProposalUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddCommentRequest"];
+            };
+        };
+        responses: {
+            /** @description The comment was stored. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentResponse"];
+                };
+            };
+            400: components["responses"]["BodyNotAnObject"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenWrite"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["ConversationConflict"];
+            422: components["responses"]["InvalidBody"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    resolveProposalThread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal's `uuid`, from the propose response. Unknown and invisible proposals answer the same 404. */
+                uuid: components["parameters"]["ProposalUuid"];
+                /** @description The `id` of any comment of the thread. Unknown ids answer 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The thread's first comment, resolved. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenPropose"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    listProposalRevisions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal's `uuid`, from the propose response. Unknown and invisible proposals answer the same 404. */
+                uuid: components["parameters"]["ProposalUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revisions. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    reviseProposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal's `uuid`, from the propose response. Unknown and invisible proposals answer the same 404. */
+                uuid: components["parameters"]["ProposalUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviseProposalRequest"];
+            };
+        };
+        responses: {
+            /** @description The revision was stored. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionResponse"];
+                };
+            };
+            400: components["responses"]["BodyNotAnObject"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenPropose"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["ReviseConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ProposeUnprocessable"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
         };
@@ -2434,6 +2963,151 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["ProposalConflict"];
             422: components["responses"]["InvalidQuery"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    getDiagramLint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
+                uuid: components["parameters"]["DiagramUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The findings; an empty list when the schema is clean. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LintResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["DiagramNotReady"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    getProposalLint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposal's `uuid`, from the propose response. Unknown and invisible proposals answer the same 404. */
+                uuid: components["parameters"]["ProposalUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The findings. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LintResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    getLintSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LintSettingsResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    setLintSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LintSettings"];
+            };
+        };
+        responses: {
+            /** @description The settings as saved. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LintSettingsResponse"];
+                };
+            };
+            400: components["responses"]["BodyNotAnObject"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenWrite"];
+            422: components["responses"]["InvalidLintSettings"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    listLintRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LintRulesResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
         };

@@ -23,6 +23,8 @@ export interface TestStack {
   /** A user of the given role in a team, and a personal access token for them. */
   member(options?: MemberOptions): Promise<TestMember>;
   review(proposalUuid: string, reviewerEmail: string, action: 'apply' | 'decline'): Promise<void>;
+  /** A reviewer's "Request changes" with a message (the web app's action). */
+  requestChanges(proposalUuid: string, reviewerEmail: string, message: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -44,6 +46,10 @@ export async function startTestStack(
       const request = { uuid: proposalUuid, user_id: reviewer.id, team_id: '', reason: '' };
       if (action === 'apply') await proposals.ApplyProposal(request);
       else await proposals.DeclineProposal(request);
+    },
+    async requestChanges(proposalUuid, reviewerEmail, message) {
+      const reviewer = await people.accounts.GetUser({ email: reviewerEmail, id: '' });
+      await proposals.RequestChanges({ uuid: proposalUuid, user_id: reviewer.id, message });
     },
     async stop() {
       people.close();

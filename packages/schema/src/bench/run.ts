@@ -4,6 +4,7 @@
 // 10 × JSON.parse, both measured alternately in one loop so they see the same machine load.
 import { apply } from '../apply';
 import { diff } from '../diff';
+import { lintSchema } from '../lint';
 import { renderMarkdown } from '../markdown';
 import type { DiagramDocument } from '../model';
 import { normalize } from '../normalize';
@@ -32,6 +33,10 @@ function main(): void {
     measure('apply, new tables laid out by dagre', RUNS, () => apply(document, validated)),
     measure('normalize + validate + apply (laid out)', RUNS, pipeline),
     measure('apply (laid out) + diff', RUNS, () => diff(document, apply(document, validated).document)),
+    measure('lintSchema (every rule on)', RUNS, () => lintSchema(document)),
+    measure('apply (laid out) + lintSchema of the change', RUNS, () =>
+      lintSchema(apply(document, validated).document, { before: document }),
+    ),
     measure('renderMarkdown detailed', RUNS, () => renderMarkdown(document, 'detailed')),
     measure('renderMarkdown simple', RUNS, () => renderMarkdown(document, 'simple')),
   ];

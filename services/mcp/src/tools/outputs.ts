@@ -51,7 +51,83 @@ export const proposalStatusOutput = {
   base_version_uuid: z
     .string()
     .nullable()
-    .describe('The diagram version the proposal was made on; its change is rebased from there.'),
+    .describe('The diagram version the latest revision was made on; its change is rebased from there.'),
+  comment_count: z
+    .number()
+    .int()
+    .describe('Comments on the proposal, replies and requests for changes included.'),
+  open_thread_count: z.number().int().describe('Comment threads not yet resolved.'),
+  latest_revision: z.number().int().describe('The latest revision (1 until revise_proposal is used).'),
+  review: z
+    .object({ requested_changes_at: timestamp, by: z.string().nullable() })
+    .nullable()
+    .describe('The last request for changes; null until a reviewer asks for changes.'),
+  lint: z.object({ errors: z.number().int(), warnings: z.number().int() }),
+};
+
+const anchor = z
+  .object({ table: z.string(), column: z.string().optional() })
+  .describe('The table (and column) of the changes the thread is about.');
+
+export const commentOutput = {
+  id: z.string().describe('Use as reply_to to answer, or with resolve_thread.'),
+  revision: z.number().int().describe('The revision that was the latest when it was written.'),
+  anchor: anchor.nullable(),
+  reply_to: z.string().nullable().describe("The thread's first comment; null for that comment itself."),
+  kind: z.enum(['comment', 'changes_requested']),
+  body: z.string(),
+  author: z.object({ kind: z.enum(['person', 'token']), user_uuid: z.string() }),
+  created_at: timestamp,
+  resolved_at: timestamp.nullable(),
+  resolved_by: z.string().nullable(),
+};
+
+export const reviewThreadsOutput = {
+  threads: z.array(
+    z.object({
+      id: z.string().describe("The thread's first comment; pass it as reply_to or to resolve_thread."),
+      kind: z.enum(['comment', 'changes_requested']),
+      anchor: anchor.nullable(),
+      revision: z.number().int().describe('The revision the thread was started on.'),
+      resolved: z.boolean(),
+      comments: z.array(
+        z.object({
+          id: z.string(),
+          author: z
+            .enum(['person', 'token'])
+            .describe('person: a reviewer in the web app; token: an API client.'),
+          body: z.string().describe('Plain text.'),
+          created_at: timestamp,
+        }),
+      ),
+    }),
+  ),
+  open_thread_count: z.number().int(),
+  latest_revision: z.number().int(),
+};
+
+const revision = z.object({
+  number: z.number().int(),
+  message: z.string().nullable(),
+  counts,
+  created_at: timestamp,
+});
+
+export const revisionOutput = {
+  number: z.number().int(),
+  message: z.string().nullable(),
+  counts,
+  created_at: timestamp,
+  next_step: z.string(),
+};
+
+export const revisionsOutput = { revisions: z.array(revision) };
+
+export const waitForReviewOutput = {
+  changed: z.boolean().describe('false when the wait ended with nothing new since `etag`.'),
+  etag: z.string().describe('Pass to the next wait_for_review so nothing in between is missed.'),
+  status: z.object(proposalStatusOutput).nullable().describe('The proposal now; null when nothing changed.'),
+  next_step: z.string(),
 };
 
 export const visualizeOutput = {

@@ -123,7 +123,9 @@ export function registerReadTools(server: McpServer, context: ToolContext): void
       description:
         'The state of a proposal made with propose_diagram_changes: pending (awaiting review), applied (a person ' +
         'applied it; applied_version_uuid names the new diagram version), declined (decline_reason may say why) ' +
-        'or expired (unreviewed after 30 days). Poll it at most every few seconds while it is pending.',
+        'or expired (unreviewed after 30 days); with the review conversation: comment_count, open_thread_count, ' +
+        'latest_revision and review (set when a reviewer requested changes; the state stays pending). To wait ' +
+        'for the reviewer use wait_for_review instead of calling this repeatedly.',
       inputSchema: { proposal_uuid: uuid('proposal') },
       outputSchema: proposalStatusOutput,
       annotations: READ_ONLY,

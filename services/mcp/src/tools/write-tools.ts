@@ -148,7 +148,7 @@ export function registerWriteTools(server: McpServer, context: ToolContext): voi
         'Proposes a schema patch to an existing diagram. Nothing changes until a person with edit rights opens ' +
         'review_url and applies it; give them that link. Before proposing: read the schema (get_schema), the data ' +
         "types of the diagram's driver (get_data_types) and the patch contract (get_patch_contract). Afterwards " +
-        'poll get_proposal_status. Returns the proposal uuid, review_url and how many entries each section of the ' +
+        'call wait_for_review (it returns when the reviewer acts) and read list_review_threads. Returns the proposal uuid, review_url and how many entries each section of the ' +
         'patch names. Needs a token with write access whose user may edit the diagram (else editor_required). ' +
         'Only accepted proposals count against the write limit (10 a minute per token): a refused patch costs ' +
         'nothing, so fix it from the returned errors and retry, or check it first with visualize_schema.',
@@ -183,7 +183,8 @@ export function registerWriteTools(server: McpServer, context: ToolContext): voi
         expires_at: proposal.expires_at,
         counts: proposal.counts,
         next_step:
-          'Ask a person with edit rights to open review_url and apply or decline it; poll get_proposal_status.',
+          'Ask a person with edit rights to open review_url and review it; then call wait_for_review, which returns ' +
+          'when they apply, decline, comment or request changes.',
       });
     }),
   );

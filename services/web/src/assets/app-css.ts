@@ -70,10 +70,20 @@ figure.diagram svg.dss-minimap { position: absolute; right: 8px; bottom: 8px; z-
 .import-warnings .where { color: var(--muted, #666); }
 .changes-grid { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0 2rem; }
 @media (min-width: 1100px) { .changes-grid { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); } }
+/* The lint panel sits under the migration, in its column, while the changes run down the first. */
+@media (min-width: 1100px) { .changes-grid { grid-template-rows: auto 1fr; } .changes-grid > .changes-section { grid-row: span 2; } .changes-grid > .lint { grid-column: 2; align-self: start; } }
 .migration { min-width: 0; }
 .migration-sql { background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.8rem; overflow: auto; max-width: 100%; max-height: 32rem; white-space: pre; font-size: 12px; }
 .migration-warnings { padding-left: 1.2rem; }
 .migration-warnings li { margin: 0.2rem 0; }
+textarea.code, pre.code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 12px; width: 100%; box-sizing: border-box; }
+pre.code { background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.8rem; overflow: auto; }
+.lint-findings { padding-left: 1.2rem; }
+.lint-findings li { margin: 0.2rem 0; }
+.lint-findings .severity { font-weight: 600; text-transform: uppercase; font-size: 11px; }
+.lint-error .severity { color: #b42318; }
+.lint-warning .severity { color: #8a5a00; }
+.lint-counts { font-weight: normal; font-size: 0.8em; color: var(--muted, #666); }
 .migration-tools { display: flex; justify-content: flex-end; margin: 0.4rem 0; }
 .import-warnings pre.statement { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px; margin: 0.2rem 0 0; }
 .paste-box { margin: 1rem 0; }
@@ -100,6 +110,18 @@ h4.mark-added { color: var(--added); } h4.mark-changed { color: var(--changed); 
 .review-actions { display: flex; gap: 2rem; align-items: flex-start; margin: 1.5rem 0; background: var(--paper);
   border: 1px solid var(--line); border-radius: 8px; padding: 1rem; }
 .review-actions textarea { width: 24rem; max-width: 100%; }
+.conversation { margin: 1.5rem 0; max-width: 52rem; }
+.thread { background: var(--paper); border: 1px solid var(--line); border-radius: 8px; padding: 0.6rem 1rem; margin: 0.8rem 0; }
+.thread.resolved { opacity: 0.8; }
+.thread summary { cursor: pointer; font-weight: 500; }
+.thread-comments { list-style: none; padding: 0; margin: 0.6rem 0; }
+.thread-comment { border-left: 3px solid var(--line); padding: 0.1rem 0 0.1rem 0.8rem; margin: 0.6rem 0; }
+.comment-meta { margin: 0; font-size: 0.85rem; color: var(--muted); }
+.comment-meta strong { color: var(--ink); }
+.comment-body { margin: 0.2rem 0 0; }
+.reply-form textarea, #new-thread-form textarea { width: 100%; }
+.badge.changes { background: var(--removed); color: #fff; }
+.revision-list { padding-left: 1.2rem; }
 .review-actions .stack { flex-direction: row; align-items: flex-end; gap: 0.8rem; }
 .review-actions textarea[rows] { height: 2.6rem; }
 .export-menu { display: inline-block; position: relative; margin: 0.2rem 0.6rem 0.2rem 0; }

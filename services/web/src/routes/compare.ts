@@ -51,12 +51,10 @@ export function compareRoutes(router: Router, context: WebAppContext): void {
 <h1>Compare versions</h1>
 <p class="notice" role="status" id="compare-banner">From <a href="/diagrams/${diagram.uuid}/versions/${String(fromVersion.number)}">${versionName(fromVersion)}</a> to <a href="/diagrams/${diagram.uuid}/versions/${String(toVersion.number)}">${versionName(toVersion)}</a>.</p>
 ${compareForm(diagram.uuid, versions, fromVersion.number, toVersion.number)}
-${changeView(
-  change,
-  diagram.name,
-  `${versionName(toVersion)} with the changes`,
-  `Run on a database built from the export of version ${fromVersion.number}; it brings it to version ${toVersion.number}.`,
-)}
+${changeView(change, diagram.name, {
+  diagramHeading: `${versionName(toVersion)} with the changes`,
+  migrationNote: `Run on a database built from the export of version ${fromVersion.number}; it brings it to version ${toVersion.number}.`,
+})}
 </main>`,
       ).text,
     );

@@ -1,10 +1,17 @@
-// `/review/{uuid}` (the proposal's review_url): title and message as plain text, the diff against the
-// diagram as it is now, the diagram with the change highlighted, and for owners and editors of a pending
-// proposal "Apply changes" and "Decline". Apply, decline and reopen are the proposals service's review
-// calls, which check the reviewer's role themselves; a patch that no longer fits is shown with its
-// reasons and the proposal stays pending.
+// `/review/{uuid}` (the proposal's review_url): title and message as plain text, the latest revision's diff
+// against the diagram as it is now, the diagram with the change highlighted, the revisions and what changed
+// since an earlier one, the conversation (comment threads, replies, resolution) for every member of the team,
+// and for owners and editors of a pending proposal "Apply changes", "Request changes" and "Decline". Every
+// action is a call of the proposals service, which checks the person's role itself; a patch that no longer
+// fits is shown with its reasons and the proposal stays pending.
 import { isServiceError, type ServiceError } from '@dss/platform';
-import { type DiagramDocument, diff, emptyDocument, MAX_DECLINE_REASON_CHARACTERS } from '@dss/schema';
+import {
+  type DiagramDocument,
+  type Driver,
+  diff,
+  emptyDocument,
+  MAX_DECLINE_REASON_CHARACTERS,
+} from '@dss/schema';
 import type { Request, Response, Router } from 'express';
 import type { WebAppContext } from '../app-context';
 import { csrfTokenFor } from '../csrf';
@@ -14,8 +21,17 @@ import { notFound, PageError, pageErrorOf, pageStatusOf } from '../page-errors';
 import { type ProposedChange, proposalChange } from '../proposed-document';
 import { requireViewer, viewerOf } from '../session';
 import { canEdit, membershipOf, principalFor, type Viewer } from '../viewer';
+import { asPerson, anchorOf, formText, sinceChange } from '../review-conversation';
 import { changeView } from '../views/change';
+import {
+  type CommentView,
+  changesRequestedNote,
+  conversationView,
+  requestChangesForm,
+} from '../views/conversation';
+import { lintView } from '../views/lint';
 import { csrfField, messagePage, page, timestamp } from '../views/layout';
+import { revisionsView } from '../views/revisions';
 
 /** Something to tell the reviewer above the proposal: a refused action and its reasons. */
 interface Notice {
@@ -25,6 +41,7 @@ interface Notice {
 
 /** Failures of a review action the page shows inline (the proposal stays as it was). */
 const INLINE_FAILURES = new Set([
+  'editor_required',
   'invalid_schema',
   'plan_limit',
   'diagram_not_ready',
@@ -105,6 +122,19 @@ export function reviewRoutes(router: Router, context: WebAppContext): void {
         : before
           ? await proposalChange(clients, proposal.uuid, viewer.user.id)
           : null;
+    const { comments } = await clients.proposals.ListComments({
+      actor: asPerson(viewer),
+      uuid: proposal.uuid,
+    });
+    const names = await userNames(
+      clients,
+      [
+        ...comments.flatMap((comment) => [comment.author_user_id, comment.resolved_by ?? '']),
+        ...review.revisions.map((revision) => revision.author_user_id),
+        proposal.changes_requested_by ?? '',
+      ].filter((id) => id !== ''),
+    );
+    const since = sinceChange(req, review.revisions, comments, change, before, diagram.driver as Driver);
     const csrfToken = csrfTokenFor(context, req, res);
     res.status(status).send(
       page(
@@ -126,10 +156,25 @@ ${notice ? noticeView(notice) : ''}
         }</p>
 </section>
 ${stateView(proposal, reviewer, csrfToken, decidedBy, appliedNumber)}
-${proposal.state === 'pending' && reviewer && change?.fits ? actions(proposal.uuid, csrfToken) : ''}
-${change ? changeView(change, diagram.name) : ''}
+${proposal.state === 'pending' && proposal.changes_requested_at ? changesRequestedNote(proposal, names, comments) : ''}
+${proposal.state === 'pending' && reviewer ? actions(proposal.uuid, csrfToken, Boolean(change?.fits)) : ''}
+${change ? changeView(change, diagram.name, { beside: lintView(review.lint) }) : ''}
+${revisionsView(proposal.uuid, review.revisions, names, since)}
 ${before || change ? '' : html`<p class="notice" id="diagram-not-ready">The diagram has no schema right now (it is importing, or its import failed), so the changes cannot be shown or applied.</p>`}
-${proposal.state === 'pending' && !reviewer ? html`<p class="muted" id="viewer-note">You can view this proposal; owners and editors of the team apply or decline it.</p>` : ''}
+${proposal.state === 'pending' && !reviewer ? html`<p class="muted" id="viewer-note">You can view this proposal and comment on it; owners and editors of the team apply or decline it.</p>` : ''}
+${conversationView({
+  proposalUuid: proposal.uuid,
+  comments: comments as CommentView[],
+  names,
+  anchors: review.anchors.map((anchor) => ({
+    table: anchor.table,
+    ...(anchor.column ? { column: anchor.column } : {}),
+  })),
+  latestRevision: proposal.latest_revision,
+  viewerId: viewer.user.id,
+  reviewer,
+  csrfToken,
+})}
 </main>`,
       ).text,
     );
@@ -169,12 +214,43 @@ ${proposal.state === 'pending' && !reviewer ? html`<p class="muted" id="viewer-n
   );
 
   router.post('/review/:uuid/decline', requireViewer, (req, res) => {
-    const raw = (req.body as Record<string, unknown>).reason;
-    const reason = typeof raw === 'string' ? raw.replace(/\r\n/g, '\n') : '';
+    const reason = formText(req, 'reason');
     return reviewAction(req, res, (viewer, uuid) =>
       clients.proposals.DeclineProposal({ uuid, user_id: viewer.user.id, team_id: '', reason }),
     );
   });
+
+  router.post('/review/:uuid/request-changes', requireViewer, (req, res) => {
+    const message = formText(req, 'message');
+    return reviewAction(req, res, (viewer, uuid) =>
+      clients.proposals.RequestChanges({ uuid, user_id: viewer.user.id, message }),
+    );
+  });
+
+  router.post('/review/:uuid/comments', requireViewer, (req, res) => {
+    const body = formText(req, 'body');
+    const replyTo = formText(req, 'reply_to');
+    const anchor = anchorOf(formText(req, 'anchor'));
+    return reviewAction(req, res, (viewer, uuid) =>
+      clients.proposals.AddComment({
+        actor: asPerson(viewer),
+        uuid,
+        body,
+        anchor,
+        reply_to: replyTo,
+      } as Parameters<typeof clients.proposals.AddComment>[0]),
+    );
+  });
+
+  router.post('/review/:uuid/comments/:comment/resolve', requireViewer, (req, res) =>
+    reviewAction(req, res, (viewer, uuid) =>
+      clients.proposals.ResolveComment({
+        actor: asPerson(viewer),
+        uuid,
+        comment_id: String(req.params.comment),
+      }),
+    ),
+  );
 
   router.post('/review/:uuid/reopen', requireViewer, (req, res) =>
     reviewAction(req, res, (viewer, uuid) =>
@@ -239,13 +315,18 @@ function stateView(
   }
 }
 
-function actions(uuid: string, csrfToken: string): Html {
+function actions(uuid: string, csrfToken: string, fits: boolean): Html {
   // Above the changes, so a reviewer reaches them without scrolling past a long diff.
   return html`<section class="review-actions" aria-label="Review actions">
-<form method="post" action="/review/${uuid}/apply" id="apply-form">
+${
+  fits
+    ? html`<form method="post" action="/review/${uuid}/apply" id="apply-form">
 ${csrfField(csrfToken)}
 <button type="submit" class="primary">Apply changes</button>
-</form>
+</form>`
+    : ''
+}
+${requestChangesForm(uuid, csrfToken)}
 <form method="post" action="/review/${uuid}/decline" id="decline-form" class="stack">
 ${csrfField(csrfToken)}
 <label>Reason (optional) <textarea name="reason" maxlength="${MAX_DECLINE_REASON_CHARACTERS}" rows="3"></textarea></label>

@@ -8,11 +8,21 @@ import { type Html, html, trustedHtml } from '../html';
 import type { ProposedChange } from '../proposed-document';
 import { diffView } from './diff';
 
+export interface ChangeViewOptions {
+  diagramHeading?: string;
+  migrationNote?: string;
+  /** Shown under the migration, in its column (the review page's lint panel). */
+  beside?: Html;
+}
+
 export function changeView(
   change: ProposedChange,
   title: string,
-  diagramHeading = 'Diagram with the changes',
-  migrationNote = "Run on a database built from the diagram's export before this change. Applying the proposal changes the diagram only; it runs nothing.",
+  {
+    diagramHeading = 'Diagram with the changes',
+    migrationNote = "Run on a database built from the diagram's export before this change. Applying the proposal changes the diagram only; it runs nothing.",
+    beside,
+  }: ChangeViewOptions = {},
 ): Html {
   if (!change.fits)
     return html`<div class="notice error" id="no-longer-fits">
@@ -28,6 +38,7 @@ ${change.problems.length > 0 ? html`<ul class="problems">${change.problems.map((
   return html`<div class="changes-grid">
 <section class="changes-section"><h2>Changes</h2>${diffView(change.changes)}</section>
 ${migrationView(migrationScript(change.before, change.after), change.after.driver, migrationNote)}
+${beside ?? ''}
 </div>
 <section><h2>${diagramHeading}</h2>
 <figure class="diagram" id="diagram" data-focus="changes">${trustedHtml(renderDiagramSvg(highlighted.document, { highlight: highlighted.highlight, title }))}</figure>
