@@ -218,6 +218,10 @@ describe('dark mode (Chromium, whole embedded system)', () => {
       const page = await context.newPage();
       await signIn(page, path());
       await page.locator('svg.dss-diagram g.dss-table').first().waitFor();
+      await page.locator('svg.dss-diagram').scrollIntoViewIfNeeded();
+      // The pointer is left where the sign-in button was: off the drawing, so no table is emphasised (hovering
+      // one dims the others, which is meant to lower their contrast).
+      await page.mouse.move(1, 1);
       // The drawing fits itself to its frame after load; wait for its transform to settle.
       await page.waitForTimeout(300);
       const boxes = await page.evaluate(() => {
@@ -226,6 +230,11 @@ describe('dark mode (Chromium, whole embedded system)', () => {
           'svg.dss-diagram text.dss-table-name, svg.dss-diagram text.dss-column-name, svg.dss-diagram text.dss-column-type',
         );
         for (const text of Array.from(texts)) {
+          // Tables the review dims on purpose (context around the changes) are not text to read at 4.5:1.
+          let opacity = 1;
+          for (let at: Element | null = text; at; at = at.parentElement)
+            opacity *= Number(getComputedStyle(at).opacity);
+          if (opacity < 1) continue;
           const rect = text.getBoundingClientRect();
           if (rect.width < 4 || rect.bottom > innerHeight || rect.right > innerWidth || rect.top < 0)
             continue;
