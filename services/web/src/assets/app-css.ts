@@ -8,12 +8,12 @@ import { themed } from '@dss/diagram-svg';
 const LIGHT = `--ink: #1d2330; --muted: #5f6b7a; --line: #d9dee6; --paper: #ffffff; --wash: #f5f7fa;
   --accent: #2457c5; --on-accent: #ffffff; --added: #1f7a3a; --changed: #9a6400; --removed: #b3261e;
   --focus: #2563eb; --control: #ffffff; --control-hover: #f1f5f9; --overlay: rgba(255, 255, 255, 0.92);
-  --minimap-table: #cbd5e1; --minimap-view: rgba(36, 87, 197, 0.08); --peer: #c2410c; color-scheme: light;`;
+  --minimap-table: #cbd5e1; --minimap-view: rgba(36, 87, 197, 0.08); --peer: #c2410c; --label-paper: #fef3c7; --label-ink: #78350f; color-scheme: light;`;
 
 const DARK = `--ink: #e6e9ef; --muted: #a3adbb; --line: #3a4454; --paper: #1b212b; --wash: #12161d;
   --accent: #8ab4ff; --on-accent: #0b1220; --added: #6fd08c; --changed: #f0b65a; --removed: #ff8a80;
   --focus: #8ab4ff; --control: #232a36; --control-hover: #2d3644; --overlay: rgba(27, 33, 43, 0.92);
-  --minimap-table: #52607a; --minimap-view: rgba(138, 180, 255, 0.12); --peer: #fb923c; color-scheme: dark;`;
+  --minimap-table: #52607a; --minimap-view: rgba(138, 180, 255, 0.12); --peer: #fb923c; --label-paper: #45330f; --label-ink: #fde68a; color-scheme: dark;`;
 
 export const APP_CSS = `
 ${themed(LIGHT, DARK)}
@@ -119,9 +119,9 @@ h4.mark-added { color: var(--added); } h4.mark-changed { color: var(--changed); 
 .export-menu ul { position: absolute; z-index: 5; list-style: none; margin: 0.2rem 0 0; padding: 0.4rem 0; min-width: 12rem;
   background: var(--paper); border: 1px solid var(--line); border-radius: 6px; box-shadow: 0 4px 12px rgba(0, 0, 0, 0.12); }
 .export-menu li a { display: block; padding: 0.3rem 0.9rem; }
-.version-banner { border-left-color: #b45309; }
+.version-banner { border-left-color: var(--changed); }
 .version-tools { display: flex; flex-wrap: wrap; gap: 0.8rem; align-items: center; margin: 0.6rem 0; }
-.version-label { display: inline-block; padding: 0 0.4rem; border-radius: 4px; background: #fef3c7; color: #78350f; font-size: 0.85em; }
+.version-label { display: inline-block; padding: 0 0.4rem; border-radius: 4px; background: var(--label-paper); color: var(--label-ink); font-size: 0.85em; }
 .compare-versions { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: end; margin: 0 0 0.8rem; }
 .compare-form { display: flex; flex-wrap: wrap; gap: 0.8rem; align-items: end; margin: 0.6rem 0; }
 .share-links td, .share-links th { padding: 0.3rem 0.6rem; text-align: left; border-bottom: 1px solid var(--line); }
