@@ -7,6 +7,7 @@ import { diagramCss, drawBundlePath, viewportBundlePath } from '@dss/diagram-svg
 import { editorBundlePath, editorCss, newDiagramBundlePath } from '@dss/editor';
 import type { Response, Router } from 'express';
 import { APP_CSS } from '../assets/app-css';
+import { THEME_SCRIPT } from '../assets/theme-js';
 
 /** Two linked tables: the app's icon, as SVG (browsers that ask for /favicon.ico accept it too). */
 const FAVICON =
@@ -44,6 +45,7 @@ export function assetRoutes(router: Router): void {
   let liveBundle: string | undefined;
   router.get('/assets/app.css', (_req, res) => send(res, 'text/css', APP_CSS));
   router.get('/assets/diagram.css', (_req, res) => send(res, 'text/css', diagramCss));
+  router.get('/assets/theme.js', (_req, res) => send(res, 'text/javascript', THEME_SCRIPT));
   router.get('/assets/copy.js', (_req, res) => send(res, 'text/javascript', COPY_SCRIPT));
   router.get('/assets/draw.js', (_req, res) => {
     drawBundle ??= readFileSync(drawBundlePath, 'utf8');

@@ -1,5 +1,6 @@
-// The page frame every page shares: header with the signed-in person and sign-out, main content, no
-// inline script or style (the CSP forbids both). `stylesheets`/`scripts` name extra files under /assets.
+// The page frame every page shares: header with the theme toggle, the signed-in person and sign-out, main
+// content, no inline script or style (the CSP forbids both; theme.js runs blocking in <head> so the chosen
+// theme is there before the first paint). `stylesheets`/`scripts` name extra files under /assets.
 import { type Html, html } from '../html';
 
 export interface PageChrome {
@@ -22,6 +23,7 @@ export function page(chrome: PageChrome, content: Html): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 ${chrome.noindex ? html`<meta name="robots" content="noindex, nofollow">\n` : ''}<title>${chrome.title} · Diagram Schema Service</title>
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
+<script src="/assets/theme.js"></script>
 <link rel="stylesheet" href="/assets/app.css">
 ${(chrome.stylesheets ?? []).map((href) => html`<link rel="stylesheet" href="${href}">\n`)}
 ${(chrome.scripts ?? []).map((src) => html`<script src="${src}" defer></script>\n`)}
@@ -37,6 +39,8 @@ ${content}
 function header(chrome: PageChrome): Html {
   return html`<header class="top">
 <a class="brand" href="/">Diagram Schema Service</a>
+<div class="top-tools">
+<button type="button" class="theme-toggle" data-theme-toggle aria-pressed="false" hidden>Dark mode</button>
 ${
   chrome.viewer
     ? html`<nav>
@@ -54,6 +58,7 @@ ${
 </nav>`
     : ''
 }
+</div>
 </header>`;
 }
 

@@ -10,6 +10,7 @@ import { type DiagramHighlight, diagramCss, renderDiagramSvg, viewportBundlePath
 import { apply, type DiagramDocument, emptyDocument, normalize, validate } from '@dss/schema';
 import type { Page } from 'playwright-core';
 import { APP_CSS } from '../../src/assets/app-css';
+import { THEME_SCRIPT } from '../../src/assets/theme-js';
 import { html, trustedHtml } from '../../src/html';
 import { page as pageFrame } from '../../src/views/layout';
 import type { TestBrowser } from './browser';
@@ -89,6 +90,7 @@ export async function openDiagramPage(browser: TestBrowser, body: string): Promi
       '/assets/app.css': ['text/css', APP_CSS],
       '/assets/diagram.css': ['text/css', diagramCss],
       '/assets/viewport.js': ['text/javascript', viewport],
+      '/assets/theme.js': ['text/javascript', THEME_SCRIPT],
     };
     const file = files[url.pathname];
     return file ? route.fulfill({ contentType: file[0], body: file[1] }) : route.fulfill({ status: 404 });
