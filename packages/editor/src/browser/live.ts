@@ -18,6 +18,9 @@ interface DocumentAnswer {
   data: { version: { uuid: string } | null; document: DiagramDocument | null };
 }
 
+/** How long a selection stays before it is shared. */
+const SELECT_SETTLE_MS = 250;
+
 type ConnectionState = 'connecting' | 'open' | 'offline';
 
 const STATE_TEXT: Record<ConnectionState, string> = {
@@ -82,8 +85,18 @@ export function startLive(editor: EditorController, diagramUuid: string, version
     }).observe(canvasHost, { childList: true, subtree: true });
   }
 
+  // Settled selections only: a new table is selected under its first name and then renamed, and two posts
+  // in flight at once may arrive in either order, leaving the others with the stale one.
+  let shared: string | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   editor.onSelectionChange((tables) => {
-    document.dispatchEvent(new CustomEvent('dss:live-select', { detail: { table: tables[0] ?? null } }));
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const table = tables[0] ?? null;
+      if (table === shared) return;
+      shared = table;
+      document.dispatchEvent(new CustomEvent('dss:live-select', { detail: { table } }));
+    }, SELECT_SETTLE_MS);
   });
 }
 
