@@ -145,7 +145,7 @@ ${
           ? 'Importing the SQL… the editor opens when it is done.'
           : `The import failed${diagram.error ? `: ${diagram.error.message}` : ''}.`
       }</p>`
-    : html`<section id="editor-presence" class="live" aria-label="People on this diagram" data-state="connecting">
+    : html`<section id="editor-presence" class="live" aria-label="People here" data-state="connecting">
 <p class="presence-state" aria-live="polite">Connecting…</p>
 <ul class="presence-people" aria-label="Also here"></ul>
 </section>

@@ -74,7 +74,7 @@ describe('a restart of the services while a person edits (Chromium, embedded sys
     await database?.drop();
   });
 
-  const presence = (page: Page) => page.getByRole('region', { name: 'People on this diagram' });
+  const presence = (page: Page) => page.getByRole('region', { name: 'People here' });
   const saved = (page: Page, timeout = 15_000) =>
     page
       .getByRole('status')

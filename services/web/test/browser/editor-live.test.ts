@@ -50,7 +50,7 @@ describe('two people in the editor at once (Chromium, whole embedded system)', (
     return page;
   }
 
-  const presenceBar = (page: Page) => page.getByRole('region', { name: 'People on this diagram' });
+  const presenceBar = (page: Page) => page.getByRole('region', { name: 'People here' });
   const status = (page: Page) =>
     page.getByRole('status').filter({ hasText: /^(Saved|Saving…|Offline|Not saved)/ });
   const saved = (page: Page) =>
