@@ -3,7 +3,14 @@
 // answers, the unsaved patch is kept in localStorage, so a closed tab or a dropped connection loses nothing:
 // a page that opens with a kept patch for its diagram re-applies it and sends it. A 409 is a conflict: the
 // edit stays on screen and the status names what conflicted; "Re-apply" puts it onto the newest version.
-import type { DiagramDocument } from '@dss/schema';
+import {
+  apply,
+  type DiagramDocument,
+  normalize,
+  rebaseConflictMessage,
+  rebasePatch,
+  validate,
+} from '@dss/schema';
 import { type EditPatch, isEmptyPatch, patchBetween } from '../changes';
 import type { EditorStore } from '../store';
 
@@ -27,6 +34,8 @@ export class Autosave {
   #version: string;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #inFlight = false;
+  /** The save on its way, so the live layer can wait for it before reading the newest version. */
+  #sending: Promise<void> = Promise.resolve();
   #state: SaveState = { kind: 'saved' };
   readonly #listeners = new Set<(state: SaveState) => void>();
 
@@ -114,17 +123,65 @@ export class Autosave {
     this.schedule(0);
   }
 
-  /** Another person's saved version (pushed live): it becomes the base, unsaved edits stay on top. */
-  applyRemote(document: DiagramDocument, versionUuid: string): void {
-    const patch = patchBetween(this.#saved, this.store.document);
-    this.#saved = document;
-    this.#version = versionUuid;
-    this.store.replaceDocument(document);
-    this.store.applyUnrecorded(patch);
+  /** Settles once no save is on its way (a save may start meanwhile: check `busy` after). */
+  settled(): Promise<void> {
+    return this.#sending;
   }
 
-  async #send(): Promise<void> {
-    if (this.#inFlight) return this.schedule(DEBOUNCE_MS);
+  get busy(): boolean {
+    return this.#inFlight;
+  }
+
+  /** The connection is back: send what waited at once (a conflict waits for the person instead). */
+  flush(): void {
+    if (this.#state.kind === 'conflict') return;
+    if (!isEmptyPatch(patchBetween(this.#saved, this.store.document)) || this.#state.kind !== 'saved')
+      this.schedule(0);
+  }
+
+  /**
+   * Another person's saved version (pushed live) becomes the base and the person's unsaved edits are
+   * rebased onto it, as the server rebases a save (@dss/schema's rebasePatch): when both touched the same
+   * entity nothing changes on screen, the status names the entity, and the edit waits to be re-applied.
+   * One document replace, so the drawing is redrawn once; the undo steps stay (they name records by name).
+   */
+  applyRemote(document: DiagramDocument, versionUuid: string): 'applied' | 'conflict' {
+    const mine = patchBetween(this.#saved, this.store.document);
+    let next = document;
+    if (!isEmptyPatch(mine)) {
+      const normalized = normalize(mine).patch;
+      const onBase = validate(normalized, this.#saved, this.store.driver, 'propose');
+      const rebased = onBase.ok ? rebasePatch(onBase.patch, this.#saved, document) : null;
+      if (rebased && !rebased.ok) return this.#remoteConflict(rebaseConflictMessage(rebased.conflicts));
+      const onRemote = validate(normalized, document, this.store.driver, 'propose');
+      if (!onRemote.ok) return this.#remoteConflict(onRemote.message);
+      next = apply(document, onRemote.patch).document;
+    }
+    this.#saved = document;
+    this.#version = versionUuid;
+    this.store.replaceDocument(next);
+    const left = patchBetween(this.#saved, this.store.document);
+    this.#keep(left);
+    if (this.#state.kind === 'conflict' && isEmptyPatch(left)) this.#setState({ kind: 'saved' });
+    return 'applied';
+  }
+
+  #remoteConflict(reason: string): 'conflict' {
+    clearTimeout(this.#timer);
+    this.#setState({ kind: 'conflict', message: reason });
+    return 'conflict';
+  }
+
+  #send(): Promise<void> {
+    if (this.#inFlight) {
+      this.schedule(DEBOUNCE_MS);
+      return this.#sending;
+    }
+    this.#sending = this.#post();
+    return this.#sending;
+  }
+
+  async #post(): Promise<void> {
     const sent = this.store.document;
     const patch = patchBetween(this.#saved, sent);
     if (isEmptyPatch(patch)) {
@@ -157,6 +214,13 @@ export class Autosave {
           this.#clearKept();
           this.#setState({ kind: 'saved' });
         } else this.changed();
+      } else if (response.status >= 500) {
+        // The services are restarting or a dependency is down: the edit is kept and sent again.
+        this.#setState({
+          kind: 'failed',
+          message: `Not saved yet: the server answered ${response.status}; trying again`,
+        });
+        this.schedule(RETRY_MS);
       } else if (response.status === 409) {
         this.#setState({
           kind: 'conflict',

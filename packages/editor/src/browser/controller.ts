@@ -63,8 +63,15 @@ export class EditorController {
   }
 
   /** For the live layer: another person's saved version becomes the base; unsaved edits stay on top. */
-  applyRemote(document: DiagramDocument, versionUuid: string): void {
-    this.autosave?.applyRemote(document, versionUuid);
+  applyRemote(document: DiagramDocument, versionUuid: string): 'applied' | 'conflict' {
+    // A read-only page has nothing unsaved: it shows the newest version as it is.
+    if (!this.autosave) {
+      this.store.replaceDocument(document);
+      return 'applied';
+    }
+    const outcome = this.autosave.applyRemote(document, versionUuid);
+    this.#keepSelectionValid();
+    return outcome;
   }
 
   /** Runs one edit through the patch engine; a refusal is kept for the place it was made and nothing changes. */

@@ -2,7 +2,7 @@
 // /assets/editor.js). Page contract: <div id="editor" data-diagram data-driver data-version data-editable
 // data-csrf> and the document as JSON in <script type="application/json" id="editor-document">.
 // For the live layer it exposes `window.dssEditor`: `applyRemote(document, versionUuid)` and
-// `onSelectionChange(listener)` (see the package README).
+// `onSelectionChange(listener)` (see the package README), and listens to /assets/live.js (live.ts).
 import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
 import type { DiagramDocument, Driver } from '@dss/schema';
@@ -12,6 +12,7 @@ import { Autosave, describeSaveState } from './autosave';
 import { Canvas } from './canvas';
 import { EditorController } from './controller';
 import { GroupPanel, NotePanel } from './group-panels';
+import { startLive } from './live';
 import { ColumnForm, Problem, RelationshipPanel, TablePanel } from './panels';
 
 function App({ editor, title }: { editor: EditorController; title: string }) {
@@ -55,8 +56,8 @@ function App({ editor, title }: { editor: EditorController; title: string }) {
       </div>
       {state.kind === 'conflict' && (
         <div class="editor-problem editor-conflict" role="alert">
-          <strong>Someone else changed this diagram, so your edit was not saved.</strong> The server said:{' '}
-          {state.message}. Your edit is still here.{' '}
+          <strong>Someone else changed this diagram, so your edit was not saved.</strong>{' '}
+          {state.message.replace(/\.$/, '')}. Your edit is still here.{' '}
           <button type="button" onClick={() => void editor.autosave?.reapply()}>
             Re-apply my edit on the newest version
           </button>
@@ -175,6 +176,7 @@ function start(): void {
     controller: editor,
   };
   render(<App editor={editor} title={title} />, root);
+  startLive(editor, diagram, root.dataset['version'] ?? '');
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);

@@ -1,5 +1,6 @@
 // The editor: `/diagrams/new` (the "New diagram" form: empty, from SQL or from DBML), `/diagrams/{uuid}/edit`
-// (the page the @dss/editor bundle turns into an editor; viewers get it read-only), and
+// (the page the @dss/editor bundle turns into an editor, live through /assets/live.js with a presence bar;
+// viewers get it read-only), and
 // `POST /diagrams/{uuid}/edits`, where the page's autosave sends the patch of its unsaved edits (JSON,
 // CSRF token in a header) to be written as a version of source `editor` on the version it started from.
 import { isServiceError } from '@dss/platform';
@@ -129,7 +130,8 @@ ${[
           title: `Edit ${diagram.name}`,
           viewer: { ...viewer.user, csrfToken },
           stylesheets: ['/assets/diagram.css', '/assets/editor.css'],
-          scripts: ['/assets/editor.js'],
+          // live.js holds the live connection; the editor listens to its dss:live-* events.
+          scripts: document === null ? ['/assets/editor.js'] : ['/assets/editor.js', '/assets/live.js'],
           bodyClass: 'editing',
         },
         html`<main class="editor-page">
@@ -143,7 +145,11 @@ ${
           ? 'Importing the SQL… the editor opens when it is done.'
           : `The import failed${diagram.error ? `: ${diagram.error.message}` : ''}.`
       }</p>`
-    : html`<div id="editor" data-diagram="${diagram.uuid}" data-driver="${diagram.driver}" data-version="${versions.versions[0]?.uuid ?? ''}" data-editable="${editable ? 'true' : 'false'}" data-csrf="${csrfToken}"></div>
+    : html`<section id="editor-presence" class="live" aria-label="People here" data-state="connecting">
+<p class="presence-state" aria-live="polite">Connecting…</p>
+<ul class="presence-people" aria-label="Also here"></ul>
+</section>
+<div id="editor" data-diagram="${diagram.uuid}" data-driver="${diagram.driver}" data-version="${versions.versions[0]?.uuid ?? ''}" data-editable="${editable ? 'true' : 'false'}" data-csrf="${csrfToken}"></div>
 <script type="application/json" id="editor-document">${trustedHtml(data)}</script>`
 }
 </main>`,

@@ -293,11 +293,14 @@ describe('the editor (Chromium, whole embedded system)', () => {
     const second = await suite.signedInPage(owner, `/diagrams/${uuid}/edit`);
     await second.getByRole('button', { name: 'Open table customers' }).click();
 
+    // Offline, the second page does not hear of the first one's rename (editor-live.test.ts: live).
+    await second.context().setOffline(true);
     await first.getByRole('textbox', { name: 'Table name' }).fill('clients');
     await first.getByRole('button', { name: 'Save table' }).click();
     await saved(first);
     await second.getByRole('textbox', { name: 'Table name' }).fill('patrons');
     await second.getByRole('button', { name: 'Save table' }).click();
+    await second.context().setOffline(false);
 
     const conflict = second.getByRole('alert').filter({ hasText: 'Someone else changed this diagram' });
     await conflict.waitFor({ timeout: 15_000 });
