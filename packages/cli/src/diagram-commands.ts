@@ -1,8 +1,9 @@
-// `diagram rename|duplicate|delete|restore|trash`: an operator acts on a team's diagrams as one member of
+// `diagram rename|duplicate|delete|restore|trash|restore-version`: an operator acts on a team's diagrams as one member of
 // that team (`--team`, `--email`), with that member's role: the diagrams service lets owners and editors
 // rename, duplicate and delete, and only owners restore. The principal is built the way the web app
 // builds a person's (no token), from accounts' team, user and membership records.
-import type { Command } from 'commander';
+import { isServiceError, ServiceError } from '@dss/platform';
+import { type Command, InvalidArgumentError } from 'commander';
 import type { Clients } from './clients';
 
 interface DiagramCommandsContext {
@@ -75,6 +76,46 @@ export function registerDiagramCommands(program: Command, context: DiagramComman
     const restored = await diagrams().RestoreDiagram({ principal: await principalOf(options), uuid });
     print(options, restored, `restored ${restored.uuid} "${restored.name}"`);
   });
+  // The diagram's team is found from the member's teams when --team is left out (a diagram id names none).
+  leaf(diagram, 'restore-version', 'write an older version of a diagram as its newest (owners and editors)')
+    .requiredOption('--diagram <uuid>', 'the diagram uuid')
+    .requiredOption(
+      '--version <n>',
+      'the version to restore (1 is the oldest, as History and the API number it)',
+    )
+    .requiredOption('--email <email>', 'the member restoring (recorded as the author of the new version)')
+    .option('--team <slug>', "the diagram's team (default: the member's team that has the diagram)")
+    .action(async (options) => {
+      const number = /^[1-9]\d{0,8}$/.test(options.version) ? Number(options.version) : 0;
+      if (number === 0)
+        throw new InvalidArgumentError('--version must be a version number (1 is the oldest)');
+      const principal = await principalSeeing(options.diagram, options);
+      const restored = await diagrams().RestoreVersion({ principal, uuid: options.diagram, number });
+      print(
+        options,
+        { ...restored, restored_version: number },
+        `restored version ${number} of ${options.diagram} as version ${restored.version_number}`,
+      );
+    });
+  /** The principal of the member in the team of the diagram (the named team, or the first that has it). */
+  const principalSeeing = async (uuid: string, options: { team?: string; email: string }) => {
+    if (options.team) return principalOf({ team: options.team, email: options.email });
+    const { accounts } = context.clients();
+    const user = await accounts.GetUser({ email: options.email, id: '' });
+    const { memberships } = await accounts.ListMemberships({ user_id: user.id });
+    for (const membership of memberships) {
+      const principal = await principalOf({ team: membership.team_slug, email: options.email });
+      const seen = await diagrams()
+        .GetDiagram({ principal, uuid })
+        .then(() => true)
+        .catch((error: unknown) => {
+          if (isServiceError(error) && error.code === 'not_found') return false;
+          throw error;
+        });
+      if (seen) return principal;
+    }
+    throw new ServiceError('not_found', `no team of ${options.email} has the diagram ${uuid}`);
+  };
   asMember(leaf(diagram, 'trash', "list the team's Trash")).action(async (options) => {
     const { diagrams: trashed } = await diagrams().ListTrash({ principal: await principalOf(options) });
     const lines = trashed.map(

@@ -1,5 +1,6 @@
 // `dss diagram rename|duplicate|delete|restore|trash` end to end: the operator CLI in-process against the
 // running embedded system (real gRPC to accounts and diagrams), with the result read back over REST.
+import { createServiceClient } from '@dss/platform';
 import { startTestSystem, type TestSystem } from '@dss/system';
 import { runCli } from '../src';
 
@@ -110,6 +111,65 @@ describe('operator CLI: diagrams', () => {
     expect((await dss('diagram', 'restore', uuid, ...as('ow@ops.test'))).code).toBe(0);
     expect((await api('GET', `/diagrams/${uuid}`)).status).toBe(200);
   });
+
+  it('should restore an older version as a new one (source restore), finding the team from the member', async () => {
+    const uuid = await newDiagram('Versions');
+    const proposed = await api('POST', `/diagrams/${uuid}/proposals`, {
+      title: 'Add b',
+      message: 'For restore-version.',
+      schema: { strategy: 'additive', tables: [{ name: 'b', columns: [{ name: 'id', type: 'int' }] }] },
+    });
+    await createServiceClient('Proposals', system.grpc.proposals).ApplyProposal({
+      uuid: proposed.body.data.uuid,
+      user_id: await userId('ed@ops.test'),
+      team_id: '',
+      reason: '',
+    });
+    const restored = await dss(
+      'diagram',
+      'restore-version',
+      '--diagram',
+      uuid,
+      '--version',
+      '1',
+      '--email',
+      'ed@ops.test',
+    );
+    expect([restored.code, restored.stderr]).toEqual([0, '']);
+    expect(restored.stdout).toBe(`restored version 1 of ${uuid} as version 3\n`);
+    const versions = (await api('GET', `/diagrams/${uuid}/versions`)).body.data;
+    expect(versions[0]).toMatchObject({ number: 3, source: 'restore', restored_version: 1, author: 'Ed' });
+    const tables = (await api('GET', `/diagrams/${uuid}/schema`)).body.data.tables.map(
+      (table: Json) => table.name,
+    );
+    expect(tables).toEqual(['a']);
+
+    const viewer = await dss(
+      'diagram',
+      'restore-version',
+      '--diagram',
+      uuid,
+      '--version',
+      '1',
+      '--email',
+      'vi@ops.test',
+    );
+    expect([viewer.code, viewer.stderr]).toEqual([1, expect.stringMatching(/^error: editor_required: /)]);
+    const missing = await dss(
+      'diagram',
+      'restore-version',
+      '--diagram',
+      uuid,
+      '--version',
+      '9',
+      '--email',
+      'ed@ops.test',
+    );
+    expect([missing.code, missing.stderr]).toEqual([1, expect.stringMatching(/^error: not_found: /)]);
+  });
+
+  const userId = async (email: string) =>
+    (await createServiceClient('Accounts', system.grpc.accounts).GetUser({ email, id: '' })).id;
 
   it('should refuse a viewer and a member of another team', async () => {
     const uuid = await newDiagram('Kept');

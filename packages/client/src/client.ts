@@ -10,6 +10,7 @@ import type {
   Migration,
   ExportFormat,
   VersionPage,
+  Version,
   Conditional,
   CreateDiagramOutcome,
   CreateDiagramRequest,
@@ -78,6 +79,13 @@ export interface DssClient {
   /** A diagram's numbered versions, newest first, one page at a time. */
   listVersions(uuid: string, query?: { limit?: number; cursor?: string }): Promise<VersionPage>;
   /** The changes between two versions (default: the last change), as data or as compact Markdown. */
+  /** Sets (or, with null, clears) the label of version `number` ("v2 release"); owners and editors. */
+  labelVersion(uuid: string, number: number, label: string | null): Promise<Version>;
+  /** Proposes taking the diagram back to version `version`; a person applies it on the review page. */
+  proposeRestore(
+    diagramUuid: string,
+    body: { version: number; title: string; message: string },
+  ): Promise<ProposalCreated>;
   diffVersions(uuid: string, query?: { from?: number; to?: number }): Promise<VersionDiff>;
   diffVersionsMarkdown(uuid: string, query?: { from?: number; to?: number }): Promise<string>;
   /** The migration SQL between two versions (default: the last change). */
@@ -192,6 +200,18 @@ export function createDssClient(options: DssClientOptions): DssClient {
     async listVersions(uuid, query = {}) {
       const call = api.GET('/diagrams/{uuid}/versions', { params: { path: { uuid }, query } });
       return (await payload<VersionPage>(call)).body;
+    },
+    async labelVersion(uuid, number, label) {
+      const call = api.PATCH('/diagrams/{uuid}/versions/{number}', {
+        params: { path: { uuid, number } },
+        body: { label },
+      });
+      return (await payload<{ data: Version }>(call)).body.data;
+    },
+    async proposeRestore(diagramUuid, { version, title, message }) {
+      const body = { restore_version: version, title, message };
+      const call = api.POST('/diagrams/{uuid}/proposals', { ...byUuid(diagramUuid), body });
+      return (await payload<{ data: ProposalCreated }>(call)).body.data;
     },
     async diffVersions(uuid, query = {}) {
       const call = api.GET('/diagrams/{uuid}/diff', { params: { path: { uuid }, query } });

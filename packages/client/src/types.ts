@@ -23,6 +23,7 @@ export type ProposeChangesRequest = Schemas['ProposeChangesRequest'];
 export type ProposalCreated = Schemas['ProposalCreated'];
 export type ProposalStatus = Schemas['ProposalStatus'];
 export type VersionPage = Schemas['VersionListResponse'];
+export type Version = Schemas['Version'];
 export type VersionDiff = Schemas['DiffResponse']['data'];
 export type Migration = Schemas['MigrationResponse']['data'];
 /** What a migration statement can do to the data: `safe`, `guarded` (a check stops it first), `destructive`. */

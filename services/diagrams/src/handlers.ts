@@ -10,6 +10,8 @@ import { buildRepresentations, JSON_CONTENT_TYPE, MARKDOWN_CONTENT_TYPE } from '
 import type { DiagramDocument } from '@dss/schema';
 import * as repo from './repository';
 import { type Caller, callerOf, diagramNotFound, listLimit } from './requests';
+import * as share from './share-links';
+import { restoreVersion, setVersionLabel } from './version-history';
 import { toDiagram, toVersion } from './wire';
 
 export type DiagramsHandlerDeps = CreateContext & { now?: () => Date };
@@ -169,5 +171,11 @@ export function createDiagramsHandlers(deps: DiagramsHandlerDeps): ServiceHandle
     RestoreDiagram: (request) => life.restoreDiagram(lifecycle, callerOf(request.principal), request.uuid),
     ListTrash: (request) => life.listTrash(lifecycle, callerOf(request.principal)),
     PurgeDiagram: (request) => life.purgeNow(lifecycle, callerOf(request.principal), request.uuid),
+    RestoreVersion: (request) => restoreVersion(lifecycle, callerOf(request.principal), request),
+    SetVersionLabel: (request) => setVersionLabel(lifecycle, callerOf(request.principal), request),
+    CreateShareLink: (request) => share.createShareLink(lifecycle, callerOf(request.principal), request),
+    ListShareLinks: (request) => share.listShareLinks(lifecycle, callerOf(request.principal), request.uuid),
+    RevokeShareLink: (request) => share.revokeShareLink(lifecycle, callerOf(request.principal), request),
+    OpenShareLink: (request) => share.openShareLink(lifecycle, request.token),
   };
 }

@@ -106,7 +106,13 @@ export async function lockDuePurges(
 
 /** Removes the diagram and everything stored with it (the caller holds its row lock). */
 export async function purgeDiagram(client: PoolClient, uuid: string): Promise<void> {
-  for (const table of ['create_replays', 'diagram_versions', 'diagram_contents', 'diagram_update_times'])
+  for (const table of [
+    'share_links',
+    'create_replays',
+    'diagram_versions',
+    'diagram_contents',
+    'diagram_update_times',
+  ])
     await client.query(`DELETE FROM diagrams.${table} WHERE diagram_uuid = $1`, [uuid]);
   await client.query('DELETE FROM diagrams.diagrams WHERE uuid = $1', [uuid]);
 }

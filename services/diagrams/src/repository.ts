@@ -47,6 +47,7 @@ export interface VersionRow {
   source_kind: string | null;
   source_id: string;
   created_at: Date;
+  label: string | null;
 }
 
 export const DIAGRAM_COLUMNS = `d.uuid, d.team_id, d.team_slug, d.team_name, d.name, d.slug, d.description, d.driver,
@@ -142,12 +143,30 @@ export async function countTeamDiagrams(db: Queryable, teamId: string): Promise<
 
 export async function listVersions(db: Queryable, diagramUuid: string): Promise<VersionRow[]> {
   const { rows } = await db.query<VersionRow>(
-    `SELECT uuid, author_user_id, source, source_kind, source_id, created_at
+    `SELECT uuid, author_user_id, source, source_kind, source_id, created_at, label
        FROM diagrams.diagram_versions WHERE diagram_uuid = $1 AND superseded_by IS NULL
       ORDER BY created_at DESC, uuid DESC`,
     [diagramUuid],
   );
   return rows;
+}
+
+/** Sets (or clears, null) the label of version `number` (1 = the oldest); null when there is none. */
+export async function labelVersion(
+  db: Queryable,
+  diagramUuid: string,
+  number: number,
+  label: string | null,
+): Promise<VersionRow | null> {
+  const { rows } = await db.query<VersionRow>(
+    `UPDATE diagrams.diagram_versions SET label = $3
+      WHERE uuid = (SELECT uuid FROM diagrams.diagram_versions
+                     WHERE diagram_uuid = $1 AND superseded_by IS NULL
+                     ORDER BY created_at, uuid OFFSET $2 LIMIT 1)
+      RETURNING uuid, author_user_id, source, source_kind, source_id, created_at, label`,
+    [diagramUuid, number - 1, label],
+  );
+  return rows[0] ?? null;
 }
 
 /** The document of a diagram's version `number` (1 = the oldest), or null when there is no such version. */

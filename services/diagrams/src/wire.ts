@@ -37,12 +37,16 @@ export function toVersion(row: VersionRow, number: number) {
     created_at: row.created_at.toISOString(),
     author_user_id: row.author_user_id,
     // A patch pasted in the web app, positions saved by hand, or the editor's saves are stored as applies
-    // of kind `paste`, `layout` or `editor`; History and the versions API name them as such.
+    // of kind `paste`, `layout`, `editor` or `restore` (source_id: the number restored); History and the versions API name them as such.
     source:
       row.source === 'apply' &&
-      (row.source_kind === 'paste' || row.source_kind === 'layout' || row.source_kind === 'editor')
+      (row.source_kind === 'paste' ||
+        row.source_kind === 'layout' ||
+        row.source_kind === 'editor' ||
+        row.source_kind === 'restore')
         ? row.source_kind
         : row.source,
     source_id: row.source_id,
+    label: row.label ?? '',
   };
 }

@@ -9,7 +9,7 @@ import { ifNoneMatchMatches } from '@dss/platform';
 import type { Request, Response } from 'express';
 import type { RouteSpec } from './app';
 import { uuidOf, wirePrincipal } from './diagram-routes';
-import { EXPORT_FORMATS, exportBody } from './export-formats';
+import { EXPORT_FORMATS, exportBody, exportFileName } from '@dss/export';
 import { invalidQuery, optionalQueryEnum, optionalQueryString } from './query';
 
 export function exportRoutes(
@@ -36,7 +36,7 @@ export function exportRoutes(
         const exported = await exportBody(document, format);
         res.setHeader(
           'Content-Disposition',
-          `inline; filename="${fileName(diagram.name)}${version === undefined ? '' : `-v${version}`}.${exported.extension}"`,
+          `inline; filename="${exportFileName(diagram.name, exported.extension, version)}"`,
         );
         sendBytes(req, res, exported.body, exported.contentType);
       },
@@ -118,16 +118,6 @@ function versionParameter(req: Request): number | undefined {
   if (!/^[1-9]\d{0,8}$/.test(raw))
     throw invalidQuery('version', 'must be a version number (1 is the oldest)');
   return Number(raw);
-}
-
-/** A file name from the diagram's name: letters, digits, dots, dashes and underscores only. */
-function fileName(name: string): string {
-  const cleaned = name
-    .normalize('NFKD')
-    .replace(/[^\w.-]+/g, '-')
-    .replace(/^[-.]+|-+$/g, '')
-    .slice(0, 80);
-  return cleaned === '' ? 'diagram' : cleaned;
 }
 
 /** The bytes with a strong ETag of their content; 304 when the client holds them already. */

@@ -7,14 +7,17 @@ import {
   MAX_PROPOSAL_TITLE_CHARACTERS,
   MAX_SCHEMA_BYTES,
 } from '@dss/schema';
+import type { DiagramDocument } from '@dss/schema';
 import type { RouteSpec } from './app';
 import { objectBody } from './app';
 import { uuidOf, wirePrincipal } from './diagram-routes';
 import { sendRepresentation } from './representation';
+import { restorePatch } from './restore-patch';
 
 /** Spec "Sizes and bounds", in characters (code points). */
 
 type ProposalsClient = ServiceClient<'Proposals'>;
+type DiagramsClient = ServiceClient<'Diagrams'>;
 type ProposalMessage = Awaited<ReturnType<ProposalsClient['GetProposal']>>;
 
 /** The spec's create response table. */
@@ -69,6 +72,23 @@ function requiredText(body: Record<string, unknown>, path: string, max: number):
   return value;
 }
 
+/**
+ * `restore_version` (instead of `schema`): the version a restore proposal takes the diagram back to;
+ * undefined when the body proposes a schema patch.
+ */
+function restoreVersionOf(body: Record<string, unknown>): number | undefined {
+  const value = body.restore_version;
+  if (value === undefined) return undefined;
+  if (body.schema !== undefined)
+    throw invalidBodyField(
+      'restore_version',
+      'cannot be sent with schema: a proposal carries one or the other',
+    );
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 999_999_999)
+    throw invalidBodyField('restore_version', 'must be a version number (1 is the oldest)');
+  return value;
+}
+
 /** The body of POST /diagrams/{uuid}/proposals checked for shape and size. */
 function proposeRequest(body: Record<string, unknown>) {
   const { schema } = body;
@@ -85,7 +105,17 @@ function proposeRequest(body: Record<string, unknown>) {
   return { schema_json: schemaJson, title, message };
 }
 
-export function proposalRoutes(proposals: ProposalsClient): RouteSpec[] {
+export function proposalRoutes(proposals: ProposalsClient, diagrams: DiagramsClient): RouteSpec[] {
+  /** A restore proposal's patch: from the diagram as it is now back to version `number`. */
+  async function restoreSchema(principal: ReturnType<typeof wirePrincipal>, uuid: string, number: number) {
+    const [full, stored] = await Promise.all([
+      diagrams.GetFullDocument({ principal, uuid, known_etag: '' }),
+      diagrams.GetVersionSchema({ principal, uuid, number, format: 'document', level: '' }),
+    ]);
+    const current = (JSON.parse(full.body) as { data: DiagramDocument }).data;
+    return JSON.stringify(restorePatch(current, JSON.parse(stored.body) as DiagramDocument));
+  }
+
   return [
     {
       method: 'post',
@@ -93,10 +123,22 @@ export function proposalRoutes(proposals: ProposalsClient): RouteSpec[] {
       operation: 'write',
       write: true,
       handler: async (req, res, principal) => {
+        const body = objectBody(req);
+        const restoreVersion = restoreVersionOf(body);
+        const wire = wirePrincipal(principal);
+        const uuid = uuidOf(req);
+        const request =
+          restoreVersion === undefined
+            ? proposeRequest(body)
+            : proposeRequest({
+                ...body,
+                restore_version: undefined,
+                schema: await restoreSchema(wire, uuid, restoreVersion),
+              });
         const created = await proposals.CreateProposal({
-          principal: wirePrincipal(principal),
-          diagram_uuid: uuidOf(req),
-          ...proposeRequest(objectBody(req)),
+          principal: wire,
+          diagram_uuid: uuid,
+          ...request,
         });
         res.status(201).json({ data: proposalCreated(created) });
       },

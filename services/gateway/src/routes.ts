@@ -48,7 +48,7 @@ export function v1Routes(
     ...diagramRoutes(clients.diagrams, options),
     ...diagramLifecycleRoutes(clients.diagrams),
     ...versionRoutes(clients.diagrams, clients.accounts ?? null),
-    ...proposalRoutes(clients.proposals),
+    ...proposalRoutes(clients.proposals, clients.diagrams),
     ...exportRoutes(clients.diagrams, clients.proposals),
     {
       method: 'get',

@@ -3,7 +3,7 @@
 import { ServiceError, type ServiceClient } from '@dss/platform';
 import { type DiagramDocument, diff, emptyDocument, renderDiffMarkdown } from '@dss/schema';
 import { migrationScript } from '@dss/sql';
-import type { RouteSpec } from './app';
+import { objectBody, type RouteSpec } from './app';
 import { queryLimit, uuidOf, wirePrincipal } from './diagram-routes';
 import { sendMigration } from './export-routes';
 import { invalidQuery, optionalQueryEnum, optionalQueryString } from './query';
@@ -16,6 +16,7 @@ const SOURCES: Record<string, string> = {
   paste: 'paste',
   layout: 'layout',
   editor: 'editor',
+  restore: 'restore',
 };
 
 export function versionRoutes(
@@ -46,18 +47,41 @@ export function versionRoutes(
         const last = page.at(-1);
         const hasMore = last !== undefined && last.number > 1;
         res.status(200).json({
-          data: page.map(({ version, number }) => {
-            const source = SOURCES[version.source] ?? version.source;
-            return {
-              number,
-              created_at: version.created_at,
-              source,
-              proposal_uuid: source === 'proposal' && version.source_id ? version.source_id : null,
-              author: names.get(version.author_user_id) ?? null,
-            };
-          }),
+          data: page.map(({ version }) => versionItem(version, names)),
           meta: { next_cursor: hasMore ? encodeCursor(last.number) : null, has_more: hasMore },
         });
+      },
+    },
+    {
+      method: 'patch',
+      path: '/diagrams/:uuid/versions/:number',
+      operation: 'write',
+      write: true,
+      handler: async (req, res, principal) => {
+        const number = pathVersion(req);
+        const body = objectBody(req);
+        const unknown = Object.keys(body).filter((key) => key !== 'label');
+        if (unknown.length > 0)
+          throw new ServiceError(
+            'invalid_request',
+            `${unknown.join(', ')} cannot be changed: only label can`,
+            {
+              errors: unknown.map((path) => ({ path, message: 'only label can be changed' })),
+            },
+          );
+        const { label } = body;
+        if (label === undefined || (label !== null && typeof label !== 'string'))
+          throw new ServiceError('invalid_request', 'label must be a string, or null to clear it', {
+            errors: [{ path: 'label', message: 'must be a string, or null to clear it' }],
+          });
+        const version = await diagrams.SetVersionLabel({
+          principal: wirePrincipal(principal),
+          uuid: uuidOf(req),
+          number,
+          label: label ?? '',
+        });
+        const names = await authorNames(accounts, [version.author_user_id]);
+        res.status(200).json({ data: versionItem(version, names) });
       },
     },
     {
@@ -66,9 +90,7 @@ export function versionRoutes(
       operation: 'schema',
       write: false,
       handler: async (req, res, principal) => {
-        const raw = String(req.params.number ?? '');
-        const number = /^[1-9]\d{0,8}$/.test(raw) ? Number(raw) : 0;
-        if (number === 0) throw new ServiceError('not_found', `the diagram has no version ${raw}`);
+        const number = pathVersion(req);
         res.setHeader('Vary', 'Accept');
         const format = optionalQueryEnum(req, 'format', ['json', 'markdown', 'ai'] as const);
         const level = optionalQueryEnum(req, 'level', ['detailed', 'simple'] as const) ?? 'detailed';
@@ -138,6 +160,30 @@ export function versionRoutes(
       },
     },
   ];
+}
+
+type VersionMessage = Awaited<ReturnType<ServiceClient<'Diagrams'>['ListVersions']>>['versions'][number];
+
+/** A version as the versions list and the label endpoint answer it. */
+function versionItem(version: VersionMessage, names: Map<string, string>) {
+  const source = SOURCES[version.source] ?? version.source;
+  return {
+    number: version.number,
+    created_at: version.created_at,
+    source,
+    proposal_uuid: source === 'proposal' && version.source_id ? version.source_id : null,
+    author: names.get(version.author_user_id) ?? null,
+    label: version.label || null,
+    restored_version: source === 'restore' && version.source_id ? Number(version.source_id) : null,
+  };
+}
+
+/** The version number of the path: a whole number from 1, else 404 (there is no such version). */
+function pathVersion(req: Parameters<RouteSpec['handler']>[0]): number {
+  const raw = String(req.params.number ?? '');
+  const number = /^[1-9]\d{0,8}$/.test(raw) ? Number(raw) : 0;
+  if (number === 0) throw new ServiceError('not_found', `the diagram has no version ${raw}`);
+  return number;
 }
 
 /** A version number from the query (`from`, `to`): a whole number, else 422 naming the parameter. */

@@ -89,6 +89,7 @@ const ADDITIONS: [string, string][] = [
   ['GET', '/proposals/{uuid}/migration'],
   ['PATCH', '/diagrams/{uuid}'],
   ['POST', '/diagrams/{uuid}/duplicate'],
+  ['PATCH', '/diagrams/{uuid}/versions/{number}'],
 ];
 
 /** Fields added within /v1 beyond the spec's tables: [schema, field]. */
@@ -96,6 +97,7 @@ const FIELD_ADDITIONS: [string, string][] = [
   ['Diagram', 'warnings'],
   ['Diagram', 'driver'],
   ['CreateDiagramRequest', 'dbml'],
+  ['ProposeChangesRequest', 'restore_version'],
   ['ProposalStatus', 'base_version_uuid'],
 ];
 

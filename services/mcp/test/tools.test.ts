@@ -25,6 +25,7 @@ const TOOL_NAMES = [
   'list_diagrams',
   'list_versions',
   'propose_diagram_changes',
+  'propose_restore',
   'rename_diagram',
   'visualize_schema',
 ];
@@ -178,6 +179,51 @@ describe.each<TransportName>(['stdio', 'http'])('MCP server over %s', (transport
       const changes = await callTool(client, 'diff_versions', { diagram_uuid: uuid });
       expect(changes.isError).toBe(false);
       expect(changes.text).toMatch(/## Tables\n- added `/);
+    });
+  });
+
+  describe('propose_restore', () => {
+    it('should propose going back to a version; applied, the diagram is as it was', async () => {
+      const created = await callTool(client, 'create_diagram', {
+        name: 'Restorable',
+        driver: 'pgsql',
+        patch: shopPatch(),
+      });
+      const { uuid } = JSON.parse(created.text) as { uuid: string };
+      const added = await callTool(client, 'propose_diagram_changes', {
+        diagram_uuid: uuid,
+        title: 'Add a table',
+        message: 'To restore away.',
+        patch: {
+          strategy: 'additive',
+          tables: [{ name: 'refunds', columns: [{ name: 'id', type: 'bigint', is_primary_key: true }] }],
+        },
+      });
+      await stack.review(JSON.parse(added.text).proposal_uuid, editor.email, 'apply');
+      expect((await callTool(client, 'get_schema', { diagram_uuid: uuid })).text).toContain('refunds');
+
+      const proposed = await callTool(client, 'propose_restore', {
+        diagram_uuid: uuid,
+        version: 1,
+        title: 'Back to version 1',
+        message: 'Undo what came after.',
+      });
+      expect(proposed.text).not.toMatch(/^\w+: /);
+      const proposal = JSON.parse(proposed.text);
+      expect(proposal).toMatchObject({ status: 'pending', counts: { deletions: 1 } });
+      await stack.review(proposal.proposal_uuid, editor.email, 'apply');
+      expect((await callTool(client, 'get_schema', { diagram_uuid: uuid })).text).not.toContain('refunds');
+      const versions = JSON.parse((await callTool(client, 'list_versions', { diagram_uuid: uuid })).text);
+      expect(versions.versions.map((version: { number: number }) => version.number)).toEqual([3, 2, 1]);
+
+      const missing = await callTool(client, 'propose_restore', {
+        diagram_uuid: uuid,
+        version: 5,
+        title: 'Back',
+        message: 'No such version.',
+      });
+      expect(missing.isError).toBe(true);
+      expect(missing.text).toMatch(/^not_found: /);
     });
   });
 

@@ -195,6 +195,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/diagrams/{uuid}/versions/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
+                uuid: components["parameters"]["DiagramUuid"];
+                /** @description The version's number (1 is the oldest); 404 `not_found` when the diagram has no such version. */
+                number: number;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Label a version
+         * @description An addition within /v1. Sets the version's `label` ("v2 release", at most 100 characters) or clears it (null or empty). Only `label` can be changed: a version's schema never changes. Needs a token with write access whose user is an owner or editor of the team (else 403 `editor_required`). Rate limit: the write limit.
+         */
+        patch: operations["labelDiagramVersion"];
+        trace?: never;
+    };
     "/diagrams/{uuid}/versions/{number}/schema": {
         parameters: {
             query?: never;
@@ -616,14 +641,25 @@ export interface components {
             number: number;
             created_at: components["schemas"]["Timestamp"];
             /**
-             * @description What made the version: a DDL import, a create from a patch, an applied proposal, a patch pasted in the web app, a layout saved by hand, edits saved by the web editor.
+             * @description What made the version: a DDL import, a create from a patch, an applied proposal, a patch pasted in the web app, a layout saved by hand, edits in the web editor, an older version restored (see `restored_version`).
              * @enum {string}
              */
-            source: "import" | "create" | "proposal" | "paste" | "layout" | "editor";
+            source: "import" | "create" | "proposal" | "paste" | "layout" | "editor" | "restore";
             /** @description With `proposal`, the applied proposal's uuid; otherwise null. */
             proposal_uuid: string | null;
             /** @description Display name of the person who made the change; null when unknown. */
             author: string | null;
+            /** @description An addition within /v1. The version's label ("v2 release"), set by owners and editors; null when none. */
+            label: string | null;
+            /** @description An addition within /v1. With source `restore`, the number of the version restored; otherwise null. */
+            restored_version: number | null;
+        };
+        VersionResponse: {
+            data: components["schemas"]["Version"];
+        };
+        VersionLabelRequest: {
+            /** @description One line of text (trimmed); null or an empty string clears the label. */
+            label: string | null;
         };
         DiagramListResponse: {
             data: components["schemas"]["Diagram"][];
@@ -906,9 +942,12 @@ export interface components {
             /** @description Named example patches. */
             examples?: Record<string, unknown>;
         };
+        /** @description Send exactly one of `schema` and `restore_version`. */
         ProposeChangesRequest: {
+            /** @description An addition within /v1, instead of `schema`: propose taking the diagram back to this version. The gateway writes the patch (the old version's tables, columns, indexes, relationships, groups and positions, and deletions of what was added since); a person applies it on the review page like any proposal. Sticky notes are not changed, and fields the old version did not set are not cleared. 404 `not_found` when the diagram has no such version. */
+            restore_version?: number;
             /** @description The patch, as an object or as a JSON string holding one; at most 500KB (512,000 bytes as JSON text), else 413. */
-            schema: components["schemas"]["SchemaPatch"] | string;
+            schema?: components["schemas"]["SchemaPatch"] | string;
             /** @description Short title shown to reviewers as plain text (no markup, no links). */
             title: string;
             /** @description Why the change is needed; shown to reviewers as plain text. */
@@ -1732,6 +1771,44 @@ export interface operations {
             403: components["responses"]["ForbiddenRead"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["InvalidQuery"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    labelDiagramVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
+                uuid: components["parameters"]["DiagramUuid"];
+                /** @description The version's number (1 is the oldest); 404 `not_found` when the diagram has no such version. */
+                number: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VersionLabelRequest"];
+            };
+        };
+        responses: {
+            /** @description The version with its label. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionResponse"];
+                };
+            };
+            400: components["responses"]["BodyNotAnObject"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenPropose"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UpdateUnprocessable"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
         };

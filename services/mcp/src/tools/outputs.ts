@@ -98,6 +98,17 @@ export const listVersionsOutput = {
       source: z.string(),
       proposal_uuid: z.string().nullable(),
       author: z.string().nullable(),
+      label: z
+        .string()
+        .nullable()
+        .optional()
+        .describe('The version\'s label ("v2 release"); null when none.'),
+      restored_version: z
+        .number()
+        .int()
+        .nullable()
+        .optional()
+        .describe('With source restore, the number of the version restored.'),
     }),
   ),
   next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page.'),

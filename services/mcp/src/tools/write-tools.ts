@@ -94,6 +94,53 @@ export function registerWriteTools(server: McpServer, context: ToolContext): voi
   );
 
   server.registerTool(
+    'propose_restore',
+    {
+      title: 'Propose restoring an older version',
+      description:
+        'Proposes taking a diagram back to an older version (numbers from list_versions). A token cannot change ' +
+        'an existing diagram, so this stores a proposal whose patch restores that version (its tables, columns, ' +
+        'indexes, relationships, groups and positions; what was added since is deleted); nothing changes until ' +
+        'a person with edit rights opens review_url and applies it. Check first what it undoes with ' +
+        'diff_versions (from: that version, to: the newest). Needs a token with write access whose user may ' +
+        'edit the diagram (else editor_required). Counts against the write limit like propose_diagram_changes.',
+      inputSchema: {
+        diagram_uuid: z.string().min(1).describe("The diagram's uuid."),
+        version: z.number().int().min(1).describe('The version to go back to (1 is the oldest).'),
+        title: z
+          .string()
+          .min(1)
+          .max(100)
+          .describe('Short title for the reviewer (plain text, at most 100 characters).'),
+        message: z
+          .string()
+          .min(1)
+          .max(500)
+          .describe('Why the diagram should go back, for the reviewer (plain text, at most 500 characters).'),
+      },
+      outputSchema: proposeOutput,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+    },
+    instrumented('propose_restore', context, async ({ diagram_uuid, version, title, message }) => {
+      const proposal = await client.proposeRestore(diagram_uuid, { version, title, message });
+      return jsonResult({
+        proposal_uuid: proposal.uuid,
+        status: proposal.status,
+        review_url: proposal.review_url,
+        expires_at: proposal.expires_at,
+        counts: proposal.counts,
+        next_step:
+          'Ask a person with edit rights to open review_url and apply or decline it; poll get_proposal_status.',
+      });
+    }),
+  );
+
+  server.registerTool(
     'propose_diagram_changes',
     {
       title: 'Propose a change to a diagram',

@@ -68,7 +68,8 @@ figure.diagram svg.dss-minimap { position: absolute; right: 8px; bottom: 8px; z-
 .import-warnings .where { color: var(--muted, #666); }
 .changes-grid { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0 2rem; }
 @media (min-width: 1100px) { .changes-grid { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); } }
-.migration-sql { background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.8rem; overflow: auto; max-height: 32rem; white-space: pre; font-size: 12px; }
+.migration { min-width: 0; }
+.migration-sql { background: var(--paper); border: 1px solid var(--line); border-radius: 6px; padding: 0.8rem; overflow: auto; max-width: 100%; max-height: 32rem; white-space: pre; font-size: 12px; }
 .migration-warnings { padding-left: 1.2rem; }
 .migration-warnings li { margin: 0.2rem 0; }
 .migration-tools { display: flex; justify-content: flex-end; margin: 0.4rem 0; }
@@ -97,6 +98,20 @@ h4.mark-added { color: var(--added); } h4.mark-changed { color: var(--changed); 
 .review-actions { display: flex; gap: 2rem; align-items: flex-start; margin: 1.5rem 0; background: var(--paper);
   border: 1px solid var(--line); border-radius: 8px; padding: 1rem; }
 .review-actions textarea { width: 24rem; max-width: 100%; }
+.review-actions .stack { flex-direction: row; align-items: flex-end; gap: 0.8rem; }
+.review-actions textarea[rows] { height: 2.6rem; }
+.export-menu { display: inline-block; position: relative; margin: 0.2rem 0.6rem 0.2rem 0; }
+.export-menu summary { cursor: pointer; display: inline-block; padding: 0.3rem 0.8rem; border: 1px solid var(--line); border-radius: 6px; background: var(--paper); }
+.export-menu ul { position: absolute; z-index: 5; list-style: none; margin: 0.2rem 0 0; padding: 0.4rem 0; min-width: 12rem;
+  background: var(--paper); border: 1px solid var(--line); border-radius: 6px; box-shadow: 0 4px 12px rgba(0, 0, 0, 0.12); }
+.export-menu li a { display: block; padding: 0.3rem 0.9rem; }
+.version-banner { border-left-color: #b45309; }
+.version-tools { display: flex; flex-wrap: wrap; gap: 0.8rem; align-items: center; margin: 0.6rem 0; }
+.version-label { display: inline-block; padding: 0 0.4rem; border-radius: 4px; background: #fef3c7; color: #78350f; font-size: 0.85em; }
+.compare-versions { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: end; margin: 0 0 0.8rem; }
+.compare-form { display: flex; flex-wrap: wrap; gap: 0.8rem; align-items: end; margin: 0.6rem 0; }
+.share-links td, .share-links th { padding: 0.3rem 0.6rem; text-align: left; border-bottom: 1px solid var(--line); }
+.share-url { font-family: ui-monospace, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
 body.embed { background: var(--paper); }
 main.embed { max-width: none; margin: 0; padding: 0; }
 main.embed figure.diagram { border: none; height: 100vh; border-radius: 0; }

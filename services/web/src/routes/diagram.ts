@@ -15,6 +15,7 @@ import { type Diagram, findVisibleDiagram, fullDocument, userNames } from '../lo
 import { EMBED_CONTENT_SECURITY_POLICY } from '../security-headers';
 import { requireViewer, viewerOf } from '../session';
 import { canEdit, principalFor } from '../viewer';
+import { exportMenu } from '../views/export-menu';
 import { historyPane } from '../views/history';
 import { csrfField, page } from '../views/layout';
 
@@ -48,6 +49,7 @@ export function diagramRoutes(router: Router, context: WebAppContext): void {
 <p class="crumbs"><a href="/">${membership.team_name}</a> /</p>
 <h1>${diagram.name}</h1>
 <p class="meta"><span class="badge">${diagram.driver}</span> <span data-live="table-count">${statusText(diagram)}</span> · <a href="/embed/${diagram.uuid}">embed view</a> · <a href="/diagrams/${diagram.uuid}/edit">${canEdit(membership.role) ? 'Open in the editor' : 'Open in the editor (read-only)'}</a></p>
+${document ? exportMenu(diagram, document.driver) : ''} ${canEdit(membership.role) ? html`<a href="/diagrams/${diagram.uuid}/share">Share links</a>` : ''}
 ${lifecycleControls(diagram, membership.role, csrfToken)}
 ${importWarnings(diagram.warnings)}
 ${document ? liveSection(diagram.uuid, versions.versions[0]?.uuid ?? '', csrfToken) : ''}
@@ -56,6 +58,7 @@ ${canEdit(membership.role) && document ? layoutForm(diagram.uuid, csrfToken, ver
 ${canEdit(membership.role) && document ? pasteBox(diagram.uuid, csrfToken) : ''}
 </div>
 ${historyPane({
+  diagramUuid: diagram.uuid,
   versions: versions.versions,
   names,
   proposals: proposals.proposals,

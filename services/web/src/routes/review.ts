@@ -3,26 +3,18 @@
 // proposal "Apply changes" and "Decline". Apply, decline and reopen are the proposals service's review
 // calls, which check the reviewer's role themselves; a patch that no longer fits is shown with its
 // reasons and the proposal stays pending.
-import { renderDiagramSvg, reviewDiagram } from '@dss/diagram-svg';
 import { isServiceError, type ServiceError } from '@dss/platform';
-import {
-  type DiagramDocument,
-  type Driver,
-  diff,
-  emptyDocument,
-  MAX_DECLINE_REASON_CHARACTERS,
-} from '@dss/schema';
-import { type Migration, migrationScript } from '@dss/sql';
+import { type DiagramDocument, diff, emptyDocument, MAX_DECLINE_REASON_CHARACTERS } from '@dss/schema';
 import type { Request, Response, Router } from 'express';
 import type { WebAppContext } from '../app-context';
 import { csrfTokenFor } from '../csrf';
-import { type Html, html, trustedHtml } from '../html';
+import { type Html, html } from '../html';
 import { findVisibleDiagram, fullDocument, userNames } from '../lookups';
 import { notFound, PageError, pageErrorOf, pageStatusOf } from '../page-errors';
 import { type ProposedChange, proposalChange } from '../proposed-document';
 import { requireViewer, viewerOf } from '../session';
 import { canEdit, membershipOf, principalFor, type Viewer } from '../viewer';
-import { diffView } from '../views/diff';
+import { changeView } from '../views/change';
 import { csrfField, messagePage, page, timestamp } from '../views/layout';
 
 /** Something to tell the reviewer above the proposal: a refused action and its reasons. */
@@ -134,9 +126,9 @@ ${notice ? noticeView(notice) : ''}
         }</p>
 </section>
 ${stateView(proposal, reviewer, csrfToken, decidedBy, appliedNumber)}
+${proposal.state === 'pending' && reviewer && change?.fits ? actions(proposal.uuid, csrfToken) : ''}
 ${change ? changeView(change, diagram.name) : ''}
 ${before || change ? '' : html`<p class="notice" id="diagram-not-ready">The diagram has no schema right now (it is importing, or its import failed), so the changes cannot be shown or applied.</p>`}
-${proposal.state === 'pending' && reviewer && change?.fits ? actions(proposal.uuid, csrfToken) : ''}
 ${proposal.state === 'pending' && !reviewer ? html`<p class="muted" id="viewer-note">You can view this proposal; owners and editors of the team apply or decline it.</p>` : ''}
 </main>`,
       ).text,
@@ -247,51 +239,9 @@ function stateView(
   }
 }
 
-function changeView(change: ProposedChange, title: string): Html {
-  if (!change.fits)
-    return html`<div class="notice error" id="no-longer-fits">
-<p>This proposal no longer fits the diagram as it is now, so it cannot be applied: ${change.message}</p>
-${
-  change.conflicts?.length
-    ? html`<ul class="conflicts" id="conflicts">${change.conflicts.map((conflict) => html`<li>${conflict.reason}</li>`)}</ul>`
-    : ''
-}
-${change.problems.length > 0 ? html`<ul class="problems">${change.problems.map((problem) => html`<li><code>${problem.path}</code> ${problem.message}</li>`)}</ul>` : ''}
-</div>`;
-  const highlighted = reviewDiagram(change.before, change.after, change.changes);
-  return html`<div class="changes-grid">
-<section class="changes-section"><h2>Changes</h2>${diffView(change.changes)}</section>
-${migrationView(migrationScript(change.before, change.after), change.after.driver)}
-</div>
-<section><h2>Diagram with the changes</h2>
-<figure class="diagram" id="diagram" data-focus="changes">${trustedHtml(renderDiagramSvg(highlighted.document, { highlight: highlighted.highlight, title }))}</figure>
-</section>`;
-}
-
-const DRIVER_NAMES: Record<Driver, string> = { pgsql: 'PostgreSQL', mysql: 'MySQL', sqlsrv: 'SQL Server' };
-
-/** The SQL that brings a database from the base version to the proposed one, its warnings first. */
-function migrationView(migration: Migration, driver: Driver): Html {
-  if (migration.statements.length === 0)
-    return html`<section class="migration" id="migration"><h2>Migration</h2><p class="muted">Nothing to run: the change is to the canvas only.</p></section>`;
-  return html`<section class="migration" id="migration">
-<h2>Migration (${DRIVER_NAMES[driver]})</h2>
-<p class="muted">Run on a database built from the diagram's export before this change. Applying the proposal changes the diagram only; it runs nothing.</p>
-${
-  migration.warnings.length > 0
-    ? html`<ul class="migration-warnings" id="migration-warnings">${migration.warnings.map(
-        (warning) =>
-          html`<li><code>${warning.code}</code> statement ${String(warning.statement)}: ${warning.message}</li>`,
-      )}</ul>`
-    : ''
-}
-<div class="migration-tools"><button type="button" data-copy-target="migration-sql" id="copy-migration">Copy SQL</button></div>
-<pre class="migration-sql"><code id="migration-sql">${migration.sql}</code></pre>
-</section>`;
-}
-
 function actions(uuid: string, csrfToken: string): Html {
-  return html`<section class="review-actions">
+  // Above the changes, so a reviewer reaches them without scrolling past a long diff.
+  return html`<section class="review-actions" aria-label="Review actions">
 <form method="post" action="/review/${uuid}/apply" id="apply-form">
 ${csrfField(csrfToken)}
 <button type="submit" class="primary">Apply changes</button>

@@ -12,6 +12,8 @@ interface VersionLine {
   author_user_id: string;
   source: string;
   source_id: string;
+  /** "v2 release"; empty when none. */
+  label: string;
 }
 
 interface ProposalLine {
@@ -32,6 +34,7 @@ const SOURCE_TEXT: Record<string, string> = {
 };
 
 export function historyPane(history: {
+  diagramUuid: string;
   versions: VersionLine[];
   names: Map<string, string>;
   proposals: ProposalLine[];
@@ -46,20 +49,30 @@ export function historyPane(history: {
 <h2 id="history-heading">History</h2>
 <h3>Versions</h3>
 ${versions.length === 0 ? html`<p class="muted">No versions yet: the diagram is still importing, or its import failed.</p>` : ''}
+${versions.length > 1 ? compareForm(history.diagramUuid, versions) : ''}
 <ol class="versions" reversed>
 ${versions.map(
   (
     version,
   ) => html`<li id="version-${version.uuid}" data-version="${version.uuid}" data-number="${String(version.number)}" value="${String(version.number)}">
-<span class="version-number">Version ${String(version.number)}</span>
+<a class="version-number" href="/diagrams/${history.diagramUuid}/versions/${String(version.number)}">Version ${String(version.number)}</a>
+${version.label ? html`<span class="version-label">${version.label}</span>` : ''}
 <span class="who">${history.names.get(version.author_user_id) ?? 'a former user'}</span>
-<span class="what">${SOURCE_TEXT[version.source] ?? version.source}</span>
+<span class="what">${
+    version.source === 'restore'
+      ? html`restored <a href="/diagrams/${history.diagramUuid}/versions/${version.source_id}">version ${version.source_id}</a>`
+      : (SOURCE_TEXT[version.source] ?? version.source)
+  }</span>
 ${
   version.source === 'apply' && isUuid(version.source_id)
     ? html`<a href="/review/${version.source_id}">“${proposalTitles.get(version.source_id) ?? 'the proposal'}”</a>`
     : ''
 }
-<br>${timestamp(version.created_at)}
+<br>${timestamp(version.created_at)}${
+    version.number > 1
+      ? html` · <a href="/diagrams/${history.diagramUuid}/compare?from=${String(version.number - 1)}&amp;to=${String(version.number)}" aria-label="Changes in version ${String(version.number)}">changes</a>`
+      : ''
+  }
 </li>`,
 )}
 </ol>
@@ -86,4 +99,19 @@ ${csrfField(history.csrfToken)}
 </ul>`
 }
 </aside>`;
+}
+
+/** Two version pickers and "Compare" (the newest against the one before it, to start with). */
+function compareForm(uuid: string, versions: VersionLine[]): Html {
+  const options = (selected: number) =>
+    versions.map(
+      (version) =>
+        html`<option value="${String(version.number)}"${version.number === selected ? ' selected' : ''}>Version ${String(version.number)}${version.label ? ` “${version.label}”` : ''}</option>`,
+    );
+  const newest = versions[0]!.number;
+  return html`<form method="get" action="/diagrams/${uuid}/compare" class="compare-versions" id="history-compare">
+<label>From <select name="from">${options(newest - 1)}</select></label>
+<label>To <select name="to">${options(newest)}</select></label>
+<button type="submit">Compare versions</button>
+</form>`;
 }

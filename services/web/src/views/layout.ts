@@ -10,6 +10,8 @@ export interface PageChrome {
   scripts?: string[];
   /** A class on <body> (e.g. `embed` for the chrome-less view). */
   bodyClass?: string;
+  /** Keep search engines away (share-link pages). */
+  noindex?: boolean;
 }
 
 export function page(chrome: PageChrome, content: Html): Html {
@@ -18,7 +20,7 @@ export function page(chrome: PageChrome, content: Html): Html {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${chrome.title} · Diagram Schema Service</title>
+${chrome.noindex ? html`<meta name="robots" content="noindex, nofollow">\n` : ''}<title>${chrome.title} · Diagram Schema Service</title>
 <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/app.css">
 ${(chrome.stylesheets ?? []).map((href) => html`<link rel="stylesheet" href="${href}">\n`)}

@@ -88,6 +88,40 @@ describe('review flow in the browser (Chromium, whole embedded system)', () => {
     });
   });
 
+  describe('layout at 1400×1000', () => {
+    it('should show Apply and Decline without scrolling and scroll a wide migration inside its frame', async () => {
+      // A long diff: 40 columns with long names, so the actions would sit far below it.
+      const columns = Array.from({ length: 40 }, (_, i) => ({
+        name: `a_rather_long_column_name_for_measuring_${i}`,
+        type: 'numeric(12,2)',
+        comment: 'A comment long enough to make the statement wider than its frame on this page',
+      }));
+      const proposal = await propose(web, editor, diagramUuid, {
+        title: 'Wide table',
+        message: 'Many columns.',
+        schema: { strategy: 'additive', tables: [{ name: 'measurements_with_a_long_name', columns }] },
+      });
+      const page = await signedInPage(editor, `/review/${proposal.uuid}`);
+      expect(page.viewportSize()).toEqual({ width: 1400, height: 1000 });
+      const actions = page.getByRole('region', { name: 'Review actions' });
+      for (const name of ['Apply changes', 'Decline']) {
+        const box = await actions.getByRole('button', { name }).boundingBox();
+        expect(box).not.toBeNull();
+        expect(box!.y + box!.height).toBeLessThanOrEqual(1000);
+      }
+      const frame = await page.locator('pre.migration-sql').evaluate((pre) => ({
+        scrollWidth: pre.scrollWidth,
+        clientWidth: pre.clientWidth,
+        right: pre.getBoundingClientRect().right,
+        pageWidth: document.documentElement.scrollWidth,
+      }));
+      expect(frame.scrollWidth).toBeGreaterThan(frame.clientWidth);
+      expect(frame.right).toBeLessThanOrEqual(1400);
+      expect(frame.pageWidth).toBeLessThanOrEqual(1400);
+      await saveScreenshot(page, 'review-page-actions-on-top');
+    });
+  });
+
   describe('apply', () => {
     it('shows the diff of a REST proposal, applies it, and lists the new version in History', async () => {
       const proposal = await propose(web, editor, diagramUuid, INVOICES_PROPOSAL);

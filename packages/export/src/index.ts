@@ -1,0 +1,2 @@
+export * from './export-formats';
+export * from './file-name';
