@@ -18,6 +18,8 @@ interface BenchApi {
   markup(): string;
   /** A full drawing of the current document. */
   fullMarkup(): string;
+  /** Any edit, drawn patched (for checking the patching on documents of any shape). */
+  edit(patch: Parameters<EditorStore['edit']>[1]): Promise<number>;
 }
 
 let store: EditorStore | null = null;
@@ -73,6 +75,12 @@ const api: BenchApi = {
     });
     if (!result.ok) throw new Error(result.message);
     return drawn(start, full);
+  },
+  async edit(patch) {
+    const start = performance.now();
+    const result = (store as EditorStore).edit('Edit', patch);
+    if (!result.ok) throw new Error(result.message);
+    return drawn(start, false);
   },
   markup: () => new XMLSerializer().serializeToString(host.querySelector('svg') as SVGSVGElement),
   fullMarkup: () => renderDiagramSvg((store as EditorStore).document, { title: 'bench' }),
