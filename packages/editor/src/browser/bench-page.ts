@@ -42,10 +42,13 @@ async function drawn(start: number, full: boolean): Promise<number> {
       'image/svg+xml',
     );
     host.replaceChildren(document.importNode(parsed.documentElement, true));
-    drawing = new CanvasDrawing();
   } else drawing.draw(host, current, 'bench');
   await nextFrame();
-  return performance.now() - start;
+  const elapsed = performance.now() - start;
+  // Untimed: the editor's drawing catches up with this edit (its SVG and routing), so the next patched
+  // run patches from the previous version, as in the editor.
+  if (full) drawing.draw(host, current, 'bench');
+  return elapsed;
 }
 
 const api: BenchApi = {
