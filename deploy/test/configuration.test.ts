@@ -208,7 +208,13 @@ describe('the chart and the services’ configuration', () => {
   it('should give each component the gRPC calls its service’s source makes, and no others', () => {
     // The source's createServiceClient('<Service>', …) calls (tests left out) against the chart's `calls`.
     const components = componentSettings(defaultValues());
-    expect(grpcClientsOf('gateway')).toEqual(['accounts', 'catalog', 'diagrams', 'proposals']);
+    expect(grpcClientsOf('gateway')).toEqual([
+      'accounts',
+      'catalog',
+      'diagrams',
+      'notifications',
+      'proposals',
+    ]);
     for (const name of services.keys()) {
       expect({ name, calls: [...(components[name]?.calls ?? [])].sort() }).toEqual({
         name,

@@ -24,7 +24,14 @@ export const REPO_ROOT = (() => {
     if (existsSync(path.join(dir, 'services', 'gateway'))) return dir;
   throw new Error(`no services/ folder above ${__dirname}`);
 })();
-export const GRPC_SERVICES = ['accounts', 'diagrams', 'proposals', 'catalog', 'importer'] as const;
+export const GRPC_SERVICES = [
+  'accounts',
+  'diagrams',
+  'proposals',
+  'catalog',
+  'importer',
+  'notifications',
+] as const;
 export const HTTP_SERVICES = ['gateway', 'web', 'mcp'] as const;
 export type ServiceName = (typeof GRPC_SERVICES)[number] | (typeof HTTP_SERVICES)[number];
 
@@ -89,6 +96,8 @@ export async function startProcessStack(
     proposals: { DATABASE_URL: database.url },
     catalog: {},
     importer: {},
+    // Receivers of tests listen on loopback.
+    notifications: { DATABASE_URL: database.url, DSS_WEBHOOK_ALLOW_HOSTS: '127.0.0.1' },
     gateway: {
       DSS_HTTP_HOST: '127.0.0.1',
       DSS_HTTP_PORT: String(httpPort),

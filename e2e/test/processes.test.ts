@@ -127,6 +127,7 @@ describe('The system as separate processes, configured as the chart configures p
       proposals: 0,
       catalog: 0,
       importer: 0,
+      notifications: 0,
       gateway: 0,
       web: 0,
       mcp: 0,

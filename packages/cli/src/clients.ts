@@ -5,6 +5,7 @@ export interface Clients {
   accounts: ServiceClient<'Accounts'>;
   proposals: ServiceClient<'Proposals'>;
   diagrams: ServiceClient<'Diagrams'>;
+  notifications: ServiceClient<'Notifications'>;
   close(): void;
 }
 
@@ -12,11 +13,16 @@ export function connectClients(env: NodeJS.ProcessEnv): Clients {
   const accounts = createServiceClient('Accounts', grpcAddress('accounts', env), { deadlineMs: 15_000 });
   const proposals = createServiceClient('Proposals', grpcAddress('proposals', env), { deadlineMs: 30_000 });
   const diagrams = createServiceClient('Diagrams', grpcAddress('diagrams', env), { deadlineMs: 30_000 });
+  const notifications = createServiceClient('Notifications', grpcAddress('notifications', env), {
+    deadlineMs: 15_000,
+  });
   return {
     accounts,
     proposals,
     diagrams,
+    notifications,
     close() {
+      notifications.close();
       accounts.close();
       proposals.close();
       diagrams.close();

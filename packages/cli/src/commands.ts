@@ -5,6 +5,7 @@ import type { CliIo } from './cli';
 import { UsageError } from './cli';
 import type { Clients } from './clients';
 import { registerDiagramCommands } from './diagram-commands';
+import { registerWebhookCommands } from './webhook-commands';
 
 interface Context {
   clients: () => Clients;
@@ -129,6 +130,33 @@ export function registerCommands(program: Command, context: Context): void {
       print(options, removed, `removed ${removed.user_email} from team ${removed.team_slug}`);
     });
 
+  leaf(member, 'invite', 'invite an email address to a team; prints the single-use link (valid 7 days)')
+    .requiredOption('--team <slug>', 'the team')
+    .requiredOption('--email <email>', 'the address to invite')
+    .addOption(
+      new Option('--role <role>', 'the role on joining')
+        .choices(['owner', 'editor', 'viewer'])
+        .makeOptionMandatory(),
+    )
+    .action(async (options) => {
+      const created = await accounts().CreateInvitation({
+        team_slug: options.team,
+        email: options.email,
+        role: options.role,
+        invited_by_user_id: '',
+      });
+      // The web app's address ({app_url}), as the web app itself builds its links.
+      const link = new URL(
+        `/invitations/${created.secret}`,
+        process.env.DSS_APP_URL || 'http://localhost:8081',
+      );
+      const invitation = created.invitation!;
+      print(
+        options,
+        { ...invitation, link: link.toString() },
+        `${link}\n${invitation.email} may join team ${invitation.team_slug} as ${invitation.role} until ${invitation.expires_at}`,
+      );
+    });
   leaf(member, 'list', 'list the members of a team')
     .requiredOption('--team <slug>', 'the team')
     .action(async (options) => {
@@ -198,6 +226,7 @@ export function registerCommands(program: Command, context: Context): void {
 
   const proposal = program.command('proposal').description('review proposals');
   registerDiagramCommands(program, { clients: context.clients, leaf, print });
+  registerWebhookCommands(program, { clients: context.clients, leaf, print });
 
   const review = (name: 'apply' | 'decline' | 'reopen', description: string) =>
     leaf(proposal, name, description)

@@ -5,6 +5,7 @@
 import { isServiceError, ServiceError } from '@dss/platform';
 import { type Command, InvalidArgumentError } from 'commander';
 import type { Clients } from './clients';
+import { memberPrincipal } from './member-principal';
 
 interface DiagramCommandsContext {
   clients: () => Clients;
@@ -22,26 +23,8 @@ export function registerDiagramCommands(program: Command, context: DiagramComman
   const onDiagram = (name: string, description: string) =>
     asMember(leaf(diagram, name, description).argument('<uuid>', 'the diagram uuid'));
 
-  const principalOf = async (options: { team: string; email: string }) => {
-    const { accounts } = context.clients();
-    const team = await accounts.GetTeam({ slug: options.team, id: '' });
-    const user = await accounts.GetUser({ email: options.email, id: '' });
-    const membership = await accounts.GetMembership({ team_id: team.id, user_id: user.id });
-    return {
-      token_id: '',
-      user_id: user.id,
-      user_email: user.email,
-      user_name: user.name,
-      team_id: team.id,
-      team_slug: team.slug,
-      team_name: team.name,
-      role: membership.role,
-      write: true,
-      plan: team.plan,
-      caps: team.caps ?? {},
-      expires_at: '',
-    };
-  };
+  const principalOf = (options: { team: string; email: string }) =>
+    memberPrincipal(context.clients(), options);
   const diagrams = () => context.clients().diagrams;
 
   onDiagram('rename', "change a diagram's name and/or description (never its schema)")

@@ -158,6 +158,36 @@ describe('operator CLI: listing and managing teams, users, members and tokens', 
     );
   });
 
+  it('invites by email and prints the single-use link under DSS_APP_URL', async () => {
+    await seedMember('invites', 'own@invites.test', 'owner');
+    const invited = await dss([
+      'member',
+      'invite',
+      '--team',
+      'invites',
+      '--email',
+      'new@invites.test',
+      '--role',
+      'viewer',
+    ]);
+    expect(invited.code).toBe(0);
+    const link = /^(http\S+)$/m.exec(invited.stdout)?.[1];
+    expect(link).toMatch(/^http:\/\/localhost:8081\/invitations\/[A-Za-z0-9_-]{43}$/);
+    expect(invited.stdout).toContain('new@invites.test may join team invites as viewer');
+    const refused = await dss([
+      'member',
+      'invite',
+      '--team',
+      'invites',
+      '--email',
+      'own@invites.test',
+      '--role',
+      'owner',
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/already a member/);
+  });
+
   it('removing a member makes their token fail within a second', async () => {
     const issued = await seedMember('removal', 'gone@removal.test', 'editor');
     expect((await readDataTypes(issued.token)).status).toBe(200);

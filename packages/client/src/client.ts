@@ -6,6 +6,7 @@ import { errorFromResponse } from './errors';
 import { iterateDiagrams } from './pagination';
 import { fetchRetryingRateLimits, type RetryOptions, sleepFor } from './retry';
 import type {
+  CreateWebhookRequest,
   VersionDiff,
   Migration,
   ExportFormat,
@@ -29,6 +30,8 @@ import type {
   ProposeChangesRequest,
   Schema,
   SchemaPatchContract,
+  Webhook,
+  WebhookDelivery,
 } from './types';
 import { type ProposalWaitOptions, type ImportWaitOptions, waitForImport, waitForProposal } from './waiting';
 
@@ -76,6 +79,19 @@ export interface DssClient {
   getProposalIfChanged(uuid: string, etag?: string): Promise<Conditional<ProposalStatus>>;
   /** Polls with If-None-Match until the state is no longer `pending`; answers the final status. */
   waitForProposal(uuid: string, options?: ProposalWaitOptions): Promise<ProposalStatus>;
+  /** The team's webhooks (owner tokens). */
+  listWebhooks(): Promise<Webhook[]>;
+  /** Registers an endpoint; the answer's `secret` (`whsec_…`) is shown this once. */
+  createWebhook(body: CreateWebhookRequest): Promise<Webhook>;
+  deleteWebhook(id: string): Promise<void>;
+  /** A new secret; the previous one keeps signing beside it until `previous_secret_expires_at`. */
+  rotateWebhookSecret(id: string): Promise<Webhook>;
+  /** Enables an endpoint that was disabled after sustained failure. */
+  enableWebhook(id: string): Promise<Webhook>;
+  /** The endpoint's latest deliveries, newest first, with their attempts. */
+  listWebhookDeliveries(id: string, query?: { limit?: number }): Promise<WebhookDelivery[]>;
+  /** Sends a delivery again, with the same webhook-id. */
+  redeliverWebhook(id: string, deliveryId: string): Promise<WebhookDelivery>;
   /** A diagram's numbered versions, newest first, one page at a time. */
   listVersions(uuid: string, query?: { limit?: number; cursor?: string }): Promise<VersionPage>;
   /** The changes between two versions (default: the last change), as data or as compact Markdown. */
@@ -196,6 +212,33 @@ export function createDssClient(options: DssClientOptions): DssClient {
     },
     waitForProposal(uuid, waitOptions = {}) {
       return waitForProposal(client, uuid, { sleep, ...waitOptions });
+    },
+    async listWebhooks() {
+      return (await payload<{ data: Webhook[] }>(api.GET('/webhooks', {}))).body.data;
+    },
+    async createWebhook(body) {
+      return (await payload<{ data: Webhook }>(api.POST('/webhooks', { body }))).body.data;
+    },
+    async deleteWebhook(id) {
+      await payload<unknown>(api.DELETE('/webhooks/{id}', { params: { path: { id } } }));
+    },
+    async rotateWebhookSecret(id) {
+      const call = api.POST('/webhooks/{id}/rotate-secret', { params: { path: { id } } });
+      return (await payload<{ data: Webhook }>(call)).body.data;
+    },
+    async enableWebhook(id) {
+      const call = api.POST('/webhooks/{id}/enable', { params: { path: { id } } });
+      return (await payload<{ data: Webhook }>(call)).body.data;
+    },
+    async listWebhookDeliveries(id, query = {}) {
+      const call = api.GET('/webhooks/{id}/deliveries', { params: { path: { id }, query } });
+      return (await payload<{ data: WebhookDelivery[] }>(call)).body.data;
+    },
+    async redeliverWebhook(id, deliveryId) {
+      const call = api.POST('/webhooks/{id}/deliveries/{delivery}/redeliver', {
+        params: { path: { id, delivery: deliveryId } },
+      });
+      return (await payload<{ data: WebhookDelivery }>(call)).body.data;
     },
     async listVersions(uuid, query = {}) {
       const call = api.GET('/diagrams/{uuid}/versions', { params: { path: { uuid }, query } });

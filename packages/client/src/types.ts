@@ -24,6 +24,10 @@ export type ProposalCreated = Schemas['ProposalCreated'];
 export type ProposalStatus = Schemas['ProposalStatus'];
 export type VersionPage = Schemas['VersionListResponse'];
 export type Version = Schemas['Version'];
+export type Webhook = Schemas['Webhook'];
+export type WebhookEventType = Schemas['WebhookEventType'];
+export type CreateWebhookRequest = Schemas['CreateWebhookRequest'];
+export type WebhookDelivery = Schemas['Delivery'];
 export type VersionDiff = Schemas['DiffResponse']['data'];
 export type Migration = Schemas['MigrationResponse']['data'];
 /** What a migration statement can do to the data: `safe`, `guarded` (a check stops it first), `destructive`. */

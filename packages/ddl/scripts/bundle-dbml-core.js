@@ -86,6 +86,8 @@ function liteSource(source) {
   const exported = EXPORTS.exec(source);
   const exporter = exported && /(?:^|,)\s*([\w$]+) as exporter\s*(?:,|$)/.exec(exported[1])?.[1];
   if (!exporter) fail('the export list (with `exporter`) at the end of lib/index.mjs was not found');
+  const parser = /(?:^|,)\s*([\w$]+) as Parser\s*(?:,|$)/.exec(exported[1])?.[1];
+  if (!parser) fail('the export list (with `Parser`) at the end of lib/index.mjs was not found');
   // The kept code, with a marker where each left-out region was; the regions' own code.
   const pieces = [];
   const leftOut = [];
@@ -128,7 +130,11 @@ function parseMssql(e) {
 ${mssqlCase}\t}
 \treturn r;
 }
-export { ${exporter} as exporter, parseMssql };
+/** @dbml/core's Parser.parse(text, 'dbmlv2'): DBML text → its Database model (with source positions). */
+function parseDbml(e) {
+\treturn ${parser}.parse(e, "dbmlv2");
+}
+export { ${exporter} as exporter, parseMssql, parseDbml };
 `;
   // Declarations the kept code still needs, copied back from the left-out AST generators, until none is missing.
   const generators = leftOut
@@ -181,6 +187,8 @@ async function main() {
   if (parsed?.tables?.[0]?.name !== 't') fail('the built copy did not read a one-table T-SQL script');
   if (!/CREATE TABLE/i.test(lite.exporter.export('Table t {\n  id int [pk]\n}\n', 'postgres')))
     fail('the built copy did not write DDL from a one-table DBML');
+  if (lite.parseDbml('Table t {\n  id int [pk]\n}\n')?.schemas?.[0]?.tables?.[0]?.name !== 't')
+    fail('the built copy did not read a one-table DBML into its model');
   console.log(
     `bundle-dbml-core: ${path.relative(packageDir, outfile)} (${Math.round(fs.statSync(outfile).size / 1024)}KB)`,
   );

@@ -40,6 +40,8 @@ export interface DdlIndex {
   name: string;
   type: 'primary' | 'unique' | 'index';
   columns: string[];
+  /** PostgreSQL: a UNIQUE constraint rather than a unique index. */
+  constraint?: boolean;
 }
 
 export interface DdlForeignKey {
@@ -59,6 +61,8 @@ export interface DdlTable {
   comment: string | null;
   columns: DdlColumn[];
   indexes: DdlIndex[];
+  /** CHECK constraints: name and the condition as written (without CHECK and its outer parentheses). */
+  checks: { name: string; expression: string }[];
 }
 
 /** Statement kinds that never shape a table, whatever follows (kept quiet when the parser rejects them). */
@@ -99,6 +103,10 @@ export class SchemaBuilder {
   firstFailure: { line: number; column: number; message: string } | null = null;
   /** The statement being read; warnings without a place of their own point at it. */
   here: Where = NOWHERE;
+  /** Groups for the canvas (DBML TableGroups), each with the names of its tables. */
+  readonly groups: { name: string; tables: string[] }[] = [];
+  /** Sticky notes for the canvas (DBML Note blocks, TableGroup notes), with the group they sit in. */
+  readonly notes: { content: string; group: string | null }[] = [];
 
   constructor(readonly driver: Driver) {}
 
@@ -146,7 +154,7 @@ export class SchemaBuilder {
     if (existing) {
       this.warn('table_redefined', `table ${name} is defined twice; the later definition is kept`);
     }
-    const table: DdlTable = { name, comment: null, columns: [], indexes: [] };
+    const table: DdlTable = { name, comment: null, columns: [], indexes: [], checks: [] };
     this.tables.set(name, table);
     return table;
   }
@@ -191,23 +199,42 @@ export class SchemaBuilder {
     else table.indexes.push(index);
   }
 
+  /** A CHECK constraint; a later one of the same name replaces it (as ALTER TABLE … ADD would fail to). */
+  addCheck(tableName: string, name: string, expression: string): void {
+    const table = this.tables.get(tableName);
+    if (!table || expression === '') return;
+    const same = table.checks.findIndex((check) => check.name === name);
+    if (same >= 0) table.checks[same] = { name, expression };
+    else table.checks.push({ name, expression });
+  }
+
   addForeignKey(foreignKey: DdlForeignKey): void {
     this.foreignKeys.push({ ...foreignKey, where: foreignKey.where ?? this.here });
   }
 
   /** The document: every collected table and the foreign keys whose ends exist. */
   toDocument(): DiagramDocument {
+    const parents = new Map<string, string>();
+    for (const group of this.groups) for (const table of group.tables) parents.set(table, group.name);
     const patch: Patch = {
       strategy: 'merge',
       tables: [...this.tables.values()].map((table) => ({
         name: table.name,
+        ...(parents.has(table.name) ? { parent_name: parents.get(table.name) as string } : {}),
         ...(table.comment !== null ? { comment: table.comment } : {}),
         columns: table.columns.map((column) => this.patchColumn(table, column)),
-        indexes: table.indexes.map((index) => ({ ...index, columns: [...index.columns] })),
+        indexes: table.indexes.map(({ constraint: _constraint, ...index }) => ({
+          ...index,
+          columns: [...index.columns],
+        })),
+        ...(table.checks.length > 0 ? { checks: table.checks.map((check) => ({ ...check })) } : {}),
       })),
-      groups: [],
+      groups: this.groups.map((group) => ({ name: group.name })),
       relationships: [],
-      sticky_notes: [],
+      sticky_notes: this.notes.map((note) => ({
+        content: note.content,
+        ...(note.group !== null ? { parent_name: note.group } : {}),
+      })),
       deletions: {
         tables: [],
         columns: [],
@@ -219,6 +246,7 @@ export class SchemaBuilder {
     };
     const actions = new Map<string, DdlForeignKey>();
     const seen = new Set<string>();
+    this.nameCompositeKeys();
     for (const fk of this.foreignKeys) {
       for (const relationship of this.relationshipsOf(fk)) {
         const key = endpointKey(relationship);
@@ -242,6 +270,15 @@ export class SchemaBuilder {
       }
     }
     const { document } = apply(emptyDocument(this.driver), patch);
+    // Unique constraints (the patch format has no field for them), matched by table and index name.
+    for (const table of document.tables) {
+      const constraints = this.tables.get(table.name)?.indexes.filter((index) => index.constraint === true);
+      if (constraints === undefined || constraints.length === 0) continue;
+      const names = new Set(constraints.map((index) => index.name));
+      table.indexes = table.indexes.map((index) =>
+        names.has(index.name) && index.type === 'unique' ? { ...index, is_constraint: true } : index,
+      );
+    }
     document.relationships = document.relationships.map((relationship) => {
       const fk = actions.get(endpointKey(relationship));
       return fk
@@ -249,6 +286,26 @@ export class SchemaBuilder {
         : relationship;
     });
     return document;
+  }
+
+  /**
+   * An unnamed foreign key over several columns gets the name the server gives it: the model stores one
+   * relationship per column pair, and only a shared name keeps the pairs one key in the export (three
+   * one-column keys to a composite primary key would not load). PostgreSQL: `<table>_<columns>_fkey`;
+   * MySQL/MariaDB: `<table>_ibfk_<n>`. SQL Server's names are random, so its keys keep no name.
+   */
+  private nameCompositeKeys(): void {
+    const numbered = new Map<string, number>();
+    for (const fk of this.foreignKeys) {
+      if (fk.name !== null || fk.columns.length < 2 || this.driver === 'sqlsrv') continue;
+      const short = fk.table.split('.').pop() ?? fk.table;
+      if (this.driver === 'pgsql') fk.name = `${short}_${fk.columns.join('_')}_fkey`.slice(0, 63);
+      else {
+        const n = (numbered.get(fk.table) ?? 0) + 1;
+        numbered.set(fk.table, n);
+        fk.name = `${short}_ibfk_${n}`;
+      }
+    }
   }
 
   private patchColumn(table: DdlTable, column: DdlColumn): PatchColumn {

@@ -11,6 +11,8 @@ export interface DbmlCoreLite {
   /** @dbml/core's Parser.parseMSSQLToJSONv2: T-SQL → its JSON model; throws its syntax errors (an array). */
   parseMssql(text: string): unknown;
   exporter: typeof Dbml.exporter;
+  /** @dbml/core's Parser.parse(text, 'dbmlv2'): its Database model; throws its diagnostics (`{diags}`). */
+  parseDbml(text: string): unknown;
 }
 
 /** The built copy, beside this file in dist/ or in dist/ when running from src/ (jest). */
@@ -33,7 +35,11 @@ export function dbmlCoreLite(): DbmlCoreLite {
   if (built) loaded = require(built) as DbmlCoreLite;
   else {
     const full = require('@dbml/core') as typeof Dbml;
-    loaded = { parseMssql: (text) => full.Parser.parseMSSQLToJSONv2(text), exporter: full.exporter };
+    loaded = {
+      parseMssql: (text) => full.Parser.parseMSSQLToJSONv2(text),
+      exporter: full.exporter,
+      parseDbml: (text) => full.Parser.parse(text, 'dbmlv2'),
+    };
   }
   return loaded;
 }

@@ -1,9 +1,12 @@
 // DBML in: @dbml/core reads the DBML and writes it as DDL of the diagram's driver (its exporter maps DBML
 // types, settings, indexes, enums, notes and references to CREATE statements), and that DDL is imported by
 // the same readers, type catalog and limits as any DDL. A DBML error is `ddl_syntax_error` at its DBML line
-// and column; positions in later warnings refer to the DDL written from the DBML, so they are given as
-// line 1, column 1 with the DDL statement they are about.
+// and column. What that DDL cannot carry is read from @dbml/core's model of the DBML itself
+// (src/dbml-model.ts): TableGroups and their notes become groups and sticky notes, Note blocks sticky notes,
+// expression defaults stay as written, and warnings point at the DBML line of the table or column they are
+// about (line 1, column 1 with the DDL statement when they are about neither).
 import { dbmlCoreLite } from './dbml-core-lite';
+import { type DbmlExtras, placeOfWarning, readDbmlExtras } from './dbml-model';
 import { type ConvertOptions, convertDdl } from './index';
 import type { ConvertResult, DdlDriver } from './result';
 
@@ -12,6 +15,8 @@ const EXPORT_FORMATS: Record<DdlDriver, 'postgres' | 'mysql' | 'mssql'> = {
   mysql: 'mysql',
   sqlsrv: 'mssql',
 };
+
+const START = { line: 1, column: 1 };
 
 interface DbmlDiagnostic {
   message?: string;
@@ -40,15 +45,49 @@ export async function convertDbml(
   text: string,
   options: ConvertOptions = {},
 ): Promise<ConvertResult> {
+  const source = text.replace(/^\uFEFF/, '');
   let sql: string;
+  let extras: DbmlExtras;
   try {
-    sql = dbmlCoreLite().exporter.export(text.replace(/^\uFEFF/, ''), EXPORT_FORMATS[driver]);
+    extras = readDbmlExtras(dbmlCoreLite().parseDbml(source), 'public');
+    sql = dbmlCoreLite().exporter.export(source, EXPORT_FORMATS[driver]);
   } catch (error) {
     const { message, line, column } = firstDiagnostic(error);
     return { ok: false, code: 'ddl_syntax_error', message: `DBML: ${message}`, line, column };
   }
-  const result = await convertDdl(driver, sql, options);
+  const result = await convertDdl(driver, sql, {
+    ...options,
+    beforeDocument: (builder) => {
+      // Expression defaults as the DBML wrote them (the DDL writer wraps them in parentheses).
+      for (const [table, defaults] of extras.expressionDefaults)
+        for (const [name, value] of defaults) {
+          const column = builder.column(table, name);
+          if (column) column.default = value;
+        }
+      // Primary-key names (the DDL @dbml/core writes for PostgreSQL and SQL Server leaves them out).
+      for (const [name, keyName] of extras.primaryKeyNames) {
+        const primary = builder.table(name)?.indexes.find((index) => index.type === 'primary');
+        if (primary && builder.driver !== 'mysql') primary.name = keyName;
+      }
+      for (const [name, note] of extras.tableNotes) {
+        const table = builder.table(name);
+        if (table) table.comment = note;
+      }
+      for (const group of extras.groups) {
+        builder.groups.push({ name: group.name, tables: group.tables });
+        if (group.note !== null) builder.notes.push({ content: group.note, group: group.name });
+      }
+      for (const content of extras.notes) builder.notes.push({ content, group: null });
+      options.beforeDocument?.(builder);
+    },
+  });
   if (!result.ok)
     return { ...result, message: `${result.message} (in the DDL written from the DBML)`, line: 1, column: 1 };
-  return { ...result, warnings: result.warnings.map((warning) => ({ ...warning, line: 1, column: 1 })) };
+  return {
+    ...result,
+    warnings: result.warnings.map((warning) => ({
+      ...warning,
+      ...(placeOfWarning(extras, warning) ?? START),
+    })),
+  };
 }

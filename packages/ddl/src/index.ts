@@ -37,6 +37,8 @@ export interface ConvertOptions {
   parseSqlsrvUnits?: SqlsrvUnitParser;
   /** MySQL: parses the pre-cleaned statements (default: on this thread, in order); the same contract. */
   parseMysqlStatements?: MysqlStatementParser;
+  /** Called with what was read, before the document is built (DBML in adds groups, notes, defaults). */
+  beforeDocument?: (builder: SchemaBuilder) => void;
 }
 
 const READERS: Record<DdlDriver, (sql: string, options: ConvertOptions) => Promise<SchemaBuilder>> = {
@@ -83,6 +85,7 @@ export async function convertDdl(
       message: 'The DDL defines no tables (no CREATE TABLE statement was found)',
     };
   }
+  options.beforeDocument?.(builder);
   const document = builder.toDocument();
   return {
     ok: true,

@@ -273,6 +273,33 @@ class MysqlReader {
     // A column-level REFERENCES; the parser also files `ON UPDATE CURRENT_TIMESTAMP` here, without a table.
     const reference = obj(definition, 'reference_definition');
     if (reference && arr(reference, 'table').length > 0) this.foreignKey(table.name, null, [name], reference);
+    const check = obj(definition, 'check');
+    if (check) this.check(table.name, check, name);
+  }
+
+  /**
+   * A CHECK constraint. The parser keeps no source positions, so the condition is the SQL it regenerates
+   * (stable: reading it again gives the same text). Unnamed ones get MariaDB's names: a column's check is
+   * named after the column, a table's `CONSTRAINT_<n>`.
+   */
+  private check(table: string, definition: Ast, column: string | null): void {
+    const condition = arr(definition, 'definition')[0];
+    if (!condition) return;
+    let expression: string;
+    try {
+      expression = mysqlParser().exprToSQL({ ...condition, parentheses: false } as never, OPTIONS);
+    } catch {
+      this.builder.warn('expression_dropped', `${table}: a CHECK constraint could not be read; not kept`);
+      return;
+    }
+    let name = str(definition, 'constraint') ?? column;
+    if (name === null) {
+      const taken = new Set(this.builder.table(table)?.checks.map((check) => check.name));
+      let n = 1;
+      while (taken.has(`CONSTRAINT_${n}`)) n++;
+      name = `CONSTRAINT_${n}`;
+    }
+    this.builder.addCheck(table, name, expression);
   }
 
   private defaultText(value: Ast | undefined): string | null {
@@ -316,6 +343,8 @@ class MysqlReader {
     } else if (constraintType === 'foreign key') {
       const reference = obj(definition, 'reference_definition');
       if (reference) this.foreignKey(table, str(definition, 'constraint') ?? null, columns, reference);
+    } else if (constraintType === 'check') {
+      this.check(table, definition, null);
     } else if (resource === 'index') {
       if (/fulltext|spatial/.test(keyword)) {
         this.builder.warn(

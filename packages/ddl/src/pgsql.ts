@@ -1,9 +1,9 @@
 // PostgreSQL DDL reader: libpg-query (the PostgreSQL 18 server's own parser compiled to WebAssembly) parses
 // each statement; this file walks the parse trees of the statements that shape a schema.
-import { type Ast, arr, num, obj, str, tagged } from './ast';
+import { type Ast, arr, isAst, num, obj, str, tagged } from './ast';
 import { type DdlColumn, type DdlTable, SchemaBuilder } from './builder';
 import { type Attempt, parseWithRepairs, type Recovered } from './recover';
-import { expressionAt } from './result';
+import { checkExpressionAt, expressionAt } from './result';
 import { LineMap, type Piece, splitStatements } from './split';
 
 const DEFAULT_SCHEMA = 'public';
@@ -72,6 +72,18 @@ function qualified(schema: string | undefined, name: string): string {
 
 function relationName(relation: Ast | undefined): string {
   return qualified(str(relation, 'schemaname'), str(relation, 'relname') ?? '');
+}
+
+/** The names of the columns an expression reads (the last field of each ColumnRef). */
+function collectColumnRefs(node: unknown, into: Set<string>): void {
+  if (Array.isArray(node)) for (const child of node) collectColumnRefs(child, into);
+  else if (isAst(node))
+    for (const [key, child] of Object.entries(node)) {
+      if (key === 'ColumnRef') {
+        const field = names(arr(child, 'fields')).pop();
+        if (field !== undefined) into.add(field);
+      } else collectColumnRefs(child, into);
+    }
 }
 
 /** The smallest `location` in a parse tree (a cast's own location is its `::`, after its operand). */
@@ -270,10 +282,14 @@ class PgReader {
             name: str(constraint, 'conname') ?? `${table.name.split('.').pop()}_${name}_key`,
             type: 'unique',
             columns: [name],
+            constraint: true,
           });
           break;
         case 'CONSTR_FOREIGN':
           this.foreignKey(table.name, constraint, [name]);
+          break;
+        case 'CONSTR_CHECK':
+          this.check(table.name, constraint, name);
           break;
         case 'CONSTR_GENERATED':
           this.builder.warn(
@@ -345,14 +361,41 @@ class PgReader {
           name: conname ?? `${short}_${keys.join('_')}_key`,
           type: 'unique',
           columns: keys,
+          constraint: true,
         });
         break;
       case 'CONSTR_FOREIGN':
         this.foreignKey(table, constraint, names(arr(constraint, 'fk_attrs')));
         break;
+      case 'CONSTR_CHECK':
+        this.check(table, constraint, null);
+        break;
       default:
         break;
     }
+  }
+
+  /**
+   * A CHECK constraint, its condition as written. Unnamed ones get the name PostgreSQL gives them:
+   * `<table>_<column>_check` when the condition reads one column (or is written on a column), else
+   * `<table>_check`, numbered when taken.
+   */
+  private check(table: string, constraint: Ast, column: string | null): void {
+    const location = num(constraint, 'location');
+    if (location === undefined) return;
+    const expression = checkExpressionAt(this.statement.piece.text, charOffset(this.statement, location));
+    if (expression === null) return;
+    let name = str(constraint, 'conname');
+    if (name === undefined) {
+      const read = new Set<string>();
+      collectColumnRefs(obj(constraint, 'raw_expr'), read);
+      const only = column ?? (read.size === 1 ? [...read][0] : undefined);
+      const base = `${table.split('.').pop()}${only === undefined ? '' : `_${only}`}_check`;
+      const taken = new Set(this.builder.table(table)?.checks.map((check) => check.name));
+      name = base;
+      for (let n = 1; taken.has(name); n++) name = `${base}${n}`;
+    }
+    this.builder.addCheck(table, name, expression);
   }
 
   private foreignKey(table: string, constraint: Ast, columns: string[]): void {

@@ -119,6 +119,19 @@ export function expressionAt(text: string, start: number, stopWords: RegExp): st
   return text.slice(start, i).trim();
 }
 
+const NO_STOP_WORDS = /(?!)/;
+
+/**
+ * The condition of the `CHECK (…)` at or after `start`: the text inside its parentheses, as written
+ * (strings and quoted names stepped over), or null when there is none.
+ */
+export function checkExpressionAt(text: string, start: number): string | null {
+  const match = /\bcheck\s*\(/i.exec(text.slice(start));
+  if (match === null) return null;
+  const expression = expressionAt(text, start + match.index + match[0].length, NO_STOP_WORDS);
+  return expression === '' ? null : expression;
+}
+
 /** A statement's text for a warning: whitespace collapsed, at most about 200 characters. */
 export function shortStatement(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();

@@ -9,6 +9,7 @@ export const DEFAULT_GRPC_ADDRESSES = {
   proposals: '127.0.0.1:15053',
   catalog: '127.0.0.1:15054',
   importer: '127.0.0.1:15055',
+  notifications: '127.0.0.1:15056',
 } as const;
 
 export type GrpcServiceKey = keyof typeof DEFAULT_GRPC_ADDRESSES;

@@ -62,12 +62,17 @@ function removeColumns(
   removed.columns.set(table.name, columns);
 }
 
+/** Removes the named indexes and CHECK constraints (deletions.indexes names either). */
 function removeIndexes(draft: DocumentDraft, table: DocumentTable, names: Set<string>): void {
-  if (!table.indexes.some((index) => names.has(index.name))) return;
+  const checks = table.checks ?? [];
+  if (!table.indexes.some((index) => names.has(index.name)) && !checks.some((check) => names.has(check.name)))
+    return;
   const edited = draft.editTable(table.uuid);
   const removed = edited.indexes.filter((index) => names.has(index.name));
   edited.indexes = edited.indexes.filter((index) => !names.has(index.name));
   clearDeletedKeyFlags(draft, edited, removed);
+  if (checks.some((check) => names.has(check.name)))
+    edited.checks = checks.filter((check) => !names.has(check.name));
 }
 
 /**

@@ -3,9 +3,9 @@
 import { createColumn, createIndex, renameIndexColumns, updateColumn } from './apply-columns';
 import type { DocumentDraft } from './apply-draft';
 import { keyFlagsOf, markPrimary, reconcileKeys } from './apply-keys';
-import type { DocumentTable } from './model';
+import type { Check, DocumentTable } from './model';
 import { NameIndex } from './name-index';
-import type { PatchColumn, PatchIndex, PatchTable, Strategy } from './patch-types';
+import type { PatchCheck, PatchColumn, PatchIndex, PatchTable, Strategy } from './patch-types';
 import { SmallMap } from './small-map';
 import { estimateTableSize } from './table-size';
 
@@ -30,6 +30,9 @@ function createTable(draft: DocumentDraft, entry: PatchTable): void {
     comment: entry.comment ?? null,
     columns,
     indexes: entry.indexes.map((index) => createIndex(index, draft.newUuid())),
+    ...(entry.checks !== undefined && entry.checks.length > 0
+      ? { checks: mergeChecks([], entry.checks) }
+      : {}),
     left: entry.left ?? 0,
     top: entry.top ?? 0,
     width: entry.width ?? size.width,
@@ -51,8 +54,11 @@ function addMissingParts(draft: DocumentDraft, uuid: string, entry: PatchTable):
   const indexNames = new Set(existing.indexes.map((index) => index.name));
   const columns = entry.columns.filter((column) => !columnNames.has(column.name));
   const indexes = entry.indexes.filter((index) => !indexNames.has(index.name));
-  if (columns.length === 0 && indexes.length === 0) return;
+  const checkNames = new Set((existing.checks ?? []).map((check) => check.name));
+  const checks = (entry.checks ?? []).filter((check) => !checkNames.has(check.name));
+  if (columns.length === 0 && indexes.length === 0 && checks.length === 0) return;
   const table = draft.editTable(uuid);
+  if (checks.length > 0) table.checks = mergeChecks(table.checks ?? [], checks);
   for (const column of columns) {
     if (columnNames.has(column.name)) continue;
     columnNames.add(column.name);
@@ -84,6 +90,19 @@ function mergeTable(draft: DocumentDraft, uuid: string, entry: PatchTable): void
     renames === null ? keysBefore : { ...keysBefore, uniqueRecords: keyFlagsOf(table).uniqueRecords };
   mergeIndexes(draft, table, entry.indexes);
   reconcileKeys(draft, table, entry, keys);
+  if (entry.checks !== undefined && entry.checks.length > 0)
+    table.checks = mergeChecks(table.checks ?? [], entry.checks);
+}
+
+/** A new list: checks of the same name take the entry's expression in place, others are appended. */
+function mergeChecks(existing: readonly Check[], entries: readonly PatchCheck[]): Check[] {
+  const checks = existing.map((check) => ({ ...check }));
+  for (const entry of entries) {
+    const same = checks.find((check) => check.name === entry.name);
+    if (same !== undefined) same.expression = entry.expression;
+    else checks.push({ name: entry.name, expression: entry.expression });
+  }
+  return checks;
 }
 
 /**

@@ -50,7 +50,8 @@ export interface DocumentDiff {
 }
 
 const FRAME_FIELDS = ['left', 'top', 'width', 'height'] as const;
-const TABLE_FIELDS = ['name', 'comment', 'parent_uuid', 'color', ...FRAME_FIELDS] as const;
+// `checks` is compared as one field: a CHECK constraint has no uuid of its own, only its name.
+const TABLE_FIELDS = ['name', 'comment', 'parent_uuid', 'color', 'checks', ...FRAME_FIELDS] as const;
 const COLUMN_FIELDS = [
   'name',
   'driver_data_type_name',
@@ -161,9 +162,15 @@ function fieldChanges<T>(before: T, after: T, fields: readonly (keyof T & string
     const a = before[field];
     const b = after[field];
     if (a === b || (typeof a === 'object' && canonicalJson(a) === canonicalJson(b))) continue;
+    // An absent list (`checks` of a document saved before it existed) equals an empty one.
+    if (isEmptyList(a) && isEmptyList(b)) continue;
     changes.push({ field, before: a, after: b });
   }
   return changes;
+}
+
+function isEmptyList(value: unknown): boolean {
+  return value === undefined || (Array.isArray(value) && value.length === 0);
 }
 
 /** Columns and indexes of the tables present on both sides, in table-name order then schema order. */

@@ -26,6 +26,7 @@ export interface WrittenTable {
   parent_name?: string;
   columns: WrittenColumn[];
   indexes?: { name: string; type: 'primary' | 'unique' | 'index'; columns: string[] }[];
+  checks?: { name: string; expression: string }[];
   left?: number;
   top?: number;
 }
@@ -70,6 +71,9 @@ export function documentToPatch(
       columns: table.columns.map(writtenColumn),
       ...(table.indexes.length > 0
         ? { indexes: table.indexes.map(({ name, type, columns }) => ({ name, type, columns: [...columns] })) }
+        : {}),
+      ...(table.checks !== undefined && table.checks.length > 0
+        ? { checks: table.checks.map(({ name, expression }) => ({ name, expression })) }
         : {}),
       ...(positions ? { left: Math.round(table.left), top: Math.round(table.top) } : {}),
     })),

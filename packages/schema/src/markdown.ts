@@ -76,6 +76,11 @@ function addTableLines(lines: string[], table: Table): void {
     lines.push('Indexes:');
     for (const index of table.indexes) lines.push(indexLine(index));
   }
+  const checks = table.checks ?? [];
+  if (checks.length > 0) {
+    lines.push('Checks:');
+    for (const check of checks) lines.push(`- ${escapeName(check.name)}: ${escapeText(check.expression)}`);
+  }
 }
 
 /** `- name: type, constraints…`, built as one string rather than an array joined per column. */

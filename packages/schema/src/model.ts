@@ -48,6 +48,11 @@ export interface Index {
   type: IndexType;
   /** Column names, in index order. */
   columns: string[];
+  /**
+   * PostgreSQL: a unique key declared as a UNIQUE constraint (so `DROP CONSTRAINT` works on it), not a
+   * unique index. Absent means an index; set by the DDL import, kept by the export and migrations.
+   */
+  is_constraint?: boolean;
 }
 
 export const RELATIONSHIP_TYPES = ['one-to-one', 'one-to-many', 'many-to-one'] as const;
@@ -70,12 +75,20 @@ export interface Relationship {
   on_update: string | null;
 }
 
+/** A table-level CHECK constraint. `expression` is the condition without `CHECK` and its outer parentheses. */
+export interface Check {
+  name: string;
+  expression: string;
+}
+
 export interface Table {
   uuid: string;
   name: string;
   comment: string | null;
   columns: Column[];
   indexes: Index[];
+  /** CHECK constraints, in schema order. Absent (documents saved before checks existed) means none. */
+  checks?: Check[];
 }
 
 /** `data` of GET /diagrams/{uuid}/schema: tables sorted by name, columns and indexes in schema order. */

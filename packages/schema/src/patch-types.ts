@@ -51,6 +51,13 @@ export interface PatchTable extends PatchFrame {
   parent_uuid?: string;
   columns: PatchColumn[];
   indexes: PatchIndex[];
+  /** CHECK constraints to add, or to replace by name (absent: none sent). */
+  checks?: PatchCheck[];
+}
+
+export interface PatchCheck {
+  name: string;
+  expression: string;
 }
 
 export interface RelationshipEndpoints {

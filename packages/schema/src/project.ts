@@ -63,6 +63,10 @@ function projectTable(table: Table): Table {
     comment: table.comment,
     columns: table.columns.map(projectColumn),
     indexes: table.indexes.map(projectIndex),
+    // Only when there are some: schemas without checks keep the shape (and hash) they always had.
+    ...(table.checks !== undefined && table.checks.length > 0
+      ? { checks: table.checks.map(({ name, expression }) => ({ name, expression })) }
+      : {}),
   };
 }
 
@@ -102,7 +106,14 @@ export function copyDataTypeParams(params: DataTypeParams | null): DataTypeParam
 }
 
 function projectIndex(index: Index): Index {
-  return { uuid: index.uuid, name: index.name, type: index.type, columns: [...index.columns] };
+  const projected: Index = {
+    uuid: index.uuid,
+    name: index.name,
+    type: index.type,
+    columns: [...index.columns],
+  };
+  if (index.is_constraint === true) projected.is_constraint = true;
+  return projected;
 }
 
 function projectRelationship(r: Relationship): Relationship {

@@ -46,6 +46,7 @@ function kitchenSinkPatch() {
           { name: 'status', type: 'enum', enum_values: ['active', 'blocked'] },
         ],
         indexes: [{ name: 'people_mail', type: 'unique', columns: ['mail'] }],
+        checks: [{ name: 'people_mail_check', expression: "mail <> ''" }],
         ...frame,
       },
     ],

@@ -53,6 +53,8 @@ export interface Key {
   name: string;
   type: Index['type'];
   columns: string[];
+  /** PostgreSQL: a UNIQUE constraint rather than a unique index (from the index record). */
+  is_constraint?: boolean;
 }
 
 /** Every key of a table: its index records, then keys for the flags no index record covers. */

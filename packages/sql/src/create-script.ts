@@ -2,7 +2,7 @@
 // dependency order with their keys, plain indexes, foreign keys (inline when the referenced table already
 // exists, else added after every table) and comments. Loading it into an empty database of the driver
 // builds the diagram's schema; importing it gives the diagram back.
-import type { Column, DiagramDocument, DocumentTable } from '@dss/schema';
+import type { Check, Column, DiagramDocument, DocumentTable } from '@dss/schema';
 import { dependencyOrder, type ForeignKey, foreignKeys, type Key, tableKeys } from './constraints';
 import { DIALECTS, type Dialect, pgEnumType, splitTableName } from './dialect';
 
@@ -33,6 +33,12 @@ export function createScript(document: DiagramDocument): SqlScript {
   for (const { table, inline } of plan.tables) statements.push(...createTable(dialect, table, inline));
   for (const key of plan.deferred)
     statements.push(`ALTER TABLE ${dialect.table(key.table)} ADD ${foreignKeyClause(dialect, key)}`);
+  if (document.driver === 'pgsql')
+    for (const { sequence, table, column } of sequenceUses(document))
+      if (sameSchema(sequence, table.name))
+        statements.push(
+          `ALTER SEQUENCE ${sequence} OWNED BY ${dialect.table(table.name)}.${dialect.ident(column.name)}`,
+        );
   return scriptOf(document.driver, statements);
 }
 
@@ -65,6 +71,35 @@ export function scriptOf(driver: DiagramDocument['driver'], statements: string[]
   };
 }
 
+/** The sequence named by a PostgreSQL `nextval('…')` default, as the default writes it, or null. */
+function sequenceOf(column: Column): string | null {
+  const sequence = /\bnextval\s*\(\s*'((?:[^']|'')+)'/i.exec(column.default ?? '')?.[1];
+  return sequence === undefined ? null : sequence.replaceAll("''", "'");
+}
+
+/** Each sequence the defaults use, with the first column that uses it (its owner), in name order. */
+function sequenceUses(
+  document: DiagramDocument,
+): { sequence: string; table: DocumentTable; column: Column }[] {
+  const uses = new Map<string, { sequence: string; table: DocumentTable; column: Column }>();
+  for (const table of document.tables)
+    for (const column of table.columns) {
+      const sequence = sequenceOf(column);
+      if (sequence !== null && !uses.has(sequence)) uses.set(sequence, { sequence, table, column });
+    }
+  return [...uses.values()].sort((a, b) => (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0));
+}
+
+/** PostgreSQL owns a sequence by a column only in the sequence's own schema. */
+function sameSchema(sequence: string, table: string): boolean {
+  const dot = /^(?:"((?:[^"]|"")+)"|([^".]+))\./.exec(sequence);
+  const sequenceSchema = dot === null ? 'public' : (dot[1]?.replaceAll('""', '"') ?? dot[2]?.toLowerCase());
+  return sequenceSchema === (splitTableName(table)[0] ?? 'public');
+}
+
+/** Sequence types PostgreSQL has (`AS …`); a sequence for another type keeps the default, bigint. */
+const SEQUENCE_TYPES = new Set(['smallint', 'integer', 'bigint']);
+
 /** Schemas, enum types and sequences the tables need (PostgreSQL), schemas (SQL Server). */
 function preamble(document: DiagramDocument, dialect: Dialect): string[] {
   const statements: string[] = [];
@@ -74,12 +109,9 @@ function preamble(document: DiagramDocument, dialect: Dialect): string[] {
   if (document.driver === 'pgsql') {
     for (const schema of [...schemas].sort())
       if (schema !== 'public') statements.push(`CREATE SCHEMA IF NOT EXISTS ${dialect.ident(schema)}`);
-    const sequences = new Set<string>();
     const enumTypes = new Set<string>();
     for (const table of document.tables)
       for (const column of table.columns) {
-        const sequence = /\bnextval\s*\(\s*'((?:[^']|'')+)'/i.exec(column.default ?? '')?.[1];
-        if (sequence !== undefined) sequences.add(sequence.replaceAll("''", "'"));
         const enumType = column.driver_data_type_name === 'enum' ? pgEnumType(table.name, column) : null;
         if (enumType !== null && !enumTypes.has(enumType)) {
           enumTypes.add(enumType);
@@ -87,9 +119,14 @@ function preamble(document: DiagramDocument, dialect: Dialect): string[] {
           statements.push(`CREATE TYPE ${enumType} AS ENUM (${values})`);
         }
       }
-    // The sequence name is written as the default writes it (already SQL: `public.a_id_seq`, `"A"`).
-    for (const sequence of [...sequences].sort())
-      statements.push(`CREATE SEQUENCE IF NOT EXISTS ${sequence}`);
+    // The sequence name is written as the default writes it (already SQL: `public.a_id_seq`, `"A"`), typed
+    // as its column (a dump's `AS integer`; PostgreSQL's own default is bigint).
+    for (const { sequence, column } of sequenceUses(document)) {
+      const type = SEQUENCE_TYPES.has(column.driver_data_type_name)
+        ? ` AS ${column.driver_data_type_name}`
+        : '';
+      statements.push(`CREATE SEQUENCE IF NOT EXISTS ${sequence}${type}`);
+    }
   }
   if (document.driver === 'sqlsrv')
     for (const schema of [...schemas].sort())
@@ -114,11 +151,12 @@ export function createTable(dialect: Dialect, table: DocumentTable, inlineKeys: 
       (key.type === 'index' && dialect.driver !== 'mysql') ||
       (key.type === 'unique' && dialect.driver === 'pgsql');
     if (separate) {
-      after.push(createIndex(dialect, table, key));
+      after.push(addUniqueOrIndex(dialect, table, key));
       continue;
     }
     lines.push(keyClause(dialect, table, key));
   }
+  for (const check of table.checks ?? []) lines.push(checkClause(dialect, check));
   for (const key of inlineKeys) lines.push(foreignKeyClause(dialect, key));
   let statement = `CREATE TABLE ${dialect.table(table.name)} (\n  ${lines.join(',\n  ')}\n)`;
   if (dialect.driver === 'mysql' && table.comment !== null)
@@ -135,6 +173,26 @@ export function keyClause(dialect: Dialect, table: Pick<DocumentTable, 'columns'
   }
   const kind = key.type === 'primary' ? 'PRIMARY KEY' : 'UNIQUE';
   return `CONSTRAINT ${dialect.ident(key.name)} ${kind} (${columns})`;
+}
+
+/** A CHECK constraint inside CREATE TABLE (or ALTER TABLE … ADD). */
+export function checkClause(dialect: Dialect, check: Check): string {
+  return `CONSTRAINT ${dialect.ident(check.name)} CHECK (${check.expression})`;
+}
+
+/**
+ * A PostgreSQL unique key or a plain index written apart from CREATE TABLE: a UNIQUE constraint (by
+ * ALTER TABLE, after the table: inside it, one identical to the primary key would be dropped silently)
+ * when it was declared as one, else CREATE [UNIQUE] INDEX.
+ */
+export function addUniqueOrIndex(
+  dialect: Dialect,
+  table: Pick<DocumentTable, 'name' | 'columns'>,
+  key: Key,
+): string {
+  if (dialect.driver === 'pgsql' && key.type === 'unique' && key.is_constraint === true)
+    return `ALTER TABLE ${dialect.table(table.name)} ADD ${keyClause(dialect, table, key)}`;
+  return createIndex(dialect, table, key);
 }
 
 /** CREATE INDEX for a plain index (PostgreSQL and SQL Server; MySQL declares it in the table). */

@@ -2,7 +2,7 @@
 // Written here as text (the format is small and fixed) rather than through @dbml/core's generator, which
 // would load its ~300 MB of parsers into the gateway for each export; the tests parse every export with
 // @dbml/core itself and compare the model it reads with the diagram.
-import type { Column, DiagramDocument, DocumentTable } from '@dss/schema';
+import type { Check, Column, DiagramDocument, DocumentTable } from '@dss/schema';
 import { foreignKeys, tableKeys } from './constraints';
 import { DIALECTS, enumTypeName, pgEnumType, splitTableName } from './dialect';
 
@@ -27,7 +27,8 @@ function dbmlDefault(value: string): string {
   const trimmed = value.trim();
   // A number bare only when DBML reads it back as written (`0.00` would come back as `0`).
   if (/^-?\d+(\.\d+)?$/.test(trimmed) && String(Number(trimmed)) === trimmed) return trimmed;
-  if (/^(true|false|null)$/i.test(trimmed)) return trimmed.toLowerCase();
+  // Only as DBML writes them: `FALSE` stays an expression, so it reads back as written.
+  if (/^(true|false|null)$/.test(trimmed)) return trimmed;
   const literal = /^N?'((?:[^']|'')*)'$/s.exec(trimmed);
   if (literal) return dbmlString((literal[1] as string).replaceAll("''", "'"));
   return `\`${trimmed.replaceAll('`', "'")}\``;
@@ -100,6 +101,8 @@ export function dbmlScript(document: DiagramDocument): string {
         return `    ${columns} [${settings}]`;
       });
     if (indexLines.length > 0) lines.push('', '  Indexes {', ...indexLines, '  }');
+    const checks = (table.checks ?? []).map((check) => checkLine(check));
+    if (checks.length > 0) lines.push('', '  checks {', ...checks, '  }');
     if (table.comment !== null) lines.push('', `  Note: ${dbmlString(table.comment)}`);
     blocks.push(`Table ${tableRef(table.name)} {\n${lines.join('\n')}\n}`);
   }
@@ -117,5 +120,44 @@ export function dbmlScript(document: DiagramDocument): string {
       }`,
     );
   }
+  blocks.push(...canvasBlocks(document));
   return blocks.length === 0 ? '' : `${blocks.join('\n\n')}\n`;
+}
+
+/**
+ * A CHECK in a table's `checks` block. A DBML expression cannot hold a backtick, so MySQL's quoted plain
+ * names (`` `price` ``) are written bare (the server reads them the same); a condition that still needs
+ * one is left out with a comment saying so.
+ */
+function checkLine(check: Check): string {
+  const expression = check.expression.replace(/`([A-Za-z_][\w$]*)`/g, '$1');
+  if (expression.includes('`'))
+    return `    // CHECK ${check.name.replaceAll('\n', ' ')} not written: its condition quotes a name with backticks`;
+  return `    \`${expression}\` [name: ${dbmlString(check.name)}]`;
+}
+
+/**
+ * Groups as TableGroups (a group's first sticky note as its note) and the other sticky notes as `Note`
+ * blocks, so a DBML import gives them back. Nested groups are written flat (DBML has no nesting).
+ */
+function canvasBlocks(document: DiagramDocument): string[] {
+  const blocks: string[] = [];
+  const notes = [...document.sticky_notes];
+  const groupNotes = new Set<string>();
+  for (const group of document.groups) {
+    const members = document.tables.filter((table) => table.parent_uuid === group.uuid);
+    const note = notes.find((candidate) => candidate.parent_uuid === group.uuid);
+    if (note !== undefined) groupNotes.add(note.uuid);
+    const settings = note === undefined ? '' : ` [note: ${dbmlString(note.content)}]`;
+    blocks.push(
+      `TableGroup ${quoteName(group.name)}${settings} {\n${members.map((table) => `  ${tableRef(table.name)}`).join('\n')}${members.length > 0 ? '\n' : ''}}`,
+    );
+  }
+  let numbered = 0;
+  for (const note of notes) {
+    if (groupNotes.has(note.uuid)) continue;
+    numbered += 1;
+    blocks.push(`Note ${quoteName(`note_${numbered}`)} {\n  ${dbmlString(note.content)}\n}`);
+  }
+  return blocks;
 }

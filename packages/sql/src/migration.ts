@@ -11,6 +11,7 @@
 // refuses to change a column a foreign key uses). Statements that may lose data or fail on existing rows
 // carry warnings naming the statement.
 import {
+  type Check as CheckConstraint,
   type Column,
   type DiagramDocument,
   type DocumentTable,
@@ -20,8 +21,9 @@ import {
 import { type ForeignKey, foreignKeys, type Key, tableKeys } from './constraints';
 import { type Check, type Loss, lossOf, typeIdentity, violation } from './data-loss';
 import {
+  addUniqueOrIndex,
+  checkClause,
   commentStatement,
-  createIndex,
   createTable,
   declarationPlan,
   foreignKeyClause,
@@ -48,6 +50,7 @@ export const MIGRATION_WARNING_CODES = [
   'adds_foreign_key',
   'drops_key',
   'cannot_alter_identity',
+  'adds_check',
 ] as const;
 export type MigrationWarningCode = (typeof MIGRATION_WARNING_CODES)[number];
 
@@ -135,7 +138,10 @@ class MigrationWriter {
     const fks = this.foreignKeyChanges(keys.recreatedColumns);
     // Checks first: on MySQL, which cannot roll DDL back, a migration that stops on one has changed nothing.
     this.checks();
-    if (this.dialect.driver === 'mysql') this.keyChecks(keys.add, fks);
+    if (this.dialect.driver === 'mysql') {
+      this.keyChecks(keys.add, fks);
+      this.checkConstraintChecks();
+    }
     for (const key of fks.drop) {
       this.emit(this.dropForeignKey(key));
       // MySQL made an index of the key's name when no index began with its columns; it outlives the key.
@@ -151,6 +157,11 @@ class MigrationWriter {
           `ALTER TABLE ${this.dialect.table(key.table)} DROP INDEX ${this.dialect.ident(key.name ?? '')}`,
         );
     }
+    // Before any column goes: a dropped column takes its CHECK constraints with it on PostgreSQL.
+    for (const { table, check } of this.checkChanges().drop)
+      this.emit(
+        `ALTER TABLE ${this.dialect.table(table.name)} DROP CONSTRAINT ${this.dialect.ident(check.name)}`,
+      );
     if (this.dialect.driver === 'mysql')
       for (const pair of this.columnPairs)
         if (pair.before.is_auto_increment && !pair.after.is_auto_increment)
@@ -221,6 +232,16 @@ class MigrationWriter {
           this.emit(
             `ALTER TABLE ${this.dialect.table(pair.table.after.name)} MODIFY COLUMN ${this.dialect.column(pair.table.after.name, pair.after)}`,
           );
+    for (const { table, check } of this.checkChanges().add) {
+      const at = this.emit(
+        `ALTER TABLE ${this.dialect.table(table.name)} ADD ${checkClause(this.dialect, check)}`,
+      );
+      this.warn(
+        'adds_check',
+        `${table.name}: CHECK ${check.name} fails if a row breaks it; check first: SELECT * FROM ${this.dialect.table(table.name)} WHERE NOT (${check.expression})`,
+        at,
+      );
+    }
     for (const key of fks.add) this.addForeignKey(key, fks.fresh.has(key));
     this.comments();
     this.dropEnumTypes();
@@ -303,6 +324,27 @@ class MigrationWriter {
     return `SELECT ${columns}, COUNT(*) FROM ${this.dialect.table(table.name)} GROUP BY ${columns} HAVING COUNT(*) > 1`;
   }
 
+  /**
+   * CHECK constraints of the tables on both sides, matched by name: one whose expression changed is
+   * dropped (from the table as it was) and added again (to the table as it is).
+   */
+  private checkChanges(): {
+    drop: { table: DocumentTable; check: CheckConstraint }[];
+    add: { table: DocumentTable; check: CheckConstraint }[];
+  } {
+    const drop: { table: DocumentTable; check: CheckConstraint }[] = [];
+    const add: { table: DocumentTable; check: CheckConstraint }[] = [];
+    for (const { before, after } of this.tablePairs) {
+      const next = new Map((after.checks ?? []).map((check) => [check.name, check.expression]));
+      const old = new Map((before.checks ?? []).map((check) => [check.name, check.expression]));
+      for (const check of before.checks ?? [])
+        if (next.get(check.name) !== check.expression) drop.push({ table: before, check });
+      for (const check of after.checks ?? [])
+        if (old.get(check.name) !== check.expression) add.push({ table: after, check });
+    }
+    return { drop, add };
+  }
+
   // --- checks --------------------------------------------------------------------------------------------
 
   /** A check before every change that could cut or round a value, or leave a NULL where none may be. */
@@ -364,6 +406,28 @@ class MigrationWriter {
           .join(' AND ')} AND NOT EXISTS (SELECT 1 FROM ${dialect.table(parent.table)} p WHERE ${child.columns
           .map((name, n) => `p.${dialect.ident(parent.columns[n] ?? name)} = c.${dialect.ident(name)}`)
           .join(' AND ')}) LIMIT 1`,
+      );
+    }
+  }
+
+  /**
+   * MySQL: a CHECK constraint added to a table whose rows break it stops the script before the first
+   * change. Only where the condition can be read against the table as it is: no column of it added or
+   * renamed (else the server's own refusal of the ADD is the check).
+   */
+  private checkConstraintChecks(): void {
+    for (const { table, check } of this.checkChanges().add) {
+      const before = this.before.tables.find((entry) => entry.uuid === table.uuid);
+      if (before === undefined) continue;
+      const same =
+        before.columns.length === table.columns.length &&
+        table.columns.every((column) =>
+          before.columns.some((old) => old.uuid === column.uuid && old.name === column.name),
+        );
+      if (!same) continue;
+      this.refuseRows(
+        `${before.name}: rows break CHECK ${check.name}`,
+        `SELECT 1 AS found FROM ${this.dialect.table(before.name)} WHERE NOT (${check.expression}) LIMIT 1`,
       );
     }
   }
@@ -482,7 +546,8 @@ class MigrationWriter {
         ? `ALTER TABLE ${name} DROP PRIMARY KEY`
         : `ALTER TABLE ${name} DROP INDEX ${dialect.ident(key.name)}`;
     if (dialect.driver === 'pgsql') {
-      if (key.type === 'primary') return `ALTER TABLE ${name} DROP CONSTRAINT ${dialect.ident(key.name)}`;
+      if (key.type === 'primary' || key.is_constraint === true)
+        return `ALTER TABLE ${name} DROP CONSTRAINT ${dialect.ident(key.name)}`;
       return `DROP INDEX ${this.indexName(table.name, key.name)}`;
     }
     if (key.type === 'index') return `DROP INDEX ${dialect.ident(key.name)} ON ${name}`;
@@ -494,7 +559,7 @@ class MigrationWriter {
     const separate =
       (key.type === 'index' && dialect.driver !== 'mysql') ||
       (key.type === 'unique' && dialect.driver === 'pgsql');
-    if (separate) return createIndex(dialect, table, key);
+    if (separate) return addUniqueOrIndex(dialect, table, key);
     return `ALTER TABLE ${dialect.table(table.name)} ADD ${keyClause(dialect, table, key)}`;
   }
 

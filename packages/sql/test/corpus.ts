@@ -43,6 +43,7 @@ export function schemaOf(document: DiagramDocument) {
         indexes: table.indexes
           .map(({ uuid: _uuid, ...index }) => index)
           .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+        checks: table.checks ?? [],
       })),
     relationships: document.relationships
       .map(({ uuid: _uuid, ...relationship }) => JSON.stringify(relationship))

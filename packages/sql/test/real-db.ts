@@ -13,6 +13,8 @@ export interface TableShape {
   primary: string;
   uniques: string[];
   indexes: string[];
+  /** Names of the CHECK constraints, sorted. */
+  checks: string[];
   /** MariaDB: names of the table's foreign keys (MySQL indexes a key that has no index under its name). */
   foreignKeyNames?: string[];
 }
@@ -139,6 +141,7 @@ async function postgresShape(client: Client, only?: string): Promise<Shape> {
       primary: '',
       uniques: [],
       indexes: [],
+      checks: [],
     };
   const columns = await client.query<{
     schema: string;
@@ -177,12 +180,13 @@ async function postgresShape(client: Client, only?: string): Promise<Shape> {
     schema: string;
     table: string;
     type: string;
+    name: string;
     columns: string[];
     ref_schema: string | null;
     ref_table: string | null;
     ref_columns: string[] | null;
   }>(
-    `SELECT n.nspname AS schema, t.relname AS table, c.contype AS type,
+    `SELECT n.nspname AS schema, t.relname AS table, c.contype AS type, c.conname AS name,
             (SELECT array_agg(a.attname::text ORDER BY k.ord) FROM unnest(c.conkey) WITH ORDINALITY k(num, ord)
                JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.num) AS columns,
             rn.nspname AS ref_schema, r.relname AS ref_table,
@@ -190,12 +194,13 @@ async function postgresShape(client: Client, only?: string): Promise<Shape> {
                JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.num) AS ref_columns
        FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace
        LEFT JOIN pg_class r ON r.oid = c.confrelid LEFT JOIN pg_namespace rn ON rn.oid = r.relnamespace
-      WHERE c.contype IN ('p', 'u', 'f') AND ${own}`,
+      WHERE c.contype IN ('p', 'u', 'f', 'c') AND ${own}`,
   );
   const keys: string[] = [];
   for (const row of constraints.rows) {
     const table = tableName(row.schema, row.table, home);
-    if (row.type === 'f') {
+    if (row.type === 'c') tables[table]?.checks.push(row.name);
+    else if (row.type === 'f') {
       keys.push(
         `${table}(${row.columns.join(',')}) -> ${tableName(row.ref_schema ?? '', row.ref_table ?? '', home)}(${(
           row.ref_columns ?? []
@@ -231,6 +236,7 @@ async function postgresShape(client: Client, only?: string): Promise<Shape> {
   for (const shape of Object.values(tables)) {
     shape.uniques = sorted(shape.uniques);
     shape.indexes = sorted(shape.indexes);
+    shape.checks = sorted(shape.checks);
   }
   return { tables, foreignKeys: sorted(keys) };
 }
@@ -249,6 +255,7 @@ async function mariadbShape(connection: mysql.Connection, database: string): Pro
       primary: '',
       uniques: [],
       indexes: [],
+      checks: [],
     };
   const [columnRows] = await connection.query<mysql.RowDataPacket[]>(
     `SELECT TABLE_NAME AS t, COLUMN_NAME AS name, COLUMN_TYPE AS type, IS_NULLABLE AS nullable,
@@ -268,6 +275,14 @@ async function mariadbShape(connection: mysql.Connection, database: string): Pro
       }${row.comment !== '' ? ` -- ${row.comment}` : ''}`,
     );
   }
+  const [checkRows] = await connection.query<mysql.RowDataPacket[]>(
+    `SELECT TABLE_NAME AS t, CONSTRAINT_NAME AS name, CHECK_CLAUSE AS clause
+       FROM information_schema.CHECK_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = ?`,
+    [database],
+  );
+  for (const row of checkRows)
+    if (!isJsonValidCheck(row.name as string, row.clause as string))
+      tables[row.t as string]?.checks.push(row.name);
   const [indexRows] = await connection.query<mysql.RowDataPacket[]>(
     `SELECT TABLE_NAME AS t, INDEX_NAME AS name, NON_UNIQUE AS non_unique, COLUMN_NAME AS col
        FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX`,
@@ -322,11 +337,20 @@ async function mariadbShape(connection: mysql.Connection, database: string): Pro
   for (const shape of Object.values(tables)) {
     shape.uniques = sorted(shape.uniques);
     shape.indexes = sorted(shape.indexes);
+    shape.checks = sorted(shape.checks);
   }
   const foreignKeyTexts = [...fks.values()].map(
     (fk) => `${fk.table}(${fk.columns.join(',')}) -> ${fk.ref}(${fk.refColumns.join(',')})`,
   );
   return { tables, foreignKeys: sorted(foreignKeyTexts) };
+}
+
+/**
+ * MariaDB's own check on a `json` column (`json_valid(col)`, named after the column): the server adds it,
+ * and a dump shows it as the column's CHECK, so it is left out on both sides of a comparison.
+ */
+function isJsonValidCheck(name: string, expression: string): boolean {
+  return expression.replace(/[`\s]/g, '').toLowerCase() === `json_valid(${name.toLowerCase()})`;
 }
 
 const PG_SERIAL: Record<string, string> = { serial: 'integer', bigserial: 'bigint', smallserial: 'smallint' };
@@ -391,6 +415,11 @@ export function expectedShape(document: DiagramDocument): Shape {
       ),
       indexes: sorted(
         indexKeys.filter((key) => key.type === 'index').map((key) => `${key.name}(${key.columns.join(',')})`),
+      ),
+      checks: sorted(
+        (table.checks ?? [])
+          .filter((check) => document.driver !== 'mysql' || !isJsonValidCheck(check.name, check.expression))
+          .map((check) => check.name),
       ),
     };
   }

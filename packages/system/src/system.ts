@@ -7,6 +7,7 @@ import { readCatalogConfig, startCatalogService } from '@dss/catalog';
 import { readDiagramsConfig, startDiagramsService } from '@dss/diagrams';
 import { readGatewayConfig, startGateway } from '@dss/gateway';
 import { readImporterConfig, startImporterService } from '@dss/importer';
+import { readNotificationsConfig, startNotificationsService } from '@dss/notifications';
 import {
   createEventBus,
   createLogger,
@@ -105,6 +106,17 @@ export async function startSystem(options: SystemOptions = {}) {
     stops.unshift(() => proposals.stop());
     const proposalsAddress = `127.0.0.1:${proposals.grpc.port}`;
 
+    // Webhooks: consumes the events of the bus (durable queues, as the importer's jobs) and sends them.
+    const notificationsMetrics = createMetrics('notifications');
+    const notifications = await startNotificationsService({
+      config: loadConfig(() => readNotificationsConfig(env)),
+      logger: logger.child({ service: 'notifications' }),
+      metrics: notificationsMetrics,
+      bus,
+    });
+    stops.unshift(() => notifications.stop());
+    const notificationsAddress = `127.0.0.1:${notifications.grpc.port}`;
+
     const gatewayConfig = loadConfig(() =>
       readGatewayConfig({
         ...env,
@@ -112,6 +124,7 @@ export async function startSystem(options: SystemOptions = {}) {
         DSS_CATALOG_GRPC_ADDR: catalogAddress,
         DSS_DIAGRAMS_GRPC_ADDR: diagramsAddress,
         DSS_PROPOSALS_GRPC_ADDR: proposalsAddress,
+        DSS_NOTIFICATIONS_GRPC_ADDR: notificationsAddress,
       }),
     );
     const gatewayMetrics = createMetrics('gateway');
@@ -130,6 +143,7 @@ export async function startSystem(options: SystemOptions = {}) {
         DSS_ACCOUNTS_GRPC_ADDR: accountsAddress,
         DSS_DIAGRAMS_GRPC_ADDR: diagramsAddress,
         DSS_PROPOSALS_GRPC_ADDR: proposalsAddress,
+        DSS_NOTIFICATIONS_GRPC_ADDR: notificationsAddress,
       }),
     );
     const webMetrics = createMetrics('web');
@@ -150,6 +164,7 @@ export async function startSystem(options: SystemOptions = {}) {
         diagramsMetrics.registry,
         importerMetrics.registry,
         proposalsMetrics.registry,
+        notificationsMetrics.registry,
         gatewayMetrics.registry,
         webMetrics.registry,
       ],
@@ -160,6 +175,7 @@ export async function startSystem(options: SystemOptions = {}) {
           ...(await catalog.readiness()),
           ...(await diagrams.readiness()),
           ...(await proposals.readiness()),
+          ...(await notifications.readiness()),
           ...(await gateway.readiness()),
           ...(await web.readiness()),
         }),
@@ -182,6 +198,7 @@ export async function startSystem(options: SystemOptions = {}) {
         catalog: catalogAddress,
         diagrams: diagramsAddress,
         proposals: proposalsAddress,
+        notifications: notificationsAddress,
         get importer() {
           return importerAddress;
         },

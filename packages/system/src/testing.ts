@@ -25,6 +25,11 @@ export async function startTestSystem(
     DSS_DIAGRAMS_GRPC_ADDR: '127.0.0.1:0',
     DSS_PROPOSALS_GRPC_ADDR: '127.0.0.1:0',
     DSS_IMPORTER_GRPC_ADDR: '127.0.0.1:0',
+    DSS_NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:0',
+    // Webhook receivers of tests listen on loopback, and retries come quickly.
+    DSS_WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
+    DSS_WEBHOOK_RETRY_BASE_MS: '100',
+    DSS_WEBHOOK_POLL_INTERVAL_MS: '100',
     DSS_RATE_LIMIT_IP_PER_MIN: '100000',
     DSS_RATE_LIMIT_READ_PER_MIN: '100000',
     DSS_RATE_LIMIT_SCHEMA_PER_MIN: '100000',

@@ -17,6 +17,8 @@ import { type PlanTable, planCaps, requirePlan } from './plans';
 import * as repo from './repository';
 import type { SigningKeys } from './signing-keys';
 import { createSessionHandlers } from './sessions';
+import * as links from './link-repository';
+import { createLinkHandlers } from './links';
 import { resolveExpiry } from './token-expiry';
 import { toMembership, toTeam, toTokenRecord, toUser } from './wire';
 
@@ -53,18 +55,21 @@ export function createAccountsHandlers(deps: AccountsDeps) {
 
   return {
     ...createSessionHandlers(pool, now),
+    ...createLinkHandlers(pool, now),
 
     async Authenticate(request: { token: string }) {
       const check = verifyAccessTokenSignature(request.token, keys.verification, now());
       if (!check.ok) throw unauthenticated(check.reason);
       const subject = await repo.findTokenSubject(pool, check.claims.tokenId);
       if (!subject || subject.token_hash !== hashAccessToken(request.token)) throw unauthenticated('unknown');
-      if (subject.revoked_at) throw unauthenticated('revoked');
-      if (subject.expires_at.getTime() <= now().getTime()) throw unauthenticated('expired');
+      // Team and membership first: removing a member also revokes their tokens of the team (so joining
+      // again revives none), yet the spec answers such a token invalid_token, not a plain revocation.
       if (subject.team_deleted_at)
         throw new ServiceError('invalid_token', 'the token’s team no longer exists');
       if (!subject.role)
         throw new ServiceError('invalid_token', 'the token’s user is no longer a member of the team');
+      if (subject.revoked_at) throw unauthenticated('revoked');
+      if (subject.expires_at.getTime() <= now().getTime()) throw unauthenticated('expired');
       const plan = plans.get(subject.team_plan);
       if (!plan?.api_access) {
         throw new ServiceError('plan_required', 'the team must be on a paid plan to use the API');
@@ -203,6 +208,9 @@ export function createAccountsHandlers(deps: AccountsDeps) {
         throw new ServiceError('not_found', `${user.email} is not a member of team "${team.slug}"`);
       }
       await withTransaction(pool, async (client) => {
+        await links.lockTeam(client, team.id);
+        const current = await repo.findMembership(client, team.id, user.id);
+        if (current?.role === 'owner' && request.role !== 'owner') await keepAnOwner(client, team.id);
         await repo.upsertMembership(client, team.id, user.id, request.role);
         await enqueueEvent(client, repo.SCHEMA, TEAM_CHANGED_SUBJECT, { team_id: team.id, user_id: user.id });
       });
@@ -317,7 +325,13 @@ export function createAccountsHandlers(deps: AccountsDeps) {
       if (!membership)
         throw new ServiceError('not_found', `${user.email} is not a member of team "${team.slug}"`);
       await withTransaction(pool, async (client) => {
+        await links.lockTeam(client, team.id);
+        if (membership.role === 'owner') await keepAnOwner(client, team.id);
         await repo.deleteMembership(client, team.id, user.id);
+        // Their tokens of this team end too, announced like a revocation so gateways drop cached answers.
+        for (const tokenId of await links.revokeTokensOfMember(client, team.id, user.id)) {
+          await enqueueEvent(client, repo.SCHEMA, TOKEN_REVOKED_SUBJECT, { token_id: tokenId });
+        }
         await enqueueEvent(client, repo.SCHEMA, TEAM_CHANGED_SUBJECT, { team_id: team.id, user_id: user.id });
       });
       return toMembership(membership);
@@ -352,6 +366,12 @@ function unauthenticated(reason: string): ServiceError {
     'unauthenticated',
     UNAUTHENTICATED_MESSAGES[reason] ?? 'the access token is not valid',
   );
+}
+
+/** Refuses a change that would leave the team without an owner (called with the team locked). */
+async function keepAnOwner(client: repo.Queryable, teamId: string): Promise<void> {
+  if ((await links.countOwners(client, teamId)) <= 1)
+    throw new ServiceError('conflict', 'a team must keep at least one owner: make someone else owner first');
 }
 
 function requireRole(role: string): void {

@@ -15,7 +15,7 @@ import { type OperationClass, type RateLimits, rateLimited } from './rate-limits
 export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 
 export interface RouteSpec {
-  method: 'get' | 'post' | 'patch';
+  method: 'get' | 'post' | 'patch' | 'delete';
   path: string;
   operation: OperationClass;
   /** The route needs a token with write access. */
@@ -225,7 +225,7 @@ function corsFor(origins: string[]): RequestHandler {
   return cors({
     origin: origins.includes('*') ? '*' : origins,
     credentials: false,
-    methods: ['GET', 'POST', 'PATCH', 'OPTIONS'],
+    methods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'If-None-Match', 'X-Request-Id'],
     exposedHeaders: [
       'ETag',

@@ -37,6 +37,11 @@ export function readGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
     diagramsAddress: env.address('DSS_DIAGRAMS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.diagrams, source),
     proposalsAddress: env.address('DSS_PROPOSALS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.proposals, source),
     catalogAddress: env.address('DSS_CATALOG_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.catalog, source),
+    notificationsAddress: env.address(
+      'DSS_NOTIFICATIONS_GRPC_ADDR',
+      DEFAULT_GRPC_ADDRESSES.notifications,
+      source,
+    ),
     adminPort: env.int('DSS_ADMIN_PORT', { default: 9090, min: 0, max: 65535 }, source),
     /**
      * Origins whose browser pages may call the API (CORS), comma-separated, or `*` for any; empty

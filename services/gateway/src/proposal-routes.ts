@@ -57,7 +57,7 @@ export function proposalStatus(proposal: ProposalMessage) {
   };
 }
 
-function invalidBodyField(path: string, problem: string): ServiceError {
+export function invalidBodyField(path: string, problem: string): ServiceError {
   return new ServiceError('invalid_request', `${path} ${problem}`, { errors: [{ path, message: problem }] });
 }
 

@@ -9,6 +9,7 @@ import { diagramRoutes } from './diagram-routes';
 import { exportRoutes } from './export-routes';
 import { proposalRoutes } from './proposal-routes';
 import { versionRoutes } from './version-routes';
+import { webhookRoutes } from './webhook-routes';
 import { optionalQueryEnum } from './query';
 import { sendRepresentation } from './representation';
 import type { RepresentationCache } from './representation-cache';
@@ -18,6 +19,8 @@ export interface RouteClients {
   catalog: ServiceClient<'Catalog'>;
   diagrams: ServiceClient<'Diagrams'>;
   proposals: ServiceClient<'Proposals'>;
+  /** Absent in tests of other routes: the webhook routes are then not served. */
+  notifications?: ServiceClient<'Notifications'>;
   close(): void;
 }
 
@@ -26,12 +29,15 @@ export function connectRouteClients(config: GatewayConfig): RouteClients {
   const catalog = createServiceClient('Catalog', config.catalogAddress);
   const diagrams = createServiceClient('Diagrams', config.diagramsAddress);
   const proposals = createServiceClient('Proposals', config.proposalsAddress);
+  const notifications = createServiceClient('Notifications', config.notificationsAddress);
   return {
     accounts,
     catalog,
     diagrams,
     proposals,
+    notifications,
     close() {
+      notifications.close();
       accounts.close();
       catalog.close();
       diagrams.close();
@@ -50,6 +56,7 @@ export function v1Routes(
     ...versionRoutes(clients.diagrams, clients.accounts ?? null),
     ...proposalRoutes(clients.proposals, clients.diagrams),
     ...exportRoutes(clients.diagrams, clients.proposals),
+    ...(clients.notifications ? webhookRoutes(clients.notifications) : []),
     {
       method: 'get',
       path: '/data-types',

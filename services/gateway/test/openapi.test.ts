@@ -90,6 +90,13 @@ const ADDITIONS: [string, string][] = [
   ['PATCH', '/diagrams/{uuid}'],
   ['POST', '/diagrams/{uuid}/duplicate'],
   ['PATCH', '/diagrams/{uuid}/versions/{number}'],
+  ['GET', '/webhooks'],
+  ['POST', '/webhooks'],
+  ['DELETE', '/webhooks/{id}'],
+  ['POST', '/webhooks/{id}/rotate-secret'],
+  ['POST', '/webhooks/{id}/enable'],
+  ['GET', '/webhooks/{id}/deliveries'],
+  ['POST', '/webhooks/{id}/deliveries/{delivery}/redeliver'],
 ];
 
 /** Fields added within /v1 beyond the spec's tables: [schema, field]. */

@@ -5,6 +5,8 @@ import type { Logger } from '@dss/platform';
 import type { WebClients } from './clients';
 import type { CookieSettings } from './cookies';
 import type { LiveHub } from './live/live-hub';
+import type { Mailer } from './mailer';
+import type { ResetThrottle } from './reset-throttle';
 import type { SignInThrottle } from './sign-in-throttle';
 import type { Signer } from './signing';
 
@@ -18,4 +20,10 @@ export interface WebAppContext {
   logger: Logger;
   /** The pages' event streams and who is on which diagram. */
   live: LiveHub;
+  /** SMTP, when DSS_SMTP_URL is set. */
+  mailer: Mailer | null;
+  /** {app_url}, the base of the links in invitation and reset emails. */
+  appUrl: string;
+  /** Per-IP limit on password-reset requests. */
+  resetThrottle: ResetThrottle;
 }

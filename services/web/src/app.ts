@@ -21,7 +21,9 @@ import { reviewRoutes } from './routes/review';
 import { shareRoutes } from './routes/share';
 import { signInRoutes } from './routes/sign-in';
 import { tokenRoutes } from './routes/tokens';
+import { invitationRoutes, memberRoutes, passwordResetRoutes } from './routes/team-access';
 import { versionRoutes } from './routes/versions';
+import { webhookRoutes } from './routes/webhooks';
 import { securityHeaders } from './security-headers';
 import { loadViewer, viewerOf } from './session';
 import { messagePage } from './views/layout';
@@ -103,6 +105,8 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
   shareRoutes(pages, context);
   reviewRoutes(pages, context);
   tokenRoutes(pages, context);
+  webhookRoutes(pages, context);
+  for (const mount of [memberRoutes, invitationRoutes, passwordResetRoutes]) mount(pages, context);
   app.use(pages);
 
   app.use((_req, _res, next) => next(notFound()));

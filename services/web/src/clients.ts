@@ -6,6 +6,7 @@ export interface WebClients {
   accounts: ServiceClient<'Accounts'>;
   diagrams: ServiceClient<'Diagrams'>;
   proposals: ServiceClient<'Proposals'>;
+  notifications: ServiceClient<'Notifications'>;
   close(): void;
 }
 
@@ -13,11 +14,14 @@ export function connectWebClients(config: WebConfig, metrics?: Metrics): WebClie
   const accounts = createServiceClient('Accounts', config.accountsAddress, { metrics });
   const diagrams = createServiceClient('Diagrams', config.diagramsAddress, { metrics });
   const proposals = createServiceClient('Proposals', config.proposalsAddress, { metrics });
+  const notifications = createServiceClient('Notifications', config.notificationsAddress, { metrics });
   return {
     accounts,
     diagrams,
     proposals,
+    notifications,
     close() {
+      notifications.close();
       accounts.close();
       diagrams.close();
       proposals.close();

@@ -31,6 +31,14 @@ export function readWebConfig(source: NodeJS.ProcessEnv = process.env) {
     accountsAddress: env.address('DSS_ACCOUNTS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.accounts, source),
     diagramsAddress: env.address('DSS_DIAGRAMS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.diagrams, source),
     proposalsAddress: env.address('DSS_PROPOSALS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.proposals, source),
+    notificationsAddress: env.address(
+      'DSS_NOTIFICATIONS_GRPC_ADDR',
+      DEFAULT_GRPC_ADDRESSES.notifications,
+      source,
+    ),
+    /** smtp(s)://user:password@host:port; without it no email is sent (invitation links are shown only). */
+    smtpUrl: env.optionalUrl('DSS_SMTP_URL', { protocols: ['smtp:', 'smtps:'] }, source),
+    mailFrom: env.string('DSS_MAIL_FROM', { default: 'Diagram Schema Service <noreply@localhost>' }, source),
     adminPort: env.int('DSS_ADMIN_PORT', { default: 9090, min: 0, max: 65535 }, source),
   };
 }

@@ -17,6 +17,8 @@ import { cookieSettings } from './cookies';
 import { LiveHub } from './live/live-hub';
 import { startAccessChecks } from './routes/live';
 import { loadSessionKey } from './session-key';
+import { createMailer } from './mailer';
+import { ResetThrottle } from './reset-throttle';
 import { SignInThrottle } from './sign-in-throttle';
 import { Signer } from './signing';
 
@@ -41,6 +43,9 @@ export async function startWebApp({ config, logger, metrics, bus }: WebDeps) {
     throttle: new SignInThrottle(),
     logger,
     live,
+    mailer: createMailer(config.smtpUrl, config.mailFrom),
+    appUrl: config.appUrl,
+    resetThrottle: new ResetThrottle(),
   };
   const accessChecks = startAccessChecks(context);
   const app = createWebApp(context, {
@@ -68,6 +73,7 @@ export async function startWebApp({ config, logger, metrics, bus }: WebDeps) {
       await live.close();
       await closeGracefully(server, graceMs);
       clients.close();
+      context.mailer?.close();
     },
   };
 }

@@ -126,6 +126,147 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the team's webhooks
+         * @description Every webhook endpoint of the token's team, oldest first, with its status (a disabled endpoint carries a `status_notice` saying why). Secrets are never shown again. Owner tokens only. Counts toward the read limit.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Registers an http(s) URL for the named event types. Deliveries follow Standard Webhooks: a JSON body `{id, type, timestamp, data}` and the headers `webhook-id` (the same on every retry of a delivery: deduplicate on it), `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the secret; two signatures, space-separated, during a rotation's overlap). Any 2xx answer within 10 s is a success; anything else is retried with exponential backoff for 24 h (redirects are not followed). Payloads carry ids, counts, states and links, never names or values from a patch. URLs resolving to private, loopback, link-local or unique-local addresses are refused unless the operator allows them. The answer holds `secret` (`whsec_…`), shown this once. A team has at most 20 webhooks. Owner tokens with write access only. Rate limit: the write limit.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's `id`. Unknown ids and other teams' webhooks answer 404. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Stops every delivery to the endpoint at once (pending ones are given up). Owner tokens with write access only. Rate limit: the write limit.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's `id`. Unknown ids and other teams' webhooks answer 404. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook's secret
+         * @description Answers a new `secret`, shown this once. Until `previous_secret_expires_at` (24 h) every delivery is signed with both secrets, so the receiver can switch at its own pace. No body is read. Owner tokens with write access only. Rate limit: the write limit.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's `id`. Unknown ids and other teams' webhooks answer 404. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled webhook
+         * @description An endpoint whose every attempt failed for 24 h is disabled (`status` `disabled`, with a `status_notice`); this enables it again, and its pending deliveries go out. No body is read. Owner tokens with write access only. Rate limit: the write limit.
+         */
+        post: operations["enableWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's `id`. Unknown ids and other teams' webhooks answer 404. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a webhook's delivery log
+         * @description The endpoint's latest deliveries, newest first (`limit`, default 50), each with its attempts: the receiver's status or the error, the latency and the first 1 KB of the answer. Owner tokens only. Counts toward the read limit.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries/{delivery}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's `id`. Unknown ids and other teams' webhooks answer 404. */
+                id: components["parameters"]["WebhookId"];
+                /** @description The delivery's `id` (its `webhook-id`). Unknown ids answer 404. */
+                delivery: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description Queues the delivery again, with the same `webhook-id`, whatever its status; it is retried for another 24 h if it fails. No body is read. Owner tokens with write access only. Rate limit: the write limit.
+         */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/diagrams/{uuid}/schema": {
         parameters: {
             query?: never;
@@ -597,10 +738,10 @@ export interface components {
         };
         MigrationWarning: {
             /**
-             * @description `narrows_type`: values that would be cut or rounded (a check stops the migration first); `changes_type`: every value is converted; `adds_not_null` / `adds_not_null_without_default`: an existing or new column becomes NOT NULL (with or without a default); `adds_unique_key`: fails if rows repeat a value; `adds_foreign_key`: fails if rows point to no row of the referenced table; `drops_key`: an index or unique key goes with a dropped column.
+             * @description `narrows_type`: values that would be cut or rounded (a check stops the migration first); `changes_type`: every value is converted; `adds_not_null` / `adds_not_null_without_default`: an existing or new column becomes NOT NULL (with or without a default); `adds_unique_key`: fails if rows repeat a value; `adds_foreign_key`: fails if rows point to no row of the referenced table; `drops_key`: an index or unique key goes with a dropped column; `adds_check`: a CHECK constraint fails if a row breaks it (on MySQL a check before the first change stops the migration).
              * @enum {string}
              */
-            code: "drops_table" | "drops_column" | "narrows_type" | "changes_type" | "adds_not_null" | "adds_not_null_without_default" | "changes_primary_key" | "adds_unique_key" | "adds_foreign_key" | "drops_key" | "cannot_alter_identity";
+            code: "drops_table" | "drops_column" | "narrows_type" | "changes_type" | "adds_not_null" | "adds_not_null_without_default" | "changes_primary_key" | "adds_unique_key" | "adds_foreign_key" | "drops_key" | "cannot_alter_identity" | "adds_check";
             /** @description What is lost or why the statement may fail, and the query that finds the rows concerned. */
             message: string;
             /** @description Index in `statements` of the statement the warning is about, counted from 0 as in the script's `-- statement <n>` lines. */
@@ -830,6 +971,14 @@ export interface components {
             columns: components["schemas"]["Column"][];
             /** @description In schema order. */
             indexes: components["schemas"]["Index"][];
+            /** @description CHECK constraints, in schema order. Present only when the table has some (absent means none). Exported with CREATE TABLE, added and dropped by migrations. */
+            checks?: components["schemas"]["Check"][];
+        };
+        /** @description A table-level CHECK constraint. */
+        Check: {
+            name: string;
+            /** @description The condition as SQL text, without `CHECK` and its outer parentheses (`price >= 0`). */
+            expression: string;
         };
         /** @description A diagram's schema without canvas layout, groups or sticky notes. */
         Schema: {
@@ -1034,6 +1183,8 @@ export interface components {
             parent_uuid?: string;
             columns?: components["schemas"]["PatchColumn"][];
             indexes?: components["schemas"]["PatchIndex"][];
+            /** @description CHECK constraints to add; one with the name of an existing check replaces its condition. Delete one through `deletions.indexes` by its name. */
+            checks?: components["schemas"]["Check"][];
             left?: components["schemas"]["PatchCoordinate"];
             top?: components["schemas"]["PatchCoordinate"];
             width?: components["schemas"]["PatchCoordinate"];
@@ -1137,7 +1288,7 @@ export interface components {
             }[] | {
                 [key: string]: string[];
             };
-            /** @description Indexes grouped by table: `[{table, indexes[]}]`, or the shorthand `{"<table>": ["<index>"]}`. */
+            /** @description Indexes and CHECK constraints grouped by table: `[{table, indexes[]}]`, or the shorthand `{"<table>": ["<index or check>"]}`. */
             indexes?: {
                 /** @description Table name or UUID. */
                 table: string;
@@ -1156,6 +1307,70 @@ export interface components {
             sticky_notes?: string[];
         } & {
             [key: string]: unknown;
+        };
+        /** @enum {string} */
+        WebhookEventType: "proposal.created" | "proposal.commented" | "proposal.changes_requested" | "proposal.revised" | "proposal.applied" | "proposal.declined" | "proposal.expired" | "diagram.created" | "diagram.updated" | "diagram.deleted" | "import.finished" | "import.failed";
+        CreateWebhookRequest: {
+            /** @description An http or https URL on a public address. */
+            url: string;
+            events: components["schemas"]["WebhookEventType"][];
+        };
+        Webhook: {
+            id: string;
+            url: string;
+            events: components["schemas"]["WebhookEventType"][];
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /** @description Why the endpoint was disabled, when it was. */
+            status_notice: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Until then deliveries are signed with the previous secret too.
+             */
+            previous_secret_expires_at: string | null;
+            /** @description Only in the answers of creation and rotation. */
+            secret?: string;
+        };
+        WebhookResponse: {
+            data: components["schemas"]["Webhook"];
+        };
+        WebhookListResponse: {
+            data: components["schemas"]["Webhook"][];
+        };
+        DeliveryAttempt: {
+            /** Format: date-time */
+            attempted_at: string;
+            status_code: number | null;
+            /** @description Why no answer came (refused target, timeout, connection error). */
+            error: string | null;
+            latency_ms: number;
+            /** @description The first 1 KB of the receiver's answer. */
+            response_excerpt: string;
+            /** @description The attempt followed a redelivery request. */
+            manual: boolean;
+        };
+        Delivery: {
+            /** @description The `webhook-id` of every attempt. */
+            id: string;
+            event_type: components["schemas"]["WebhookEventType"];
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            attempt_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            delivered_at: string | null;
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            attempts: components["schemas"]["DeliveryAttempt"][];
+        };
+        DeliveryResponse: {
+            data: components["schemas"]["Delivery"];
+        };
+        DeliveryListResponse: {
+            data: components["schemas"]["Delivery"][];
         };
     };
     responses: {
@@ -1260,6 +1475,26 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description `conflict`: the team already has 20 webhooks. */
+        WebhookConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description `invalid_request`: a body field failed validation; `errors` names it. */
+        InvalidBody: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["OptionalRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["OptionalRateLimitRemaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InvalidQueryError"];
+            };
+        };
         /** @description `payload_too_large`: `ddl` or `dbml` is over 200KB (204,800 bytes) or `schema` is over 500KB (512,000 bytes). */
         PayloadTooLarge: {
             headers: {
@@ -1349,6 +1584,8 @@ export interface components {
     parameters: {
         /** @description The diagram's `uuid`. Unknown, malformed and invisible uuids all answer the same 404 `not_found`. */
         DiagramUuid: string;
+        /** @description The webhook's `id`. Unknown ids and other teams' webhooks answer 404. */
+        WebhookId: string;
         /** @description The proposal's `uuid`, from the propose response. Unknown and invisible proposals answer the same 404. */
         ProposalUuid: string;
         /** @description Page size. */
@@ -1645,6 +1882,211 @@ export interface operations {
             304: components["responses"]["NotModified"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenRead"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The team's webhooks. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The webhook, with its secret. */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            400: components["responses"]["BodyNotAnObject"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenWrite"];
+            409: components["responses"]["WebhookConflict"];
+            422: components["responses"]["InvalidBody"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's `id`. Unknown ids and other teams' webhooks answer 404. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenWrite"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's `id`. Unknown ids and other teams' webhooks answer 404. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook, with its new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenWrite"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    enableWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's `id`. Unknown ids and other teams' webhooks answer 404. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook, enabled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenWrite"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /** @description The webhook's `id`. Unknown ids and other teams' webhooks answer 404. */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery log. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidQuery"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook's `id`. Unknown ids and other teams' webhooks answer 404. */
+                id: components["parameters"]["WebhookId"];
+                /** @description The delivery's `id` (its `webhook-id`). Unknown ids answer 404. */
+                delivery: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];

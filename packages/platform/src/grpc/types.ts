@@ -12,6 +12,7 @@ export type ServiceName =
   | 'Proposals'
   | 'Catalog'
   | 'Importer'
+  | 'Notifications'
   | (keyof GeneratedServiceDefinitions & string);
 
 /** Service name → its generated definition (method name → MethodDefinition). */

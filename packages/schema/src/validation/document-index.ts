@@ -82,7 +82,11 @@ export class DocumentIndex {
   indexNames(table: DocumentTable): ReadonlySet<string> {
     let names = this.indexNameSets.get(table);
     if (names === undefined) {
-      names = new Set(table.indexes.map((index) => index.name));
+      // A CHECK constraint is deleted through deletions.indexes too: both are named members of the table.
+      names = new Set([
+        ...table.indexes.map((index) => index.name),
+        ...(table.checks ?? []).map((check) => check.name),
+      ]);
       this.indexNameSets.set(table, names);
     }
     return names;

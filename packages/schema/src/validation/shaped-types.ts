@@ -39,6 +39,7 @@ export interface ShapedTable extends ShapedFrame {
   parent_uuid?: string;
   columns?: ShapedColumn[];
   indexes?: ShapedIndex[];
+  checks?: { name: string; expression: string }[];
 }
 
 export interface ShapedGroup extends ShapedFrame {

@@ -40,6 +40,8 @@ form.stack label { display: flex; flex-direction: column; gap: 0.25rem; font-wei
 form.stack label.check { flex-direction: row; align-items: center; gap: 0.5rem; font-weight: 400; }
 form.inline { display: inline; }
 .card { background: var(--paper); border: 1px solid var(--line); border-radius: 8px; padding: 1rem; }
+.card + .card { margin-top: 1rem; }
+label.copy-field { display: flex; flex-direction: column; gap: 0.25rem; font-weight: 500; }
 input, select, textarea { font: inherit; padding: 0.4rem 0.55rem; border: 1px solid var(--line); border-radius: 6px; background: var(--paper); }
 button { font: inherit; padding: 0.4rem 0.9rem; border-radius: 6px; border: 1px solid var(--line); background: var(--paper); cursor: pointer; }
 button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }

@@ -93,6 +93,7 @@ ${csrfField(form.csrfToken)}
 <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
 <button type="submit" class="primary">Sign in</button>
 </form>
+<p><a href="/forgot-password">Forgot password?</a></p>
 <p class="muted">Passwords are set by an operator, who types it on standard input (never on the command line): <code>npm run dss -- user set-password --email …</code></p>
 </main>`,
     ).text,

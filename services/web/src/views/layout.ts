@@ -43,6 +43,8 @@ ${
 <a href="/">Diagrams</a>
 <a href="/trash">Trash</a>
 <a href="/settings/tokens">API tokens</a>
+<a href="/settings/webhooks">Webhooks</a>
+<a href="/settings/team">Team</a>
 <span class="who" title="${chrome.viewer.email}">${chrome.viewer.name}</span>
 <form method="post" action="/sign-out" class="inline">
 <input type="hidden" name="_csrf" value="${chrome.viewer.csrfToken}">

@@ -17,13 +17,14 @@ export interface BrowserSuite {
   signedInPage(person: TestMember, start?: string): Promise<Page>;
 }
 
-export function useBrowserSuite(): BrowserSuite {
+/** `extraEnv()`: more variables for the system, read when it starts (after the file's earlier hooks). */
+export function useBrowserSuite(extraEnv: () => Record<string, string> = () => ({})): BrowserSuite {
   jest.setTimeout(BROWSER_TEST_TIMEOUT_MS);
   let web: WebTestSystem | undefined;
   let browser: TestBrowser | undefined;
 
   beforeAll(async () => {
-    web = await startWebTestSystem();
+    web = await startWebTestSystem(extraEnv());
     browser = await launchBrowser();
   }, BROWSER_TEST_TIMEOUT_MS);
 

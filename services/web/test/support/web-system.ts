@@ -30,7 +30,8 @@ interface ContainerStackFile {
   components: { accounts: { ports: { grpc: number } } };
 }
 
-export async function startWebTestSystem(): Promise<WebTestSystem> {
+/** `extraEnv`: more variables for the embedded system (e.g. DSS_SMTP_URL). */
+export async function startWebTestSystem(extraEnv: Record<string, string> = {}): Promise<WebTestSystem> {
   const stackFile = process.env.E2E_CONTAINERS_STACK;
   if (stackFile) {
     const stack = JSON.parse(readFileSync(stackFile, 'utf8')) as ContainerStackFile;
@@ -45,7 +46,7 @@ export async function startWebTestSystem(): Promise<WebTestSystem> {
   }
   const port = await freePort();
   const webUrl = `http://127.0.0.1:${port}`;
-  const system = await startTestSystem({ DSS_WEB_PORT: String(port), DSS_APP_URL: webUrl });
+  const system = await startTestSystem({ ...extraEnv, DSS_WEB_PORT: String(port), DSS_APP_URL: webUrl });
   const people = new TestPeople(system.grpc.accounts);
   return {
     system,

@@ -1,0 +1,146 @@
+// gRPC handlers of the Notifications service: owners of a team register, list, delete, rotate and enable
+// webhook endpoints and read and replay their deliveries. Another team's endpoint, like an unknown one,
+// is not_found.
+import { randomUUID } from 'node:crypto';
+import { invalidField, isUuid, ServiceError, type ServiceHandlers } from '@dss/platform';
+import type { Pool } from 'pg';
+import { WEBHOOK_EVENT_TYPES } from './events';
+import { type AllowList, checkTarget, parseTargetUrl, TargetRefused } from './outbound-guard';
+import * as repo from './repository';
+import { newSecret } from './signing';
+import { toDelivery, toWebhook } from './wire';
+
+export const MAX_ENDPOINTS_PER_TEAM = 20;
+export const MAX_URL_CHARACTERS = 2048;
+
+export interface NotificationsHandlerDeps {
+  pool: Pool;
+  allowList: AllowList;
+  retryWindowSeconds: number;
+  secretOverlapSeconds: number;
+  /** A delivery was requeued or an endpoint enabled: the sender should look now. */
+  wake: () => void;
+}
+
+interface PrincipalLike {
+  team_id: string;
+  role: string;
+  token_id: string;
+}
+
+function ownerTeam(principal: PrincipalLike | null | undefined): string {
+  if (!principal?.team_id) throw new ServiceError('unauthenticated', 'no principal');
+  if (principal.role !== 'owner')
+    throw new ServiceError('forbidden', "only an owner of the team can manage the team's webhooks");
+  return principal.team_id.toLowerCase();
+}
+
+const webhookNotFound = () => new ServiceError('not_found', 'no webhook with this id');
+
+function checkEvents(events: string[]): string[] {
+  if (events.length === 0) throw invalidField('events', 'must name at least one event type');
+  const unknown = events.find((event) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(event));
+  if (unknown !== undefined)
+    throw invalidField('events', `holds an unknown event type; known: ${WEBHOOK_EVENT_TYPES.join(', ')}`);
+  return [...new Set(events)];
+}
+
+async function checkUrl(url: string, allowList: AllowList): Promise<string> {
+  if (url === '') throw invalidField('url', 'is required');
+  if (url.length > MAX_URL_CHARACTERS)
+    throw invalidField('url', `must be at most ${MAX_URL_CHARACTERS} characters`);
+  try {
+    parseTargetUrl(url);
+    await checkTarget(url, allowList);
+  } catch (error) {
+    if (error instanceof TargetRefused) throw invalidField('url', error.message);
+    throw error;
+  }
+  return new URL(url).toString();
+}
+
+export function createNotificationsHandlers(
+  deps: NotificationsHandlerDeps,
+): ServiceHandlers<'Notifications'> {
+  const { pool } = deps;
+
+  async function owned(principal: PrincipalLike | null | undefined, id: string) {
+    const teamId = ownerTeam(principal);
+    if (!isUuid(id)) throw webhookNotFound();
+    const endpoint = await repo.findEndpoint(pool, teamId, id.toLowerCase());
+    if (!endpoint) throw webhookNotFound();
+    return endpoint;
+  }
+
+  return {
+    async CreateWebhook(request) {
+      const teamId = ownerTeam(request.principal);
+      const events = checkEvents(request.events);
+      const url = await checkUrl(request.url, deps.allowList);
+      if ((await repo.countEndpoints(pool, teamId)) >= MAX_ENDPOINTS_PER_TEAM)
+        throw new ServiceError(
+          'conflict',
+          `a team has at most ${MAX_ENDPOINTS_PER_TEAM} webhooks; delete one first`,
+        );
+      const secret = newSecret();
+      const row = await repo.insertEndpoint(pool, {
+        id: randomUUID(),
+        team_id: teamId,
+        url,
+        events,
+        secret,
+        token_id: request.principal?.token_id ?? '',
+      });
+      return { ...toWebhook(row), secret };
+    },
+
+    async ListWebhooks(request) {
+      const rows = await repo.listEndpoints(pool, ownerTeam(request.principal));
+      return { webhooks: rows.map(toWebhook) };
+    },
+
+    async DeleteWebhook(request) {
+      const endpoint = await owned(request.principal, request.id);
+      await repo.deleteEndpoint(pool, endpoint.team_id, endpoint.id);
+      return toWebhook(endpoint);
+    },
+
+    async RotateWebhookSecret(request) {
+      const endpoint = await owned(request.principal, request.id);
+      const secret = newSecret();
+      const row = await repo.rotateSecret(pool, endpoint.id, secret, deps.secretOverlapSeconds);
+      return { ...toWebhook(row), secret };
+    },
+
+    async EnableWebhook(request) {
+      const endpoint = await owned(request.principal, request.id);
+      const row = endpoint.status === 'enabled' ? endpoint : await repo.setEnabled(pool, endpoint.id);
+      deps.wake();
+      return toWebhook(row);
+    },
+
+    async ListDeliveries(request) {
+      const endpoint = await owned(request.principal, request.id);
+      if (request.limit < 0 || request.limit > 100) throw invalidField('limit', 'must be from 1 to 100');
+      const rows = await repo.listDeliveries(pool, endpoint.id, request.limit || 50);
+      const attempts = await repo.attemptsOf(
+        pool,
+        rows.map((row) => row.id),
+      );
+      return { deliveries: rows.map((row) => toDelivery(row, attempts.get(row.id) ?? [])) };
+    },
+
+    async Redeliver(request) {
+      const endpoint = await owned(request.principal, request.id);
+      const deliveryId = request.delivery_id;
+      if (!isUuid(deliveryId)) throw new ServiceError('not_found', 'no delivery with this id');
+      const delivery = await repo.findDelivery(pool, endpoint.id, deliveryId.toLowerCase());
+      if (!delivery) throw new ServiceError('not_found', 'no delivery with this id');
+      // The answer is the row as requeued: the sender, woken now, may already be sending it.
+      const requeued = await repo.requeueDelivery(pool, delivery.id, deps.retryWindowSeconds);
+      const attempts = await repo.attemptsOf(pool, [delivery.id]);
+      deps.wake();
+      return toDelivery(requeued, attempts.get(delivery.id) ?? []);
+    },
+  };
+}
