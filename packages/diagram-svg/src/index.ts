@@ -3,7 +3,16 @@ export { themed } from './theme-css';
 export { drawBundlePath, viewportBundlePath } from './bundle-path';
 export { type DrawFailure, type DrawProblem, type DrawResult, drawFromLocation } from './draw-page';
 export { type ChangeMark, type DiagramHighlight, emptyHighlight } from './highlight';
-export { type RenderOptions, renderDiagramSvg } from './render';
+export {
+  type DiagramParts,
+  type DrawnPart,
+  type RenderOptions,
+  renderDiagramParts,
+  renderDiagramSvg,
+  SearchCache,
+  svgOfParts,
+  TABLE_LAYER_ATTRIBUTES,
+} from './render';
 export { type ReviewDrawing, reviewDiagram } from './review';
 export {
   type Crossing,

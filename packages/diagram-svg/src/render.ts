@@ -22,6 +22,10 @@ import { renderNote } from './render-note';
 import { renderRelationship } from './render-relationship';
 import { renderTable } from './render-table';
 import { routeAll } from './relationship-route';
+import type { SearchCache } from './routing/grid-search';
+
+// The editor's bundle takes this module as @dss/diagram-svg: what it uses of the package is exported here.
+export { SearchCache } from './routing/grid-search';
 import { fitTableBoxes, tableBox } from './table-geometry';
 import { attributes, element, escapeXml, formatNumber, numberOf, textOf } from './xml';
 
@@ -29,6 +33,31 @@ export interface RenderOptions {
   highlight?: DiagramHighlight;
   /** Accessible title of the SVG (its <title>); "Diagram with N tables" by default. */
   title?: string;
+  /**
+   * The previous drawing's routing of this diagram (the editor keeps one per open diagram): searches whose
+   * inputs did not change are reused, so the drawing is the same as without it, only sooner.
+   */
+  routingCache?: SearchCache;
+}
+
+/** One keyed part of a layer: a table (by name) or a relationship (by uuid) and its markup. */
+export interface DrawnPart {
+  key: string;
+  markup: string;
+}
+
+/**
+ * A drawing in parts, so that a page can patch the parts that changed (the editor after an edit) instead of
+ * replacing the whole SVG; `svgOfParts` joins them into exactly what renderDiagramSvg returns.
+ */
+export interface DiagramParts {
+  title: string;
+  viewBox: string;
+  empty: boolean;
+  groups: string[];
+  relationships: DrawnPart[];
+  tables: DrawnPart[];
+  notes: string[];
 }
 
 const MARGIN = 24;
@@ -37,6 +66,11 @@ const EMPTY_HEIGHT = 120;
 
 /** A complete, standalone <svg> element string (viewBox fitted to content, width/height 100%). */
 export function renderDiagramSvg(document: DiagramDocument, options: RenderOptions = {}): string {
+  return svgOfParts(renderDiagramParts(document, options));
+}
+
+/** The drawing's layers' contents, in drawing order (see DiagramParts). */
+export function renderDiagramParts(document: DiagramDocument, options: RenderOptions = {}): DiagramParts {
   const highlight = options.highlight ?? emptyHighlight();
   const tables = Array.isArray(document.tables) ? document.tables : [];
   const relationships = Array.isArray(document.relationships) ? document.relationships : [];
@@ -57,20 +91,25 @@ export function renderDiagramSvg(document: DiagramDocument, options: RenderOptio
   const routes = routeAll(resolved, {
     tables: tables.map(tableBox),
     others: [...notes.map((note) => sizedBox(note, 80, 40)), ...groups.map(groupTitleBar)],
+    ...(options.routingCache ? { cache: options.routingCache } : {}),
   });
-  const relationshipLayer = resolved.map((link, at) => renderRelationship(link, routes[at]!, bounds));
+  const relationshipLayer = resolved.map((link, at) => ({
+    key: textOf(link.relationship.uuid),
+    markup: renderRelationship(link, routes[at]!, bounds),
+  }));
 
   const foreignKeys = foreignKeyColumns(relationships);
   const noForeignKeys = new Set<string>();
-  const tableLayer: string[] = [];
+  const tableLayer: DrawnPart[] = [];
   for (const table of tables)
-    tableLayer.push(
-      renderTable(
+    tableLayer.push({
+      key: textOf(table.name),
+      markup: renderTable(
         table,
         { highlight, foreignKeyColumns: foreignKeys.get(textOf(table.name)) ?? noForeignKeys },
         bounds,
       ),
-    );
+    });
 
   const noteLayer: string[] = [];
   const groupNames = new Map(groups.map((group) => [group.uuid, textOf(group.name)]));
@@ -85,13 +124,36 @@ export function renderDiagramSvg(document: DiagramDocument, options: RenderOptio
     );
 
   const title = options.title ?? `Diagram with ${tables.length} ${tables.length === 1 ? 'table' : 'tables'}`;
-  const content =
-    layer('dss-groups', groupLayer) +
-    layer('dss-relationships', relationshipLayer) +
-    layer('dss-tables', tableLayer, { 'font-size': 12 }) +
-    layer('dss-notes', noteLayer);
-  return svgElement(title, bounds, bounds.isEmpty ? emptyMessage() : content);
+  return {
+    title,
+    viewBox: viewBoxOf(bounds),
+    empty: bounds.isEmpty,
+    groups: groupLayer,
+    relationships: relationshipLayer,
+    tables: tableLayer,
+    notes: noteLayer,
+  };
 }
+
+/** The whole <svg> element of a drawing's parts (renderDiagramSvg's output). */
+export function svgOfParts(parts: DiagramParts): string {
+  const content =
+    layer('dss-groups', parts.groups) +
+    layer(
+      'dss-relationships',
+      parts.relationships.map((part) => part.markup),
+    ) +
+    layer(
+      'dss-tables',
+      parts.tables.map((part) => part.markup),
+      TABLE_LAYER_ATTRIBUTES,
+    ) +
+    layer('dss-notes', parts.notes);
+  return svgElement(parts.title, parts.viewBox, parts.empty ? emptyMessage() : content);
+}
+
+/** The tables' layer sets the font size its text inherits. */
+export const TABLE_LAYER_ATTRIBUTES = { 'font-size': 12 };
 
 /** A note's (or group's) box as drawn, for routing. */
 function sizedBox(
@@ -113,8 +175,8 @@ function groupTitleBar(group: Group) {
   return { ...frame, height: Math.min(frame.height, 34) };
 }
 
-function svgElement(title: string, bounds: Bounds, content: string): string {
-  const viewBox = bounds.isEmpty
+function viewBoxOf(bounds: Bounds): string {
+  return bounds.isEmpty
     ? `0 0 ${EMPTY_WIDTH} ${EMPTY_HEIGHT}`
     : [
         bounds.minX - MARGIN,
@@ -124,6 +186,9 @@ function svgElement(title: string, bounds: Bounds, content: string): string {
       ]
         .map(formatNumber)
         .join(' ');
+}
+
+function svgElement(title: string, viewBox: string, content: string): string {
   const root = attributes({
     xmlns: 'http://www.w3.org/2000/svg',
     class: 'dss-diagram',

@@ -32,6 +32,50 @@ export interface SearchOptions {
   goalBand?: [number, number];
   /** Runs already taken by earlier lines: crowded ones cost more, so lines spread over other gaps. */
   usage?: RunUsage;
+  /** Paths found by earlier routings of the same diagram (the editor's redraw after an edit). */
+  cache?: SearchCache;
+}
+
+/**
+ * Paths of one routing, kept for the next routing of the same diagram. searchPath is a pure function of
+ * its start, goal, bands, the obstacles inside its first window and the earlier lines' runs in that window
+ * (the grid, the blocked steps and the crowding are built from nothing else), so a search whose key (all
+ * of these) is unchanged returns the path it found before, and a routing with the cache draws exactly
+ * what one without it draws. Only searches that succeed within the first window are kept; a search that
+ * needs the whole diagram depends on every obstacle and is made again. Entries not used by a routing are
+ * dropped after it (`nextRouting`), so the cache holds one version's paths.
+ */
+export class SearchCache {
+  private previous = new Map<string, Point[]>();
+  private current = new Map<string, Point[]>();
+  hits = 0;
+  misses = 0;
+
+  /** Called before each routing: what the last routing used is kept, the rest dropped. */
+  nextRouting(): void {
+    this.previous = this.current;
+    this.current = new Map();
+    this.hits = 0;
+    this.misses = 0;
+  }
+
+  find(key: string): Point[] | undefined {
+    const found = this.current.get(key) ?? this.previous.get(key);
+    if (found === undefined) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    this.current.set(key, found);
+    return found.map((point) => [point[0], point[1]]);
+  }
+
+  keep(key: string, path: readonly Point[]): void {
+    this.current.set(
+      key,
+      path.map((point) => [point[0], point[1]]),
+    );
+  }
 }
 
 /** Extra cost of a step for each earlier line on the same grid line over the same stretch, in px. */
@@ -52,6 +96,16 @@ export class RunUsage {
       if (y1 === y2 && x1 !== x2) push(this.horizontal, y1, Math.min(x1, x2), Math.max(x1, x2));
       else if (x1 === x2 && y1 !== y2) push(this.vertical, x1, Math.min(y1, y2), Math.max(y1, y2));
     }
+  }
+
+  /** The runs on grid lines inside `window` (the only ones a search in it reads), as a string. */
+  keyWithin(window: Rect): string {
+    const parts: string[] = [];
+    for (const [y, runs] of this.horizontal)
+      if (y >= window.top && y <= window.bottom) parts.push(`h${y}:${runs.join(';')}`);
+    for (const [x, runs] of this.vertical)
+      if (x >= window.left && x <= window.right) parts.push(`v${x}:${runs.join(';')}`);
+    return parts.join(' ');
   }
 
   /** Every earlier run on line `line`. */
@@ -106,6 +160,12 @@ export function searchPath(
     const inside = obstacles.filter(
       (o) => o.right > window.left && o.left < window.right && o.bottom > window.top && o.top < window.bottom,
     );
+    const finite = margin !== Number.POSITIVE_INFINITY;
+    const key = finite && options.cache ? searchKey(start, goal, inside, window, options) : null;
+    if (key !== null) {
+      const found = options.cache?.find(key);
+      if (found !== undefined) return found;
+    }
     const path = searchWindow(
       start,
       goal,
@@ -113,9 +173,29 @@ export function searchPath(
       margin === Number.POSITIVE_INFINITY ? boundsOf(inside, start, goal) : window,
       options,
     );
+    if (key !== null && path !== null) options.cache?.keep(key, path);
     if (path !== null) return path;
   }
   return null;
+}
+
+/** Everything a search in `window` reads (see SearchCache), as one string. */
+function searchKey(
+  start: Point,
+  goal: Point,
+  inside: readonly Rect[],
+  window: Rect,
+  options: SearchOptions,
+): string {
+  const parts: number[] = [start[0], start[1], goal[0], goal[1]];
+  parts.push(
+    ...(options.startBand ?? [Number.NaN, Number.NaN]),
+    ...(options.goalBand ?? [Number.NaN, Number.NaN]),
+  );
+  for (const o of inside) parts.push(o.left, o.top, o.right, o.bottom);
+  let key = parts.join(',');
+  if (options.usage !== undefined) key += `|${options.usage.keyWithin(window)}`;
+  return key;
 }
 
 function boundsOf(obstacles: readonly Rect[], start: Point, goal: Point): Rect {

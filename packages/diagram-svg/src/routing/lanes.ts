@@ -47,7 +47,8 @@ export interface LaneRoute {
   targetBand?: [number, number];
 }
 
-export function separateLanes(routes: LaneRoute[], tables: readonly Rect[]): void {
+export function separateLanes(routes: LaneRoute[], tableRects: readonly Rect[]): void {
+  const tables = new TableIndex(tableRects);
   for (let round = 0; round < ROUNDS; round++) {
     const moved = spread(routes, tables, 'vertical') + spread(routes, tables, 'horizontal');
     if (moved === 0) break;
@@ -64,7 +65,7 @@ const REPAIR_STEPS = [3, -3, 6, -6, 9, -9, 12, -12, 16, -16, 20, -20, 25, -25, 3
  * Where lanes could not be spread evenly (a narrow gap, a lane pulled back from a table), moves one of
  * each pair of runs still lying on top of each other to the nearest free place that keeps off the tables.
  */
-function repair(routes: LaneRoute[], tables: readonly Rect[], orientation: 'vertical' | 'horizontal'): void {
+function repair(routes: LaneRoute[], tables: TableIndex, orientation: 'vertical' | 'horizontal'): void {
   const segments = segmentsOf(routes, orientation).sort((a, b) => a.line - b.line);
   // Segments by line, kept sorted as segments move, so each check looks only at close neighbours.
   const lines = segments.map((segment) => segment.line);
@@ -163,11 +164,7 @@ function segmentsOf(routes: LaneRoute[], orientation: 'vertical' | 'horizontal')
 }
 
 /** Moves crowded segments into lanes; returns how many moved. */
-function spread(
-  routes: LaneRoute[],
-  tables: readonly Rect[],
-  orientation: 'vertical' | 'horizontal',
-): number {
+function spread(routes: LaneRoute[], tables: TableIndex, orientation: 'vertical' | 'horizontal'): number {
   const segments = segmentsOf(routes, orientation).sort((a, b) => a.line - b.line);
   // Components of "closer than a lane and overlapping, on different lines".
   const parent = segments.map((_, index) => index);
@@ -210,7 +207,7 @@ function spread(
 function assignLanes(
   component: Segment[],
   routes: LaneRoute[],
-  tables: readonly Rect[],
+  tables: TableIndex,
   orientation: 'vertical' | 'horizontal',
 ): number {
   const lines = component.map((s) => s.line);
@@ -221,7 +218,13 @@ function assignLanes(
   // Free space on either side over the component's extent, up to the nearest table.
   let low = lowestLine - 80;
   let high = highestLine + 80;
-  for (const table of tables) {
+  // Only tables across the component's extent and within reach of its lines can narrow [low, high].
+  const reach = 80 + CLEARANCE + 1;
+  const near =
+    orientation === 'vertical'
+      ? { left: lowestLine - reach, right: highestLine + reach, top: from, bottom: to }
+      : { left: from, right: to, top: lowestLine - reach, bottom: highestLine + reach };
+  for (const table of tables.within(near)) {
     const [near, far, start, end] =
       orientation === 'vertical'
         ? [table.left, table.right, table.top, table.bottom]
@@ -259,7 +262,7 @@ function closestFitting(
   segment: Segment,
   wanted: number,
   orientation: 'vertical' | 'horizontal',
-  tables: readonly Rect[],
+  tables: TableIndex,
 ): number {
   const steps = 6;
   for (let step = 0; step < steps; step++) {
@@ -275,7 +278,7 @@ function fits(
   at: number,
   value: number,
   orientation: 'vertical' | 'horizontal',
-  tables: readonly Rect[],
+  tables: TableIndex,
 ): boolean {
   const index = orientation === 'vertical' ? 0 : 1;
   const moved = (point: Point): Point => (index === 0 ? [value, point[1]] : [point[0], value]);
@@ -287,7 +290,63 @@ function fits(
     [a, b],
     [b, points[at + 2] as Point],
   ];
-  return checks.every(([p, q]) => tables.every((table) => !entersTable(p, q, table)));
+  return checks.every(([p, q]) =>
+    tables
+      .within({
+        left: Math.min(p[0], q[0]),
+        right: Math.max(p[0], q[0]),
+        top: Math.min(p[1], q[1]),
+        bottom: Math.max(p[1], q[1]),
+      })
+      .every((table) => !entersTable(p, q, table)),
+  );
+}
+
+/** Side of the cells of TableIndex, in px: about a table's size. */
+const CELL = 256;
+
+/**
+ * The tables by the square cells they cover, so that a check near a segment looks at the few tables around
+ * it instead of all of them (a 300-table diagram's lanes make tens of thousands of checks). `within`
+ * returns every table whose rectangle meets the given one (edges included), in their given order.
+ */
+class TableIndex {
+  private readonly cells = new Map<string, number[]>();
+
+  constructor(private readonly tables: readonly Rect[]) {
+    tables.forEach((table, at) => {
+      this.eachCell(table, (key) => {
+        const list = this.cells.get(key);
+        if (list === undefined) this.cells.set(key, [at]);
+        else list.push(at);
+      });
+    });
+  }
+
+  within(area: Rect): Rect[] {
+    const found = new Set<number>();
+    this.eachCell(area, (key) => {
+      for (const at of this.cells.get(key) ?? []) found.add(at);
+    });
+    return [...found]
+      .sort((a, b) => a - b)
+      .map((at) => this.tables[at] as Rect)
+      .filter(
+        (table) =>
+          table.right >= area.left &&
+          table.left <= area.right &&
+          table.bottom >= area.top &&
+          table.top <= area.bottom,
+      );
+  }
+
+  private eachCell(area: Rect, visit: (key: string) => void): void {
+    const x0 = Math.floor(area.left / CELL);
+    const x1 = Math.floor(area.right / CELL);
+    const y0 = Math.floor(area.top / CELL);
+    const y1 = Math.floor(area.bottom / CELL);
+    for (let x = x0; x <= x1; x++) for (let y = y0; y <= y1; y++) visit(`${x},${y}`);
+  }
 }
 
 /** Whether the axis-parallel segment p–q has a part inside the table (its outline excepted, 2 px in). */

@@ -9,8 +9,9 @@ import { generateDiagram } from '@dss/schema/dist/bench/generate-diagram';
 import { type Measurement, measurePair } from '@dss/schema/dist/bench/measure';
 import { renderDiagramSvg } from '@dss/diagram-svg';
 import { EditorStore } from '../store';
+import { runBrowserBench } from './browser';
 
-const RUNS = 31;
+const RUNS = Number(process.env.DSS_BENCH_RUNS ?? 5);
 
 function main(): void {
   const document = generateDiagram({ tables: 300, columnsPerTable: 12 });
@@ -67,3 +68,7 @@ function row(measurement: Measurement, baseline: Measurement): string {
 }
 
 main();
+runBrowserBench().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});

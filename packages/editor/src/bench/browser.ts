@@ -1,0 +1,121 @@
+// `npm run bench -w @dss/editor`, the browser half: the editor's drawing path in Chromium (playwright-core,
+// as the web app's browser tests) on packages/schema's generated 300-table diagram, served as a static page
+// (dist/bench/page.js, see src/browser/bench-page.ts). Measured, as medians of alternating runs so both sides
+// see the same machine load: committing an added column until the drawing with the column and its lines
+// re-routed is on screen, and a table moved until its lines are re-routed on screen, each against the
+// baseline of the same edit drawn the way the editor did before (the whole SVG drawn again by
+// renderDiagramSvg, parsed and put in); the first complete drawing; the JS heap after garbage collection.
+// Then the patched drawing is checked against a full drawing of the same document (tables' boxes, lines).
+import path from 'node:path';
+import { measureSvg } from '@dss/diagram-svg';
+import { generateDiagram } from '@dss/schema/dist/bench/generate-diagram';
+import { chromium } from 'playwright-core';
+
+const RUNS = Number(process.env.DSS_BENCH_RUNS ?? 5);
+const CHROMIUM = process.env.DSS_TEST_CHROMIUM || '/usr/bin/chromium';
+const PAGE_SCRIPT = path.resolve(__dirname, 'page.js');
+
+interface BenchWindow {
+  dssBench: {
+    load(document: unknown): Promise<number>;
+    addColumn(table: string, full: boolean): Promise<number>;
+    moveTable(table: string, dx: number, dy: number, full: boolean): Promise<number>;
+    markup(): string;
+    fullMarkup(): string;
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+export async function runBrowserBench(): Promise<void> {
+  const document = generateDiagram({ tables: 300, columnsPerTable: 12 });
+  const table = document.tables[150]!.name;
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+    ],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.setContent('<!doctype html><html><head><title>bench</title></head><body></body></html>');
+    await page.addScriptTag({ path: PAGE_SCRIPT });
+    const first: number[] = [];
+    for (let run = 0; run < Math.max(3, Math.ceil(RUNS / 2)); run++)
+      first.push(
+        await page.evaluate((doc) => (globalThis as unknown as BenchWindow).dssBench.load(doc), document),
+      );
+    const pairs = { column: [[], []] as number[][], move: [[], []] as number[][] };
+    for (let run = 0; run < RUNS; run++) {
+      // Alternating, patched first on even runs and full first on odd ones.
+      for (const full of run % 2 === 0 ? [false, true] : [true, false]) {
+        const at = full ? 1 : 0;
+        pairs.column[at]!.push(
+          await page.evaluate(
+            ([name, whole]) => (globalThis as unknown as BenchWindow).dssBench.addColumn(name, whole),
+            [table, full] as const,
+          ),
+        );
+        pairs.move[at]!.push(
+          await page.evaluate(
+            ([name, whole]) => (globalThis as unknown as BenchWindow).dssBench.moveTable(name, 8, 24, whole),
+            [table, full] as const,
+          ),
+        );
+      }
+    }
+    // The patched drawing against a full one of the same document, after one more patched edit.
+    await page.evaluate(
+      (name) => (globalThis as unknown as BenchWindow).dssBench.addColumn(name, false),
+      table,
+    );
+    const [onPage, full] = await page.evaluate(() => {
+      const bench = (globalThis as unknown as BenchWindow).dssBench;
+      return [bench.markup(), bench.fullMarkup()];
+    });
+    const measuredPage = measureSvg(onPage);
+    const measuredFull = measureSvg(full);
+    const same =
+      measuredPage.tables.length === document.tables.length &&
+      JSON.stringify(measuredPage.tables) === JSON.stringify(measuredFull.tables) &&
+      JSON.stringify(measuredPage.relationships) === JSON.stringify(measuredFull.relationships);
+
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('HeapProfiler.collectGarbage');
+    const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+
+    const baseline = median(pairs.column[1]!);
+    console.log(
+      `browser (Chromium): ${document.tables.length} tables, ${document.relationships.length} relationships; ` +
+        `median of ${RUNS} alternating runs; baseline: the same edit drawn whole (renderDiagramSvg, parsed, put in)`,
+    );
+    const row = (label: string, ms: number, against: number, budget: number) =>
+      console.log(
+        `${label.padEnd(52)} ${ms.toFixed(1).padStart(8)} ms  ${(ms / against).toFixed(2).padStart(6)} × baseline  ` +
+          `(budget ${budget} ms: ${ms <= budget ? 'met' : 'not met'})`,
+      );
+    row('add a column → drawn, lines re-routed (patched)', median(pairs.column[0]!), baseline, 100);
+    row('add a column → drawn whole (baseline)', baseline, baseline, 100);
+    row('move a table → lines re-routed (patched)', median(pairs.move[0]!), median(pairs.move[1]!), 200);
+    row('move a table → drawn whole (baseline)', median(pairs.move[1]!), median(pairs.move[1]!), 200);
+    row('first complete drawing', median(first), baseline, 1500);
+    console.log(
+      `JS heap after GC: ${(heap.usedSize / 2 ** 20).toFixed(1)} MB (budget 150 MB: ${heap.usedSize < 150 * 2 ** 20 ? 'met' : 'not met'})`,
+    );
+    console.log(
+      `patched drawing equals a full drawing (tables' boxes, lines' paths): ${same ? 'yes' : 'NO'}`,
+    );
+    if (!same) process.exitCode = 1;
+  } finally {
+    await browser.close();
+  }
+}

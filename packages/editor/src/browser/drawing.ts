@@ -1,0 +1,96 @@
+// The canvas's SVG, kept up to date with the document: the first drawing (and one whose groups, notes or
+// layers changed) is the renderer's whole SVG; after an edit, only the tables and relationships whose
+// markup changed are parsed and swapped in, keyed by data-table / data-relationship (planLayer), and the
+// routing reuses the previous drawing's searches where nothing they depend on changed (SearchCache). What
+// is on the page is therefore always what renderDiagramSvg draws for the document, part for part.
+import { type DiagramParts, renderDiagramParts, SearchCache, svgOfParts } from '@dss/diagram-svg';
+import { type LayerPlan, patchable, planLayer } from '../drawing-patch';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+export interface DrawOutcome {
+  svg: SVGSVGElement;
+  /** Whether the SVG on the page was patched (false: a new SVG element was put in). */
+  patched: boolean;
+  /** Tables and relationships drawn again (all of them when not patched). */
+  redrawn: number;
+}
+
+export class CanvasDrawing {
+  private svg: SVGSVGElement | null = null;
+  private parts: DiagramParts | null = null;
+  private readonly routing = new SearchCache();
+
+  /** Draws `document` into `host`, patching the SVG already there when it can. */
+  draw(host: HTMLElement, document: Parameters<typeof renderDiagramParts>[0], title: string): DrawOutcome {
+    const parts = renderDiagramParts(document, { title, routingCache: this.routing });
+    const before = this.parts;
+    const svg = this.svg;
+    this.parts = parts;
+    if (svg !== null && before !== null && svg.parentNode === host && patchable(before, parts)) {
+      const redrawn =
+        patchLayer(svg, 'dss-relationships', planLayer(before.relationships, parts.relationships)) +
+        patchLayer(svg, 'dss-tables', planLayer(before.tables, parts.tables));
+      if (redrawn >= 0) {
+        sizeTo(svg, parts.viewBox);
+        return { svg, patched: true, redrawn };
+      }
+    }
+    const fresh = parseSvg(svgOfParts(parts));
+    sizeTo(fresh, parts.viewBox);
+    host.replaceChildren(fresh);
+    this.svg = fresh;
+    return { svg: fresh, patched: false, redrawn: parts.tables.length + parts.relationships.length };
+  }
+}
+
+/**
+ * Applies a layer's plan to the layer's <g>; returns how many parts were parsed, or -1 when the layer on
+ * the page is not the one the plan was made for (then the caller draws the whole SVG again).
+ */
+function patchLayer(svg: SVGSVGElement, className: string, plan: LayerPlan): number {
+  const layer = svg.querySelector<SVGGElement>(`:scope > g.${className}`);
+  if (layer === null) return plan.steps.length === 0 ? 0 : -1;
+  if (plan.redrawn === 0 && plan.removed.length === 0) return 0;
+  const existing = Array.from(layer.children);
+  const fresh = plan.steps.filter((step) => 'markup' in step);
+  const parsed = fresh.length === 0 ? [] : parseParts(fresh.map((step) => step.markup));
+  if (parsed === null) return -1;
+  let next = 0;
+  const children = plan.steps.map((step) => ('keep' in step ? existing[step.keep] : parsed[next++]));
+  if (children.some((child) => child === undefined)) return -1;
+  for (const at of plan.removed) existing[at]?.remove();
+  // In order: each node is put after the one before it, so unchanged runs are not moved at all.
+  let previous: Element | null = null;
+  for (const child of children as Element[]) {
+    const wanted: ChildNode | null = previous === null ? layer.firstChild : previous.nextSibling;
+    if (wanted !== child) layer.insertBefore(child, wanted);
+    previous = child;
+  }
+  return fresh.length;
+}
+
+/** Parts' markup (one element each) as nodes of the page's document, or null when one is not one element. */
+function parseParts(markups: string[]): Element[] | null {
+  const parsed = new DOMParser().parseFromString(
+    `<svg xmlns="${SVG_NS}">${markups.join('')}</svg>`,
+    'image/svg+xml',
+  );
+  const nodes = Array.from(parsed.documentElement.children);
+  if (nodes.length !== markups.length || parsed.querySelector('parsererror') !== null) return null;
+  return nodes.map((node) => window.document.importNode(node, true));
+}
+
+/** Natural size, so the canvas scrolls and one unit is one pixel; the view origin is the viewBox's. */
+function sizeTo(svg: SVGSVGElement, viewBox: string): void {
+  if (svg.getAttribute('viewBox') !== viewBox) svg.setAttribute('viewBox', viewBox);
+  const box = svg.viewBox.baseVal;
+  svg.setAttribute('width', String(Math.max(box.width, 1)));
+  svg.setAttribute('height', String(Math.max(box.height, 1)));
+}
+
+/** The SVG as a node, parsed as XML (never as HTML), in a document where nothing runs. */
+function parseSvg(markup: string): SVGSVGElement {
+  const parsed = new DOMParser().parseFromString(markup, 'image/svg+xml');
+  return window.document.importNode(parsed.documentElement, true) as unknown as SVGSVGElement;
+}
