@@ -56,13 +56,18 @@ export class Emphasis {
       for (const end of new Set([link.source, link.target]))
         this.linksOf.set(end, [...(this.linksOf.get(end) ?? []), link]);
     }
-    this.changed = new Set(
-      Array.from(
-        svg.querySelectorAll<SVGGElement>(
-          'g.dss-table.dss-added, g.dss-table.dss-changed, g.dss-table.dss-removed',
-        ),
-      ).map((g) => g.dataset['table'] ?? ''),
-    );
+    // A table is changed when it, or anything drawn in it (a column, an index), carries a mark; a marked
+    // relationship changes both its tables.
+    this.changed = new Set<string>();
+    for (const marked of Array.from(
+      svg.querySelectorAll<SVGElement>('.dss-added, .dss-changed, .dss-removed'),
+    )) {
+      const table = marked.closest<SVGGElement>('g.dss-table[data-table]');
+      if (table !== null) this.changed.add(table.dataset['table'] ?? '');
+      else if (marked.matches('g.dss-relationship'))
+        for (const end of [marked.dataset['sourceTable'], marked.dataset['targetTable']])
+          if (end) this.changed.add(end);
+    }
     svg.addEventListener('pointerover', (event) => {
       if ((event as PointerEvent).buttons !== 0) return;
       const table = (event.target as Element).closest<SVGGElement>('g.dss-table[data-table]');

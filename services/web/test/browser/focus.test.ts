@@ -220,4 +220,21 @@ describe('focus on what the pointer is on (Chromium)', () => {
     await saveScreenshot(page, 'focus-review-changes');
     await page.context().close();
   });
+
+  it('the review page emphasises a table whose only change is an added column', async () => {
+    const changed = documentFrom(
+      { strategy: 'merge', tables: [{ name: 'users', columns: [{ name: 'nickname', type: 'text' }] }] },
+      danbooru,
+    );
+    const review = reviewDiagram(danbooru, changed.document, changed.diff);
+    const page = await openDiagramPage(
+      browser,
+      diagramPage('review', review.document, { highlight: review.highlight, arrange: false }),
+    );
+    const { tables } = await styles(page);
+    // users is a hub: its neighbours stay clear, the tables beyond them fade.
+    expect(tables['users']!.opacity).toBe('1');
+    expect(Object.entries(tables).filter(([, table]) => table.opacity === '0.25').length).toBeGreaterThan(10);
+    await page.context().close();
+  });
 });
