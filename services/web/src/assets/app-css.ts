@@ -114,6 +114,8 @@ aside.history { background: var(--paper); border: 1px solid var(--line); border-
 aside.history h2 { margin-top: 0; }
 aside.history ol, aside.history ul { padding-left: 1.1rem; margin: 0; }
 aside.history li { margin-bottom: 0.6rem; }
+aside.history ol.versions { list-style: none; padding-left: 0; }
+aside.history .version-number { font-weight: 600; }
 .diff { display: grid; gap: 0.8rem; }
 .diff-section { background: var(--paper); border: 1px solid var(--line); border-radius: 8px; padding: 0.4rem 1rem 0.8rem; }
 ul.changes { margin: 0; padding-left: 1.1rem; }
