@@ -2341,9 +2341,11 @@ export interface operations {
                     "application/json": components["schemas"]["CommentResponse"];
                 };
             };
+            400: components["responses"]["BodyNotAnObject"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenPropose"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidBody"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
         };
@@ -2522,9 +2524,11 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookResponse"];
                 };
             };
+            400: components["responses"]["BodyNotAnObject"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidBody"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
         };
@@ -2550,9 +2554,11 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookResponse"];
                 };
             };
+            400: components["responses"]["BodyNotAnObject"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidBody"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
         };
@@ -2614,9 +2620,11 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryResponse"];
                 };
             };
+            400: components["responses"]["BodyNotAnObject"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidBody"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
         };
