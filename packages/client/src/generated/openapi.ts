@@ -2311,6 +2311,7 @@ export interface operations {
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["ConversationConflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["InvalidBody"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
@@ -2345,6 +2346,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenPropose"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["InvalidBody"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
@@ -2472,6 +2474,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
             409: components["responses"]["WebhookConflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["InvalidBody"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
@@ -2528,6 +2531,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["InvalidBody"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
@@ -2558,6 +2562,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["InvalidBody"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
@@ -2624,6 +2629,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["InvalidBody"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
@@ -2787,6 +2793,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenPropose"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UpdateUnprocessable"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
@@ -3089,6 +3096,7 @@ export interface operations {
             400: components["responses"]["BodyNotAnObject"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenWrite"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["InvalidLintSettings"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
