@@ -24,7 +24,8 @@ const { freePort, waitFor } = require('./lib/net');
 
 const ADMIN_URL = process.env.DSS_TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const APP_URL = 'http://dss.example.test'; // the test reads it too
-const SERVICES = ['ACCOUNTS', 'CATALOG', 'DIAGRAMS', 'PROPOSALS', 'IMPORTER'];
+// Every gRPC service on a port of its own (a release ignores the names it does not have).
+const SERVICES = ['ACCOUNTS', 'CATALOG', 'DIAGRAMS', 'PROPOSALS', 'IMPORTER', 'NOTIFICATIONS'];
 
 async function main() {
   const [checkout, outDir] = process.argv.slice(2).map((arg) => path.resolve(arg));

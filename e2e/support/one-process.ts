@@ -65,7 +65,7 @@ export async function startOneProcessSystem(
     DSS_APP_URL: `http://127.0.0.1:${webPort}`,
     DSS_ADMIN_PORT: String(adminPort),
     ...Object.fromEntries(
-      ['ACCOUNTS', 'CATALOG', 'DIAGRAMS', 'PROPOSALS', 'IMPORTER'].map((name) => [
+      ['ACCOUNTS', 'CATALOG', 'DIAGRAMS', 'PROPOSALS', 'IMPORTER', 'NOTIFICATIONS'].map((name) => [
         `DSS_${name}_GRPC_ADDR`,
         '127.0.0.1:0',
       ]),
