@@ -147,8 +147,13 @@ export class Emphasis {
 
   private clear(): void {
     this.svg.classList.remove('dss-emphasis');
+    // `dss-selected` is ours on a relationship only: on a table it is the live page's shared selection.
     for (const element of Array.from(this.svg.querySelectorAll(`.${FOCUS_CLASSES.slice(0, 5).join(', .')}`)))
-      element.classList.remove(...FOCUS_CLASSES.slice(0, 5));
+      element.classList.remove(
+        ...FOCUS_CLASSES.slice(0, 5).filter(
+          (name) => name !== 'dss-selected' || element.matches('g.dss-relationship'),
+        ),
+      );
     this.info.hidden = true;
   }
 

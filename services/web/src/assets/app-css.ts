@@ -95,8 +95,8 @@ pre.code { background: var(--paper); border: 1px solid var(--line); border-radiu
 .lint-findings { padding-left: 1.2rem; }
 .lint-findings li { margin: 0.2rem 0; }
 .lint-findings .severity { font-weight: 600; text-transform: uppercase; font-size: 11px; }
-.lint-error .severity { color: #b42318; }
-.lint-warning .severity { color: #8a5a00; }
+.lint-error .severity { color: var(--removed); }
+.lint-warning .severity { color: var(--changed); }
 .lint-counts { font-weight: normal; font-size: 0.8em; color: var(--muted, #666); }
 .migration-tools { display: flex; justify-content: flex-end; margin: 0.4rem 0; }
 .import-warnings pre.statement { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 12px; margin: 0.2rem 0 0; }
