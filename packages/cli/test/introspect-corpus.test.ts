@@ -14,6 +14,21 @@ const PG_MISSING_FUNCTIONS = `CREATE OR REPLACE FUNCTION uuidv7() RETURNS uuid L
 
 const INTEGER = /^(tinyint|smallint|mediumint|int|bigint)$/;
 
+/**
+ * The type as the server's catalog knows it. Some type names are notations for another type: MySQL stores
+ * BOOLEAN as tinyint(1); MariaDB stores JSON as LONGTEXT with a json_valid CHECK; PostgreSQL's serial is an
+ * integer column numbered by a sequence it owns (which is also how our export writes an imported
+ * `integer DEFAULT nextval(…)` column). The catalog cannot tell which of the two the DDL wrote.
+ */
+const ALIASES: Record<string, Record<string, string>> = {
+  mysql: { boolean: 'tinyint', json: 'longtext' },
+  pgsql: { serial: 'integer', bigserial: 'bigint', smallserial: 'smallint' },
+};
+
+function catalogType(name: string, driver: string): string {
+  return ALIASES[driver]?.[name] ?? name;
+}
+
 /** What the comparison covers, in a stable order. */
 export function comparable(document: DiagramDocument) {
   const byName = <T extends { name: string }>(list: T[]) =>
@@ -24,10 +39,7 @@ export function comparable(document: DiagramDocument) {
       columns: table.columns.map((column) => ({
         name: column.name,
         // MySQL stores BOOLEAN as tinyint(1): the catalog cannot tell which of the two the DDL wrote.
-        type:
-          column.driver_data_type_name === 'boolean' && document.driver === 'mysql'
-            ? 'tinyint'
-            : column.driver_data_type_name,
+        type: catalogType(column.driver_data_type_name, document.driver),
         // MySQL integer display widths (`bigint(20)`) are deprecated and a server shows its default one
         // whether or not it was written, so they are not compared.
         params:
