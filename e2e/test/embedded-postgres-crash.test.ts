@@ -4,6 +4,9 @@
 // starts it again with crash recovery: every failing answer meanwhile is 503 `unavailable`, the system is
 // ready again within seconds and stays so, every create answered 201 exists afterwards, and the outage is
 // logged once rather than per request.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { isExternalStack } from '../support/stack';
 import { tablesPatch } from '../support/diagrams';
 import { type OneProcessSystem, postmasterPid, startOneProcessSystem } from '../support/one-process';
@@ -62,7 +65,14 @@ describeLocal('npm start with its embedded PostgreSQL', () => {
   });
 
   it('should restart a SIGKILLed PostgreSQL with crash recovery, answer 503 meanwhile and lose no accepted create', async () => {
-    system = await startOneProcessSystem({}, { embeddedPostgres: true });
+    // The load creates more diagrams than a plan's cap allows (the demo team is on `team`, 100 private).
+    const plans = path.join(mkdtempSync(path.join(tmpdir(), 'dss-plans-')), 'plans.json');
+    const unlimited = { api_access: true, max_tables_per_diagram: null, max_private_diagrams: null };
+    writeFileSync(
+      plans,
+      JSON.stringify({ free: unlimited, starter: unlimited, team: unlimited, enterprise: unlimited }),
+    );
+    system = await startOneProcessSystem({ DSS_PLANS_FILE: plans }, { embeddedPostgres: true });
     const running = system;
     const outcomes: Outcome[] = [];
     let loading = true;
@@ -139,7 +149,8 @@ describeLocal('npm start with its embedded PostgreSQL', () => {
     process.stdout.write(
       `${refused} creates answered 503 during the outage; ${stackLines} log lines with a stack\n`,
     );
-    // A few lines per outage (each outbox relay says once that it cannot publish), never one per request.
-    expect(stackLines).toBeLessThanOrEqual(5);
+    // A few lines per outage (each outbox relay and consumer says once that it cannot reach the database),
+    // never one per request.
+    expect(stackLines).toBeLessThanOrEqual(12);
   }, 180_000);
 });
