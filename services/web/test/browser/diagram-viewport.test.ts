@@ -239,7 +239,9 @@ describe('corpus diagrams in the browser: routing, first view, zoom and pan', ()
     expect(zoomed.screen.width).toBeLessThanOrEqual(201);
     expect(first.view.width / zoomed.view.width).toBeCloseTo(1.96, 1);
 
-    // A press on the users table's box in the minimap puts users in the middle of the view.
+    // A press on the users table's box in the minimap puts users in the middle of the view. The page is
+    // taller than the window (export, live bar, import warnings above the drawing): bring the map into view.
+    await page.locator('svg.dss-minimap').scrollIntoViewIfNeeded();
     const target = await page.evaluate(() =>
       (document.querySelector('rect.dss-minimap-table[data-minimap-table="users"]') as SVGRectElement)
         .getBoundingClientRect()
