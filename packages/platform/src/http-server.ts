@@ -68,6 +68,10 @@ export function startDraining(server: Server): void {
  */
 export async function closeGracefully(server: Server, graceMs: number): Promise<void> {
   startDraining(server);
+  // close() ends idle connections, and a connection whose request has arrived but not yet been read (the
+  // event loop was busy) counts as idle: its client would see a reset. One poll phase reads those first
+  // (setImmediate callbacks run after it), so they become requests in flight that the close waits for.
+  await new Promise((resolve) => setImmediate(resolve));
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   let timer: NodeJS.Timeout | undefined;
