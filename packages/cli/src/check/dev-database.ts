@@ -4,7 +4,8 @@
 // at once) has every table dropped again afterwards.
 import type { DiagramDocument } from '@dss/schema';
 import { createScript } from '@dss/sql';
-import mysql from 'mysql2/promise';
+import type { Connection, RowDataPacket } from 'mysql2/promise';
+import { loadMysql } from '../mysql-driver';
 import { Client } from 'pg';
 import { type Introspection, IntrospectionError, introspectWith } from '../introspect';
 import { readSchema } from '../introspect/mysql';
@@ -48,7 +49,7 @@ export async function schemaAfterMigrations(
       }
     }
     const database = decodeURIComponent(target.url.pathname.replace(/^\//, ''));
-    const connection = await mysql.createConnection({
+    const connection = await (await loadMysql()).createConnection({
       host: target.url.hostname,
       port: Number(target.url.port || 3306),
       user: decodeURIComponent(target.url.username),
@@ -58,7 +59,7 @@ export async function schemaAfterMigrations(
     });
     let loaded = false;
     try {
-      const [tables] = await connection.query<mysql.RowDataPacket[]>(
+      const [tables] = await connection.query<RowDataPacket[]>(
         'SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?',
         [database],
       );
@@ -86,8 +87,8 @@ async function runNamed(migration: Migration, run: () => Promise<unknown>): Prom
   }
 }
 
-async function emptyMysql(connection: mysql.Connection, database: string): Promise<void> {
-  const [tables] = await connection.query<mysql.RowDataPacket[]>(
+async function emptyMysql(connection: Connection, database: string): Promise<void> {
+  const [tables] = await connection.query<RowDataPacket[]>(
     'SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?',
     [database],
   );

@@ -1,7 +1,8 @@
 // Reads a live MySQL or MariaDB schema into the importer's SchemaBuilder through information_schema only
 // (SELECT on the tables themselves is what lets a user see them there; nothing else is needed or done).
 import type { SchemaBuilder } from '@dss/ddl';
-import mysql, { type RowDataPacket } from 'mysql2/promise';
+import type { Connection, RowDataPacket } from 'mysql2/promise';
+import { loadMysql } from '../mysql-driver';
 import type { DatabaseTarget } from './target';
 
 const INTEGER_WIDTH = /^(tinyint|smallint|mediumint|int|bigint)\(\d+\)/;
@@ -32,7 +33,7 @@ function enumValues(columnType: string): string[] | undefined {
 
 export async function readMysql(target: DatabaseTarget, builder: SchemaBuilder): Promise<string[]> {
   const database = decodeURIComponent(target.url.pathname.replace(/^\//, ''));
-  const connection = await mysql.createConnection({
+  const connection = await (await loadMysql()).createConnection({
     host: target.url.hostname,
     port: Number(target.url.port || 3306),
     user: decodeURIComponent(target.url.username),
@@ -47,14 +48,14 @@ export async function readMysql(target: DatabaseTarget, builder: SchemaBuilder):
   }
 }
 
-async function rows(connection: mysql.Connection, sql: string, database: string): Promise<RowDataPacket[]> {
+async function rows(connection: Connection, sql: string, database: string): Promise<RowDataPacket[]> {
   const [result] = await connection.query<RowDataPacket[]>(sql, [database]);
   return result;
 }
 
 /** Reads one schema through a connection the caller holds (`dss check` uses its own). */
 export async function readSchema(
-  connection: mysql.Connection,
+  connection: Connection,
   database: string,
   builder: SchemaBuilder,
 ): Promise<string[]> {
@@ -162,7 +163,7 @@ function groupIndexes(statistics: RowDataPacket[]): IndexRows[] {
 }
 
 /** Adds the foreign keys, composite ones as one key with their columns in order. */
-async function readForeignKeys(connection: mysql.Connection, database: string, builder: SchemaBuilder) {
+async function readForeignKeys(connection: Connection, database: string, builder: SchemaBuilder) {
   const keys = new Map<
     string,
     {
@@ -214,7 +215,7 @@ async function readForeignKeys(connection: mysql.Connection, database: string, b
 }
 
 async function readActions(
-  connection: mysql.Connection,
+  connection: Connection,
   keys: Map<string, { table: string; name: string; onDelete: string | null; onUpdate: string | null }>,
 ): Promise<void> {
   for (const table of new Set([...keys.values()].map((key) => key.table))) {
