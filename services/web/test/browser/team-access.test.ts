@@ -6,11 +6,13 @@ import type { Page } from 'playwright-core';
 import { saveScreenshot } from '../support/browser';
 import { useBrowserSuite } from '../support/browser-suite';
 import { linkIn, type Mailbox, startMailbox } from '../support/mailbox';
-import { createPerson } from '../support/web-system';
+import { createPerson, onContainerStack } from '../support/web-system';
 
 const TEAM = 'crew';
 
-describe('team members, invitations and roles (Chromium)', () => {
+// The web app mails through an SMTP server this test starts: configured on the system npm test starts for it,
+// not on the web container.
+(onContainerStack ? describe.skip : describe)('team members, invitations and roles (Chromium)', () => {
   let mailbox: Mailbox;
   beforeAll(async () => {
     mailbox = await startMailbox();

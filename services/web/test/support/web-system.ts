@@ -22,6 +22,13 @@ export interface WebTestSystem {
   stop(): Promise<void>;
 }
 
+/**
+ * Whether these tests run against the containers of scripts/e2e-containers.sh. Tests that need a system
+ * configured for them (an SMTP server of the test's own, direct gRPC calls to a service) run only on the
+ * system `npm test` starts for them.
+ */
+export const onContainerStack = Boolean(process.env.E2E_CONTAINERS_STACK);
+
 /** The fields of scripts/e2e-containers.js's stack file these tests use. */
 interface ContainerStackFile {
   appUrl: string;
