@@ -234,11 +234,13 @@ CREATE TABLE orders_${n} (id bigint PRIMARY KEY, customer_id bigint NOT NULL REF
           answers.push(await request(stack, 'GET', `/diagrams/${uuid}/schema`, own));
           await sleep(50);
         } catch (error) {
-          // Refused: the gateway no longer listens, so the request never reached it. Anything else (a reset
-          // or a closed socket mid-answer) is a request it dropped.
-          const code = (error as NodeJS.ErrnoException).code;
-          (code === 'ECONNREFUSED' ? refused : broken).push(`${code}: ${(error as Error).message}`);
-          if (code === 'ECONNREFUSED') await sleep(100);
+          // Refused, or reset while connecting (the kernel had queued the connection when the listener
+          // closed): the request was never sent, so it never reached the gateway. Anything else (a reset or a
+          // closed socket mid-answer) is a request it dropped.
+          const failure = error as NodeJS.ErrnoException;
+          const neverSent = failure.code === 'ECONNREFUSED' || failure.syscall === 'connect';
+          (neverSent ? refused : broken).push(`${failure.code}: ${failure.message}`);
+          if (neverSent) await sleep(100);
         }
       }
     });
