@@ -19,6 +19,7 @@ import type { SigningKeys } from './signing-keys';
 import { createSessionHandlers } from './sessions';
 import * as links from './link-repository';
 import { createLinkHandlers } from './links';
+import { createSsoHandlers, refuseIfSsoOnly } from './sso';
 import { resolveExpiry } from './token-expiry';
 import { toMembership, toTeam, toTokenRecord, toUser } from './wire';
 
@@ -56,6 +57,7 @@ export function createAccountsHandlers(deps: AccountsDeps) {
   return {
     ...createSessionHandlers(pool, now),
     ...createLinkHandlers(pool, now),
+    ...createSsoHandlers(pool, plans),
 
     async Authenticate(request: { token: string }) {
       const check = verifyAccessTokenSignature(request.token, keys.verification, now());
@@ -304,6 +306,7 @@ export function createAccountsHandlers(deps: AccountsDeps) {
       const stored = user?.password_hash ?? DECOY_PASSWORD_HASH;
       const matches = (await verifyPassword(request.password ?? '', stored)) && Boolean(user?.password_hash);
       if (!user || !matches) throw new ServiceError('unauthenticated', 'wrong email or password');
+      await refuseIfSsoOnly(pool, user.id);
       return toUser(user);
     },
 

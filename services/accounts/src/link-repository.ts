@@ -14,10 +14,11 @@ export interface InvitationRow {
   revoked_at: Date | null;
   invited_by_email: string | null;
   account_exists: boolean;
+  sso_only: boolean;
 }
 
 const INVITATION_SELECT = `SELECT i.id, i.team_id, t.slug AS team_slug, t.name AS team_name, i.email, i.role,
-    i.created_at, i.expires_at, i.accepted_at, i.revoked_at, b.email AS invited_by_email,
+    i.created_at, i.expires_at, i.accepted_at, i.revoked_at, b.email AS invited_by_email, t.sso_only,
     EXISTS (SELECT 1 FROM accounts.users u WHERE lower(u.email) = lower(i.email) AND u.deleted_at IS NULL)
       AS account_exists
   FROM accounts.invitations i

@@ -37,6 +37,7 @@ function toInvitation(row: links.InvitationRow) {
     expires_at: row.expires_at.toISOString(),
     account_exists: row.account_exists,
     invited_by_email: row.invited_by_email ?? '',
+    sso_only: row.sso_only,
   };
 }
 
@@ -122,6 +123,11 @@ export function createLinkHandlers(pool: Pool, now: () => Date) {
         );
       if (!account && request.user_id)
         throw new ServiceError('forbidden', `this invitation is for ${invitation.email}, not for you`);
+      if (!account && invitation.sso_only)
+        throw new ServiceError(
+          'forbidden',
+          `team ${invitation.team_name} signs in with single sign-on only: sign in with SSO as ${invitation.email}, then open this link again`,
+        );
       const passwordHash = account ? null : await hashPassword(requirePassword(request.password));
       const userId = await withTransaction(pool, async (client) => {
         if (!(await links.markInvitationAccepted(client, invitation.id, now()))) throw linkNotFound();

@@ -11,6 +11,7 @@ export interface TeamRow {
   slug: string;
   name: string;
   plan: string;
+  sso_only: boolean;
   created_at: Date;
   deleted_at: Date | null;
 }

@@ -12,6 +12,7 @@ export function toTeam(team: TeamRow, plan: Plan) {
     caps: planCaps(plan),
     api_access: plan.api_access,
     created_at: team.created_at.toISOString(),
+    sso_only: team.sso_only,
   };
 }
 

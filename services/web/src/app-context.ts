@@ -8,6 +8,7 @@ import type { LiveHub } from './live/live-hub';
 import type { Mailer } from './mailer';
 import type { ResetThrottle } from './reset-throttle';
 import type { SignInThrottle } from './sign-in-throttle';
+import type { SsoClient } from './sso';
 import type { Signer } from './signing';
 
 export interface WebAppContext {
@@ -26,4 +27,6 @@ export interface WebAppContext {
   appUrl: string;
   /** Per-IP limit on password-reset requests. */
   resetThrottle: ResetThrottle;
+  /** Single sign-on with the deployment's OpenID provider, when DSS_OIDC_ISSUER is set. */
+  sso: SsoClient | null;
 }

@@ -21,6 +21,7 @@ import { liveRoutes } from './routes/live';
 import { reviewRoutes } from './routes/review';
 import { shareRoutes } from './routes/share';
 import { signInRoutes } from './routes/sign-in';
+import { ssoRoutes } from './routes/sso';
 import { tokenRoutes } from './routes/tokens';
 import { invitationRoutes, memberRoutes, passwordResetRoutes } from './routes/team-access';
 import { versionRoutes } from './routes/versions';
@@ -97,6 +98,7 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
 
   const pages = express.Router({ caseSensitive: true, strict: false });
   signInRoutes(pages, context);
+  ssoRoutes(pages, context);
   homeRoutes(pages, context);
   // Before the diagram routes, so `/diagrams/new` is not read as a diagram id.
   editorRoutes(pages, context);

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { ConfigError, DEFAULT_GRPC_ADDRESSES, env } from '@dss/platform';
 import { MIN_SESSION_KEY_CHARACTERS } from './session-key';
+import { readSsoConfig } from './sso-config';
 
 export type WebConfig = ReturnType<typeof readWebConfig>;
 
@@ -40,6 +41,8 @@ export function readWebConfig(source: NodeJS.ProcessEnv = process.env) {
     smtpUrl: env.optionalUrl('DSS_SMTP_URL', { protocols: ['smtp:', 'smtps:'] }, source),
     mailFrom: env.string('DSS_MAIL_FROM', { default: 'Diagram Schema Service <noreply@localhost>' }, source),
     adminPort: env.int('DSS_ADMIN_PORT', { default: 9090, min: 0, max: 65535 }, source),
+    /** Single sign-on with OpenID Connect (DSS_OIDC_*); null when DSS_OIDC_ISSUER is unset. */
+    sso: readSsoConfig(source),
   };
 }
 

@@ -8,12 +8,14 @@ export interface CookieSettings {
   session: string;
   /** The pre-sign-in nonce that the sign-in form's CSRF token is bound to. */
   nonce: string;
+  /** A single sign-on in progress: its state, nonce and PKCE verifier, until the provider sends the person back. */
+  sso: string;
 }
 
 export function cookieSettings(appUrl: string): CookieSettings {
   const secure = new URL(appUrl).protocol === 'https:';
   const prefix = secure ? '__Host-' : '';
-  return { secure, session: `${prefix}dss_session`, nonce: `${prefix}dss_signin` };
+  return { secure, session: `${prefix}dss_session`, nonce: `${prefix}dss_signin`, sso: `${prefix}dss_sso` };
 }
 
 export function readCookie(req: Request, name: string): string | undefined {

@@ -21,6 +21,7 @@ import { createMailer } from './mailer';
 import { ResetThrottle } from './reset-throttle';
 import { SignInThrottle } from './sign-in-throttle';
 import { Signer } from './signing';
+import { SsoClient } from './sso';
 
 export interface WebDeps {
   config: WebConfig;
@@ -46,6 +47,9 @@ export async function startWebApp({ config, logger, metrics, bus }: WebDeps) {
     mailer: createMailer(config.smtpUrl, config.mailFrom),
     appUrl: config.appUrl,
     resetThrottle: new ResetThrottle(),
+    sso: config.sso
+      ? new SsoClient(config.sso, new URL('/sso/callback', config.appUrl).toString(), logger)
+      : null,
   };
   const accessChecks = startAccessChecks(context);
   const app = createWebApp(context, {

@@ -10,16 +10,17 @@ export class Signer {
     return createHmac('sha256', this.key).update(`${purpose}\n${value}`).digest('base64url');
   }
 
-  sign(value: string): string {
-    return `${value}.${this.mac('cookie', value)}`;
+  /** `purpose` keeps cookies of different kinds apart: one is never accepted as another. */
+  sign(value: string, purpose = 'cookie'): string {
+    return `${value}.${this.mac(purpose, value)}`;
   }
 
   /** The value of a signed cookie, or null when the signature does not match. */
-  unsign(signed: string): string | null {
+  unsign(signed: string, purpose = 'cookie'): string | null {
     const dot = signed.lastIndexOf('.');
     if (dot <= 0) return null;
     const value = signed.slice(0, dot);
-    return sameText(signed.slice(dot + 1), this.mac('cookie', value)) ? value : null;
+    return sameText(signed.slice(dot + 1), this.mac(purpose, value)) ? value : null;
   }
 
   csrfToken(subject: string): string {

@@ -20,7 +20,13 @@ export function invitationRoutes(router: Router, context: WebAppContext): void {
     const invitation = await accounts.GetInvitation({ secret });
     const viewer = viewerOf(res);
     const csrfToken = viewer ? csrfTokenFor(context, req, res) : anonymousCsrfToken(context, req, res);
-    renderInvitation(res, { invitation, secret, csrfToken, viewer: viewer?.user });
+    renderInvitation(res, {
+      invitation,
+      secret,
+      csrfToken,
+      viewer: viewer?.user,
+      ssoName: context.sso?.settings.providerName,
+    });
   });
 
   router.post('/invitations/:secret', async (req, res) => {
@@ -34,6 +40,7 @@ export function invitationRoutes(router: Router, context: WebAppContext): void {
         invitation,
         secret,
         csrfToken: anonymousCsrfToken(context, req, res),
+        ssoName: context.sso?.settings.providerName,
         error: 'The two passwords differ.',
         status: 400,
       });
@@ -65,6 +72,8 @@ function renderInvitation(
     secret: string;
     csrfToken: string;
     viewer?: { name: string; email: string };
+    /** The single sign-on provider's name, when the deployment has one. */
+    ssoName?: string;
     error?: string;
     status?: number;
   },
@@ -81,8 +90,17 @@ function renderInvitation(
     form = html`<p>This invitation is for <strong>${invitation.email}</strong>, which already has an account.
 ${viewer ? html`You are signed in as ${viewer.email}: sign out, then` : ''} sign in as ${invitation.email} to join.</p>
 ${viewer ? '' : html`<p><a class="button primary" href="/sign-in?next=${encodeURIComponent(action)}">Sign in to join</a></p>`}`;
+  } else if (invitation.sso_only) {
+    form = view.ssoName
+      ? html`<p>Team ${invitation.team_name} signs in with single sign-on only. Sign in as ${invitation.email}, then join.</p>
+<p><a class="button primary" href="/sso/start?next=${encodeURIComponent(action)}">Sign in with ${view.ssoName} to join</a></p>`
+      : html`<p>Team ${invitation.team_name} signs in with single sign-on only, which this deployment does not offer. Ask the team's owner.</p>`;
   } else {
-    form = html`<form method="post" action="${action}" class="stack">${csrfField(csrfToken)}
+    const sso = view.ssoName
+      ? html`<p><a class="button" href="/sso/start?next=${encodeURIComponent(action)}">Sign in with ${view.ssoName} to join</a></p>
+<p class="muted">or set a password:</p>`
+      : '';
+    form = html`${sso}<form method="post" action="${action}" class="stack">${csrfField(csrfToken)}
 <label>Email <input type="email" value="${invitation.email}" autocomplete="username" readonly></label>
 <label>Your name <input type="text" name="name" maxlength="100" autocomplete="name" required autofocus></label>
 <label>Password <input type="password" name="password" autocomplete="new-password" minlength="8" required></label>

@@ -89,6 +89,16 @@ export function memberRoutes(router: Router, context: WebAppContext): void {
     res.redirect(303, self ? '/' : `/settings/team/${encodeURIComponent(membership.team_slug)}/members`);
   });
 
+  // "SSO only": owners turn password sign-in off for the team's members (their API tokens keep working).
+  router.post('/settings/team/:slug/sso', requireViewer, async (req, res) => {
+    const membership = ownerOf(req, res);
+    const ssoOnly = (req.body as Record<string, unknown>).sso_only === 'on';
+    if (ssoOnly && !context.sso)
+      throw forbidden('This deployment has no single sign-on: its operator configures it first.');
+    await accounts.SetTeamSsoOnly({ team_slug: membership.team_slug, sso_only: ssoOnly });
+    res.redirect(303, `/settings/team/${encodeURIComponent(membership.team_slug)}/members`);
+  });
+
   router.post('/settings/team/:slug/invitations/:id/revoke', requireViewer, async (req, res) => {
     const membership = ownerOf(req, res);
     await accounts.RevokeInvitation({ id: String(req.params.id), team_slug: membership.team_slug });
@@ -110,12 +120,28 @@ export function memberRoutes(router: Router, context: WebAppContext): void {
   ): Promise<void> {
     const viewer = viewerOf(res)!;
     const owner = membership.role === 'owner';
-    const [{ memberships }, { invitations }] = await Promise.all([
+    const [{ memberships }, { invitations }, team] = await Promise.all([
       accounts.ListTeamMembers({ team_slug: membership.team_slug }),
       owner ? accounts.ListInvitations({ team_slug: membership.team_slug }) : { invitations: [] },
+      accounts.GetTeam({ slug: membership.team_slug, id: '' }),
     ]);
     const csrfToken = csrfTokenFor(context, req, res);
     const base = `/settings/team/${encodeURIComponent(membership.team_slug)}`;
+    const ssoSection =
+      context.sso || team.sso_only
+        ? html`<section class="card" aria-labelledby="sso-heading">
+<h2 id="sso-heading">Single sign-on</h2>
+${
+  owner
+    ? html`<form method="post" action="${base}/sso" class="stack">${csrfField(csrfToken)}
+<label><input type="checkbox" name="sso_only"${team.sso_only ? html` checked` : ''}${context.sso ? '' : html` disabled`}> Members sign in with ${context.sso?.settings.providerName ?? 'single sign-on'} only</label>
+<p class="muted">Password sign-in then stops for every member of this team (you too: sign in with ${context.sso?.settings.providerName ?? 'single sign-on'} once before turning it on). API tokens keep working.</p>
+<button type="submit">Save sign-in setting</button>
+</form>`
+    : html`<p>${team.sso_only ? 'Members of this team sign in with single sign-on only.' : 'Members may sign in with a password or with single sign-on.'}</p>`
+}
+</section>`
+        : '';
     res.send(
       page(
         { title: `Members of ${membership.team_name}`, viewer: { ...viewer.user, csrfToken } },
@@ -143,6 +169,7 @@ ${csrfField(csrfToken)}
 </form>`
     : html`<p class="muted">Only owners of the team invite people and change roles.</p>`
 }
+${ssoSection}
 <h2>Members</h2>
 <table class="list" id="members">
 <thead><tr><th>Email</th><th>Role</th><th>Member since</th>${owner ? html`<th>Actions</th>` : ''}</tr></thead>

@@ -24,7 +24,7 @@ export function signInRoutes(router: Router, context: WebAppContext): void {
     const existing = readCookie(req, context.cookies.nonce);
     const nonce = (existing && context.signer.unsign(existing)) || randomBytes(24).toString('base64url');
     setCookie(res, context.cookies, context.cookies.nonce, context.signer.sign(nonce), NONCE_COOKIE_SECONDS);
-    renderForm(res, { csrfToken: context.signer.csrfToken(`nonce:${nonce}`), next, email: '' });
+    renderForm(res, context, { csrfToken: context.signer.csrfToken(`nonce:${nonce}`), next, email: '' });
   });
 
   router.post('/sign-in', async (req, res) => {
@@ -38,7 +38,7 @@ export function signInRoutes(router: Router, context: WebAppContext): void {
     const wait = context.throttle.retryAfterSeconds(address);
     if (wait > 0) {
       res.setHeader('Retry-After', String(wait));
-      return renderForm(res, {
+      return renderForm(res, context, {
         csrfToken,
         next,
         email,
@@ -50,10 +50,15 @@ export function signInRoutes(router: Router, context: WebAppContext): void {
     try {
       userId = (await context.clients.accounts.VerifyPassword({ email, password })).id;
     } catch (error) {
+      // The right password of a member of a team that signs in with single sign-on only.
+      if (isServiceError(error) && error.code === 'forbidden') {
+        const message = `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}.`;
+        return renderForm(res, context, { csrfToken, next, email, error: message, status: 403 });
+      }
       if (!isServiceError(error) || (error.code !== 'unauthenticated' && error.code !== 'invalid_request'))
         throw error;
       context.throttle.recordFailure(address);
-      return renderForm(res, { csrfToken, next, email, error: WRONG_CREDENTIALS, status: 401 });
+      return renderForm(res, context, { csrfToken, next, email, error: WRONG_CREDENTIALS, status: 401 });
     }
     context.throttle.recordSuccess(address);
     const session = await context.clients.accounts.CreateSession({ user_id: userId });
@@ -78,6 +83,7 @@ export function signInRoutes(router: Router, context: WebAppContext): void {
 
 function renderForm(
   res: Response,
+  context: WebAppContext,
   form: { csrfToken: string; next: string; email: string; error?: string; status?: number },
 ): void {
   res.status(form.status ?? 200).send(
@@ -86,6 +92,12 @@ function renderForm(
       html`<main class="narrow">
 <h1>Sign in</h1>
 ${form.error ? html`<p class="error" role="alert">${form.error}</p>` : ''}
+${
+  context.sso
+    ? html`<p><a class="button primary sso" href="/sso/start?next=${encodeURIComponent(form.next)}">Sign in with ${context.sso.settings.providerName}</a></p>
+<p class="muted separator">or with your email and password</p>`
+    : ''
+}
 <form method="post" action="/sign-in" class="stack">
 ${csrfField(form.csrfToken)}
 <input type="hidden" name="next" value="${form.next}">

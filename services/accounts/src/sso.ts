@@ -1,0 +1,102 @@
+// Single sign-on. The web app speaks OpenID Connect with the company's provider and hands accounts the
+// person it vouched for: issuer, subject (the provider's stable id), a verified email and a name. The
+// identity signs in the user it is linked to; a first sign-in links the live user with the same email (so
+// nobody gets a second account), or makes a user who joins the deployment's teams for new members.
+// Teams may require single sign-on: VerifyPassword then refuses their members.
+import { randomUUID } from 'node:crypto';
+import { enqueueEvent, ServiceError, withTransaction } from '@dss/platform';
+import type { Pool } from 'pg';
+import { requirePlan, type PlanTable } from './plans';
+import * as repo from './repository';
+import * as sso from './sso-repository';
+import { toTeam, toUser } from './wire';
+
+const TEAM_CHANGED_SUBJECT = 'accounts.team.changed';
+const ROLES = ['owner', 'editor', 'viewer'];
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
+
+export interface SsoSignInRequest {
+  issuer: string;
+  subject: string;
+  email: string;
+  name: string;
+  join_team_slugs: string[];
+  join_role: string;
+}
+
+function requiredText(field: string, value: string | undefined, max: number): string {
+  const text = (value ?? '').trim();
+  if (!text) throw new ServiceError('invalid_request', `${field} is required`);
+  if (text.length > max) throw new ServiceError('invalid_request', `${field} is too long`);
+  return text;
+}
+
+export function createSsoHandlers(pool: Pool, plans: PlanTable) {
+  return {
+    async SignInWithSso(request: SsoSignInRequest) {
+      const issuer = requiredText('issuer', request.issuer, 2000);
+      const subject = requiredText('subject', request.subject, 255);
+      const email = requiredText('email', request.email, 320).toLowerCase();
+      if (!EMAIL_PATTERN.test(email))
+        throw new ServiceError('invalid_request', `"${email}" is not an email address`);
+      const role = request.join_role || 'viewer';
+      if (!ROLES.includes(role))
+        throw new ServiceError('invalid_request', `join_role must be one of ${ROLES.join(', ')}`);
+
+      return withTransaction(pool, async (client) => {
+        // One sign-in at a time per identity, so two first sign-ins do not both make a user.
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`sso:${issuer}:${subject}`]);
+        const linked = await sso.findIdentity(client, issuer, subject);
+        if (linked) {
+          const user = await repo.findUserById(client, linked.user_id);
+          if (user && !user.deleted_at) {
+            await sso.touchIdentity(client, issuer, subject, email);
+            return { user: toUser(user), created: false, linked: false };
+          }
+          await sso.deleteIdentity(client, issuer, subject);
+        }
+        const existing = await repo.findUserByEmail(client, email);
+        if (existing) {
+          if (await sso.findIdentityOfUser(client, existing.id, issuer))
+            throw new ServiceError(
+              'forbidden',
+              `the account of ${email} is linked to another identity of this provider; ask an operator`,
+            );
+          await sso.insertIdentity(client, { issuer, subject, user_id: existing.id, email });
+          return { user: toUser(existing), created: false, linked: true };
+        }
+        const user = await repo.insertUser(client, {
+          id: randomUUID(),
+          email,
+          name: (request.name ?? '').trim().slice(0, 100) || email,
+          password_hash: null,
+        });
+        await sso.insertIdentity(client, { issuer, subject, user_id: user.id, email });
+        for (const slug of new Set(request.join_team_slugs ?? [])) {
+          const team = await repo.findLiveTeamBySlug(client, slug);
+          if (!team) continue;
+          await repo.upsertMembership(client, team.id, user.id, role);
+          await enqueueEvent(client, repo.SCHEMA, TEAM_CHANGED_SUBJECT, { team_id: team.id, user_id: user.id });
+        }
+        return { user: toUser(user), created: true, linked: false };
+      });
+    },
+
+    async SetTeamSsoOnly(request: { team_slug: string; sso_only: boolean }) {
+      const team = await repo.findLiveTeamBySlug(pool, (request.team_slug ?? '').trim());
+      if (!team) throw new ServiceError('not_found', `no team with slug "${request.team_slug}"`);
+      const updated = await sso.updateTeamSsoOnly(pool, team.id, Boolean(request.sso_only));
+      return toTeam(updated, requirePlan(plans, updated.plan));
+    },
+  };
+}
+
+/** Refuses a password sign-in of a member of a team that signs in with single sign-on only. */
+export async function refuseIfSsoOnly(pool: Pool, userId: string): Promise<void> {
+  const teams = await sso.ssoOnlyTeamsOfUser(pool, userId);
+  if (teams.length === 0) return;
+  throw new ServiceError(
+    'forbidden',
+    `${teams.map((team) => team.name).join(', ')} ${teams.length === 1 ? 'requires' : 'require'} single sign-on: sign in with SSO`,
+  );
+}
