@@ -61,7 +61,10 @@ export async function updateTeamSsoOnly(db: Queryable, teamId: string, ssoOnly: 
 }
 
 /** The live teams of a user that sign in with single sign-on only, by slug. */
-export async function ssoOnlyTeamsOfUser(db: Queryable, userId: string): Promise<{ slug: string; name: string }[]> {
+export async function ssoOnlyTeamsOfUser(
+  db: Queryable,
+  userId: string,
+): Promise<{ slug: string; name: string }[]> {
   const { rows } = await db.query<{ slug: string; name: string }>(
     `SELECT t.slug, t.name FROM accounts.memberships m
        JOIN accounts.teams t ON t.id = m.team_id AND t.deleted_at IS NULL

@@ -76,7 +76,10 @@ export function createSsoHandlers(pool: Pool, plans: PlanTable) {
           const team = await repo.findLiveTeamBySlug(client, slug);
           if (!team) continue;
           await repo.upsertMembership(client, team.id, user.id, role);
-          await enqueueEvent(client, repo.SCHEMA, TEAM_CHANGED_SUBJECT, { team_id: team.id, user_id: user.id });
+          await enqueueEvent(client, repo.SCHEMA, TEAM_CHANGED_SUBJECT, {
+            team_id: team.id,
+            user_id: user.id,
+          });
         }
         return { user: toUser(user), created: true, linked: false };
       });

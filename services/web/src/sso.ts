@@ -4,12 +4,13 @@
 // answer against it (state, then the code exchanged with the verifier, then the ID token's signature,
 // issuer, audience and nonce) and returns who the provider vouches for. The provider's metadata is
 // discovered on first use and kept; a failed discovery is tried again on the next sign-in.
-import type * as Oidc from 'openid-client' with { 'resolution-mode': 'import' };
 import type { Logger } from '@dss/platform';
 import { PageError } from './page-errors';
 import type { SsoConfig } from './sso-config';
 
-type OidcLibrary = typeof Oidc;
+// openid-client is an ES module, loaded with import() on first use.
+type OidcLibrary = typeof import('openid-client', { with: { 'resolution-mode': 'import' }});
+type OidcConfiguration = InstanceType<OidcLibrary['Configuration']>;
 
 export interface PendingSignIn {
   state: string;
@@ -36,7 +37,7 @@ export class SsoRefusal extends Error {
 }
 
 export class SsoClient {
-  private provider: Promise<{ lib: OidcLibrary; config: Oidc.Configuration }> | null = null;
+  private provider: Promise<{ lib: OidcLibrary; config: OidcConfiguration }> | null = null;
 
   constructor(
     readonly settings: SsoConfig,
@@ -60,8 +61,10 @@ export class SsoClient {
       })();
       attempt.catch((error: unknown) => {
         // The message only: a failed request's details could carry the client's credentials.
-        this.logger.error({ issuer: this.settings.issuer, reason: String((error as Error)?.message ?? error) },
-          'single sign-on provider discovery failed');
+        this.logger.error(
+          { issuer: this.settings.issuer, reason: String((error as Error)?.message ?? error) },
+          'single sign-on provider discovery failed',
+        );
         if (this.provider === attempt) this.provider = null;
       });
       this.provider = attempt;
@@ -139,8 +142,7 @@ function refusalOrOutage(lib: OidcLibrary, error: unknown): Error {
   if (error instanceof lib.AuthorizationResponseError || error instanceof lib.ResponseBodyError)
     return new SsoRefusal(`the provider answered ${error.error}`);
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && code.startsWith('OAUTH_'))
-    return new SsoRefusal((error as Error).message);
+  if (typeof code === 'string' && code.startsWith('OAUTH_')) return new SsoRefusal((error as Error).message);
   return providerUnavailable(error);
 }
 

@@ -101,7 +101,12 @@ function takePending(req: Request, res: Response, context: WebAppContext): Pendi
       typeof pending.verifier !== 'string'
     )
       return null;
-    return { state: pending.state, nonce: pending.nonce, verifier: pending.verifier, next: localPath(pending.next) };
+    return {
+      state: pending.state,
+      nonce: pending.nonce,
+      verifier: pending.verifier,
+      next: localPath(pending.next),
+    };
   } catch {
     return null;
   }
