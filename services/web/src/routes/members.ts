@@ -134,7 +134,7 @@ export function memberRoutes(router: Router, context: WebAppContext): void {
 ${
   owner
     ? html`<form method="post" action="${base}/sso" class="stack">${csrfField(csrfToken)}
-<label><input type="checkbox" name="sso_only"${team.sso_only ? html` checked` : ''}${context.sso ? '' : html` disabled`}> Members sign in with ${context.sso?.settings.providerName ?? 'single sign-on'} only</label>
+<label class="check"><input type="checkbox" name="sso_only"${team.sso_only ? html` checked` : ''}${context.sso ? '' : html` disabled`}> Members sign in with ${context.sso?.settings.providerName ?? 'single sign-on'} only</label>
 <p class="muted">Password sign-in then stops for every member of this team (you too: sign in with ${context.sso?.settings.providerName ?? 'single sign-on'} once before turning it on). API tokens keep working.</p>
 <button type="submit">Save sign-in setting</button>
 </form>`
