@@ -3,9 +3,13 @@
 // matched by uuid; the patch names them by name, as every patch does, so it applies to any copy of the
 // document whose names agree (the server's copy has other uuids for records the editor created).
 //
-// What the patch format cannot say is left out: column order (a merge only appends), table and group
-// colours, relationship names and referential actions.
+// Table and group colours, which the patch format has no field for, travel beside it in `colors` (applied
+// by @dss/schema's applyCanvasColors, here and in the diagrams service). What neither can say is left out:
+// column order (a merge only appends), relationship names and referential actions.
 import {
+  type CanvasColors,
+  canvasColorsBetween,
+  isEmptyCanvasColors,
   type Column,
   type DiagramDocument,
   type DocumentTable,
@@ -28,12 +32,15 @@ export interface EditPatch {
     groups?: { name: string; delete_children: boolean }[];
     sticky_notes?: string[];
   };
+  /** Colours of tables and groups (named as after the patch), sent beside the patch. */
+  colors?: CanvasColors;
 }
 
-/** A patch that changes nothing: no tables, relationships, groups, notes or deletions. */
+/** A patch that changes nothing: no tables, relationships, groups, notes, deletions or colours. */
 export function isEmptyPatch(patch: EditPatch): boolean {
   const d = patch.deletions ?? {};
   return (
+    isEmptyCanvasColors(patch.colors) &&
     !patch.tables?.length &&
     !patch.relationships?.length &&
     !patch.groups?.length &&
@@ -143,6 +150,8 @@ export function patchBetween(from: DiagramDocument, to: DiagramDocument): EditPa
   if (notes.length > 0) patch.sticky_notes = notes;
   const kept = Object.fromEntries(Object.entries(deletions).filter(([, list]) => list.length > 0));
   if (Object.keys(kept).length > 0) patch.deletions = kept;
+  const colors = canvasColorsBetween(from, to);
+  if (colors) patch.colors = colors;
   return patch;
 }
 

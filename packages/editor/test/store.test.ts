@@ -157,4 +157,38 @@ describe('patchBetween()', () => {
     expect(server.applyUnrecorded(patch)).toEqual({ ok: true });
     expect(shape(server)).toEqual(shape(first));
   });
+
+  describe('colours', () => {
+    it('should colour a table as one undoable step, and carry the colour in the save patch', () => {
+      const store = new EditorStore(emptyDocument('pgsql'), 'pgsql');
+      store.edit('Add table', { strategy: 'merge', tables: [table('users', 20)] });
+      const saved = store.document;
+      expect(
+        store.edit('Colour table', { strategy: 'merge', colors: { tables: { users: '#FF8800' } } }),
+      ).toEqual({
+        ok: true,
+      });
+      expect(store.document.tables[0]?.color).toBe('#ff8800');
+      expect(patchBetween(saved, store.document)).toEqual({
+        strategy: 'merge',
+        colors: { tables: { users: '#ff8800' } },
+      });
+      store.undo();
+      expect(store.document.tables[0]?.color).toBeNull();
+      store.redo();
+      expect(store.document.tables[0]?.color).toBe('#ff8800');
+    });
+
+    it('should refuse a colour for a table that is not there, changing nothing', () => {
+      const store = new EditorStore(emptyDocument('pgsql'), 'pgsql');
+      const before = store.document;
+      const refused = store.edit('Colour table', {
+        strategy: 'merge',
+        colors: { tables: { ghosts: '#fff' } },
+      });
+      expect(refused.ok).toBe(false);
+      expect(store.document).toBe(before);
+      expect(store.undoDepth).toBe(0);
+    });
+  });
 });

@@ -15,9 +15,12 @@ import { randomUUID } from 'node:crypto';
 import { enqueueEvent, invalidField, isUuid, ServiceError, withTransaction } from '@dss/platform';
 import {
   apply,
+  applyCanvasColors,
+  type CanvasColors,
   type DiagramDocument,
   type Driver,
   normalize,
+  parseCanvasColors,
   type RebaseConflict,
   rebaseConflictMessage,
   rebasePatch,
@@ -41,6 +44,7 @@ export interface ApplyPatchInput {
   source_id: string;
   base_version_uuid?: string;
   note_positions_json?: string;
+  colors_json?: string;
 }
 
 const SOURCE_KIND = /^[a-z][a-z_]{0,31}$/;
@@ -60,6 +64,7 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
   if (!isUuid(input.diagram_uuid)) throw diagramNotFound();
   const patchInput = parsePatch(input.patch_json);
   const notePositions = parseNotePositions(input.note_positions_json ?? '');
+  const colors = parseColors(input.colors_json ?? '');
   const teamId = input.team_id.toLowerCase();
 
   return withTransaction(context.pool, async (client) => {
@@ -102,6 +107,20 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
       note.left = left;
       note.top = top;
     }
+    const colored = applyCanvasColors(document, colors);
+    if (!colored.ok) {
+      // On a rebased save the name is the one the edit was made with: someone renamed or removed it since.
+      if (stale)
+        throw new ServiceError(
+          'conflict',
+          `${colored.message} any more: it changed after the edit was made`,
+          {
+            errors: [{ path: colored.path, message: colored.message }],
+          },
+        );
+      throw invalidField(colored.path, colored.message);
+    }
+    Object.assign(document, { tables: colored.value.tables, groups: colored.value.groups });
 
     const versionUuid = randomUUID();
     const userId = input.user_id.toLowerCase();
@@ -172,6 +191,20 @@ function conflictPath(conflict: RebaseConflict): string {
     default:
       return ['sticky_notes', conflict.name ?? ''].join('.');
   }
+}
+
+/** `{"tables": {"<name>": colour | null}, "groups": {…}}`; empty text is none. */
+function parseColors(text: string): CanvasColors | undefined {
+  if (text === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw invalidField('colors', 'must be a JSON object');
+  }
+  const parsed = parseCanvasColors(value);
+  if (!parsed.ok) throw invalidField(parsed.path, parsed.message);
+  return parsed.value;
 }
 
 /** `{"<uuid>": [left, top]}` as whole, non-negative positions; empty text is none. */

@@ -5,6 +5,7 @@
 // edit stays on screen and the status names what conflicted; "Re-apply" puts it onto the newest version.
 import {
   apply,
+  applyCanvasColors,
   type DiagramDocument,
   normalize,
   rebaseConflictMessage,
@@ -149,13 +150,16 @@ export class Autosave {
     const mine = patchBetween(this.#saved, this.store.document);
     let next = document;
     if (!isEmptyPatch(mine)) {
-      const normalized = normalize(mine).patch;
+      const { colors, ...schemaPatch } = mine;
+      const normalized = normalize(schemaPatch).patch;
       const onBase = validate(normalized, this.#saved, this.store.driver, 'propose');
       const rebased = onBase.ok ? rebasePatch(onBase.patch, this.#saved, document) : null;
       if (rebased && !rebased.ok) return this.#remoteConflict(rebaseConflictMessage(rebased.conflicts));
       const onRemote = validate(normalized, document, this.store.driver, 'propose');
       if (!onRemote.ok) return this.#remoteConflict(onRemote.message);
-      next = apply(document, onRemote.patch).document;
+      const colored = applyCanvasColors(apply(document, onRemote.patch).document, colors);
+      if (!colored.ok) return this.#remoteConflict(colored.message);
+      next = colored.value;
     }
     this.#saved = document;
     this.#version = versionUuid;
@@ -195,7 +199,7 @@ export class Autosave {
         method: 'POST',
         credentials: 'same-origin',
         headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': this.csrfToken },
-        body: JSON.stringify({ base_version_uuid: this.#version, patch }),
+        body: JSON.stringify(saveBody(this.#version, patch)),
       });
       const answer = (await response.json().catch(() => null)) as {
         version_uuid?: string;
@@ -280,6 +284,12 @@ export class Autosave {
       // Nothing kept to clear.
     }
   }
+}
+
+/** The save's body: the patch, and the colours beside it (the patch format has no colour field). */
+function saveBody(baseVersionUuid: string, patch: EditPatch) {
+  const { colors, ...schemaPatch } = patch;
+  return { base_version_uuid: baseVersionUuid, patch: schemaPatch, ...(colors ? { colors } : {}) };
 }
 
 export function describeSaveState(state: SaveState): string {

@@ -202,8 +202,20 @@ export class EditorController {
       groups: [{ name: to, left: group.left, top: group.top, width: group.width, height: group.height }],
       tables: members.map((table) => ({ name: table.name, parent_name: to, columns: [] })),
       deletions: { groups: [{ name: from, delete_children: false }] },
+      // The group is written again under its new name: its colour goes with it.
+      ...(group.color ? { colors: { groups: { [to]: group.color } } } : {}),
     };
     if (this.edit('Rename group', patch, 'group')) this.panel.value = { kind: 'group', name: to };
+  }
+
+  /** A table's or group's colour (a hex colour, or null for the default): a canvas-only edit. */
+  recolor(kind: 'table' | 'group', name: string, color: string | null): void {
+    const section = kind === 'table' ? 'tables' : 'groups';
+    this.edit(
+      kind === 'table' ? 'Colour table' : 'Colour group',
+      { strategy: 'merge', colors: { [section]: { [name]: color } } },
+      kind,
+    );
   }
 
   moveGroup(name: string, dx: number, dy: number): void {

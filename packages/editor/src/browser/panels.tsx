@@ -1,4 +1,4 @@
-// The side panel: a table (name, comment, columns, indexes, delete), a column form (type from the
+// The side panel: a table (name, comment, colour, columns, indexes, delete), a column form (type from the
 // driver's catalog with its parameters, flags the driver has, default, comment) and the relationship form.
 // A refused edit shows the engine's message in the panel where it was made.
 import { useState } from 'preact/hooks';
@@ -10,6 +10,7 @@ import {
   lookupDataType,
   writtenType,
 } from '@dss/schema';
+import { GROUP_DEFAULT, TABLE_HEADER_DEFAULT } from '@dss/diagram-svg/src/palette';
 import type { EditorController } from './controller';
 
 export function Problem({ editor, place }: { editor: EditorController; place: string }) {
@@ -61,6 +62,7 @@ export function TablePanel({ editor, table }: { editor: EditorController; table:
         </label>
         {!readOnly && <button type="submit">Save table</button>}
       </form>
+      <ColorField editor={editor} kind="table" name={table.name} color={table.color} />
       <h3>Columns</h3>
       <ul class="items">
         {table.columns.map((column) => (
@@ -358,6 +360,49 @@ export function ColumnForm({
       </form>
     </section>
   );
+}
+
+/**
+ * A table's or group's colour: a colour picker (committed when the picker closes) and "Default colour".
+ * Read-only people see the colour only.
+ */
+export function ColorField({
+  editor,
+  kind,
+  name,
+  color,
+}: {
+  editor: EditorController;
+  kind: 'table' | 'group';
+  name: string;
+  color: string | null;
+}) {
+  const label = kind === 'table' ? 'Table colour' : 'Group colour';
+  const fallback = kind === 'table' ? TABLE_HEADER_DEFAULT : GROUP_DEFAULT;
+  return (
+    <div class="color-field">
+      <label>
+        {label}
+        <input
+          type="color"
+          name="color"
+          value={normalHex(color ?? fallback)}
+          disabled={!editor.editable}
+          onChange={(event) => editor.recolor(kind, name, event.currentTarget.value.toLowerCase())}
+        />
+      </label>
+      {editor.editable && color !== null && (
+        <button type="button" onClick={() => editor.recolor(kind, name, null)}>
+          Default colour
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** `#abc` → `#aabbcc`, as a colour input wants it. */
+function normalHex(color: string): string {
+  return color.length === 4 ? `#${[...color.slice(1)].map((digit) => digit + digit).join('')}` : color;
 }
 
 function Check({ name, label, checked }: { name: string; label: string; checked: boolean }) {

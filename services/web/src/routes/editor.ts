@@ -180,6 +180,7 @@ ${
         base_version_uuid: typeof body.base_version_uuid === 'string' ? body.base_version_uuid : '',
         note_positions_json:
           notePositions && typeof notePositions === 'object' ? JSON.stringify(notePositions) : '',
+        colors_json: body.colors === undefined ? '' : JSON.stringify(body.colors),
       });
       const document = await fullDocument(clients, viewer, membership, applied.diagram ?? diagram);
       res.json({ version_uuid: applied.version_uuid, document });

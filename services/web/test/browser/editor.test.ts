@@ -434,6 +434,46 @@ describe('the editor (Chromium, whole embedded system)', () => {
     expect(stored.groups.map((group) => group.name)).toEqual(['billing']);
   });
 
+  it('When a person colours a table and a group, then the drawing shows it, it is saved, undo takes it back and a renamed group keeps it', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Coloured', 'PostgreSQL');
+    const full = async () =>
+      (await api(web, owner.token, 'GET', `/diagrams/${uuid}/schema-full`)).body.data as unknown as {
+        tables: { name: string; color: string | null }[];
+        groups: { name: string; color: string | null }[];
+      };
+    const headerFill = () =>
+      page.locator('g.dss-table[data-table="ledger"] path.dss-header').getAttribute('fill');
+    await addTable(page, 'ledger');
+    const defaultFill = await headerFill();
+    await page.getByLabel('Table colour').fill('#f97316');
+    await saved(page);
+    expect(await headerFill()).toBe('#f97316');
+    expect((await full()).tables.map((table) => [table.name, table.color])).toEqual([['ledger', '#f97316']]);
+
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await saved(page);
+    expect(await headerFill()).toBe(defaultFill);
+    expect((await full()).tables[0]!.color).toBeNull();
+    await page.getByRole('button', { name: 'Redo' }).click();
+    await page.getByRole('button', { name: 'Default colour' }).click();
+    await saved(page);
+    expect((await full()).tables[0]!.color).toBeNull();
+
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Add group' }).click();
+    await page.getByRole('textbox', { name: 'Group name' }).fill('money');
+    await page.getByRole('button', { name: 'Save group' }).click();
+    await page.getByRole('heading', { name: 'Group money' }).waitFor();
+    await page.getByLabel('Group colour').fill('#22c55e');
+    await page.getByRole('textbox', { name: 'Group name' }).fill('finance');
+    await page.getByRole('button', { name: 'Save group' }).click();
+    await page.getByRole('heading', { name: 'Group finance' }).waitFor();
+    await saved(page);
+    await saveScreenshot(page, 'editor-colours');
+    expect((await full()).groups.map((group) => [group.name, group.color])).toEqual([['finance', '#22c55e']]);
+  });
+
   it('When a person drags from a column to a column with the relationship panel open, then the relationship is drawn and saved', async () => {
     const page = await suite.signedInPage(owner, '/');
     const uuid = await newDiagram(page, 'Dragged link', 'PostgreSQL');
