@@ -36,6 +36,8 @@ body.editing main.editor-page { max-width: none; margin: 0; padding: 0.5rem 1rem
 .editor-panel .row { display: flex; gap: 0.4rem; flex-wrap: wrap; }
 .editor-panel ul.items { list-style: none; padding: 0; margin: 0; display: grid; gap: 0.2rem; }
 .editor-panel ul.items li { display: flex; gap: 0.3rem; align-items: center; justify-content: space-between; }
+.editor-panel ul.items .reorder { display: inline-flex; gap: 0.15rem; }
+.editor-panel ul.items .reorder button { min-width: 1.9rem; padding-inline: 0.3rem; }
 .editor-problem { border: 1px solid var(--editor-problem-line); background: var(--editor-problem-paper);
   color: var(--editor-problem-ink); border-radius: 4px;
   padding: 0.4rem 0.6rem; font-size: 0.9rem; }

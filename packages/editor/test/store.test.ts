@@ -191,4 +191,41 @@ describe('patchBetween()', () => {
       expect(store.undoDepth).toBe(0);
     });
   });
+
+  describe('column order', () => {
+    it('should move a column as one undoable step, and put a deleted middle column back in its place on undo', () => {
+      const store = new EditorStore(emptyDocument('pgsql'), 'pgsql');
+      store.edit('Add table', {
+        strategy: 'merge',
+        tables: [
+          table('users', 20, [
+            { name: 'email', type: 'text' },
+            { name: 'name', type: 'text' },
+          ]),
+        ],
+      });
+      const names = () => store.document.tables[0]!.columns.map((column) => column.name);
+      const saved = store.document;
+      expect(
+        store.edit('Move column', { strategy: 'merge', column_order: { users: ['id', 'name', 'email'] } }),
+      ).toEqual({
+        ok: true,
+      });
+      expect(names()).toEqual(['id', 'name', 'email']);
+      expect(patchBetween(saved, store.document)).toEqual({
+        strategy: 'merge',
+        column_order: { users: ['id', 'name', 'email'] },
+      });
+      store.undo();
+      expect(names()).toEqual(['id', 'email', 'name']);
+
+      store.edit('Delete column', {
+        strategy: 'merge',
+        deletions: { columns: [{ table: 'users', columns: ['email'] }] },
+      });
+      expect(names()).toEqual(['id', 'name']);
+      store.undo();
+      expect(names()).toEqual(['id', 'email', 'name']);
+    });
+  });
 });

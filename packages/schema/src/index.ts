@@ -22,3 +22,4 @@ export * from './patch-onto';
 export * from './integrity';
 export * from './lint';
 export * from './canvas-colors';
+export * from './column-order';

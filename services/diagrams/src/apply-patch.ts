@@ -16,11 +16,14 @@ import { enqueueEvent, invalidField, isUuid, ServiceError, withTransaction } fro
 import {
   apply,
   applyCanvasColors,
+  applyColumnOrder,
   type CanvasColors,
+  type ColumnOrder,
   type DiagramDocument,
   type Driver,
   normalize,
   parseCanvasColors,
+  parseColumnOrder,
   type RebaseConflict,
   rebaseConflictMessage,
   rebasePatch,
@@ -45,6 +48,7 @@ export interface ApplyPatchInput {
   base_version_uuid?: string;
   note_positions_json?: string;
   colors_json?: string;
+  column_order_json?: string;
 }
 
 const SOURCE_KIND = /^[a-z][a-z_]{0,31}$/;
@@ -65,6 +69,7 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
   const patchInput = parsePatch(input.patch_json);
   const notePositions = parseNotePositions(input.note_positions_json ?? '');
   const colors = parseColors(input.colors_json ?? '');
+  const columnOrder = parseOrder(input.column_order_json ?? '');
   const teamId = input.team_id.toLowerCase();
 
   return withTransaction(context.pool, async (client) => {
@@ -120,7 +125,19 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
         );
       throw invalidField(colored.path, colored.message);
     }
-    Object.assign(document, { tables: colored.value.tables, groups: colored.value.groups });
+    const ordered = applyColumnOrder(colored.value, columnOrder);
+    if (!ordered.ok) {
+      if (stale)
+        throw new ServiceError(
+          'conflict',
+          `column_order: ${ordered.message}; the table changed after the edit was made`,
+          {
+            errors: [{ path: ordered.path, message: ordered.message }],
+          },
+        );
+      throw invalidField(ordered.path, ordered.message);
+    }
+    Object.assign(document, { tables: ordered.value.tables, groups: ordered.value.groups });
 
     const versionUuid = randomUUID();
     const userId = input.user_id.toLowerCase();
@@ -203,6 +220,20 @@ function parseColors(text: string): CanvasColors | undefined {
     throw invalidField('colors', 'must be a JSON object');
   }
   const parsed = parseCanvasColors(value);
+  if (!parsed.ok) throw invalidField(parsed.path, parsed.message);
+  return parsed.value;
+}
+
+/** `{"<table>": ["<column>", …]}`; empty text is none. */
+function parseOrder(text: string): ColumnOrder | undefined {
+  if (text === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw invalidField('column_order', 'must be a JSON object');
+  }
+  const parsed = parseColumnOrder(value);
   if (!parsed.ok) throw invalidField(parsed.path, parsed.message);
   return parsed.value;
 }

@@ -322,4 +322,37 @@ describe('ApplyPatch from the editor', () => {
       expect(error.message).toContain('orders');
     });
   });
+
+  describe('column order beside the patch', () => {
+    const saveOrdered = (uuid: string, base: string, patch: unknown, order: unknown) =>
+      harness.client.ApplyPatch({
+        diagram_uuid: uuid,
+        team_id: alice.team_id,
+        user_id: alice.user_id,
+        patch_json: JSON.stringify(patch),
+        source: 'editor',
+        source_id: '',
+        base_version_uuid: base,
+        column_order_json: JSON.stringify(order),
+      });
+
+    it('should reorder a table’s columns after the patch, with a column the same patch adds', async () => {
+      const diagram = await newDiagram();
+      const before = await columnsOf(diagram.uuid, 'orders');
+      const wanted = ['note', ...[...before].reverse()];
+      await saveOrdered(diagram.uuid, diagram.first, addColumn('orders', 'note'), { orders: wanted });
+      expect(await columnsOf(diagram.uuid, 'orders')).toEqual(wanted);
+    });
+
+    it('should refuse a list that leaves a column out, storing nothing', async () => {
+      const diagram = await newDiagram();
+      const before = await columnsOf(diagram.uuid, 'orders');
+      const error = await failureOf(
+        saveOrdered(diagram.uuid, diagram.first, { strategy: 'merge' }, { orders: before.slice(1) }),
+      );
+      expect(error.code).toBe('invalid_request');
+      expect(error.message).toContain('column_order.orders');
+      expect(await columnsOf(diagram.uuid, 'orders')).toEqual(before);
+    });
+  });
 });

@@ -5,14 +5,13 @@
 // edit stays on screen and the status names what conflicted; "Re-apply" puts it onto the newest version.
 import {
   apply,
-  applyCanvasColors,
   type DiagramDocument,
   normalize,
   rebaseConflictMessage,
   rebasePatch,
   validate,
 } from '@dss/schema';
-import { type EditPatch, isEmptyPatch, patchBetween } from '../changes';
+import { applyBeside, type EditPatch, isEmptyPatch, patchBetween, splitPatch } from '../changes';
 import type { EditorStore } from '../store';
 
 export type SaveState =
@@ -150,16 +149,16 @@ export class Autosave {
     const mine = patchBetween(this.#saved, this.store.document);
     let next = document;
     if (!isEmptyPatch(mine)) {
-      const { colors, ...schemaPatch } = mine;
+      const { schemaPatch, beside } = splitPatch(mine);
       const normalized = normalize(schemaPatch).patch;
       const onBase = validate(normalized, this.#saved, this.store.driver, 'propose');
       const rebased = onBase.ok ? rebasePatch(onBase.patch, this.#saved, document) : null;
       if (rebased && !rebased.ok) return this.#remoteConflict(rebaseConflictMessage(rebased.conflicts));
       const onRemote = validate(normalized, document, this.store.driver, 'propose');
       if (!onRemote.ok) return this.#remoteConflict(onRemote.message);
-      const colored = applyCanvasColors(apply(document, onRemote.patch).document, colors);
-      if (!colored.ok) return this.#remoteConflict(colored.message);
-      next = colored.value;
+      const done = applyBeside(apply(document, onRemote.patch).document, beside);
+      if (!done.ok) return this.#remoteConflict(done.message);
+      next = done.document;
     }
     this.#saved = document;
     this.#version = versionUuid;
@@ -286,10 +285,10 @@ export class Autosave {
   }
 }
 
-/** The save's body: the patch, and the colours beside it (the patch format has no colour field). */
+/** The save's body: the patch, and beside it what the patch format cannot say (colours, column order). */
 function saveBody(baseVersionUuid: string, patch: EditPatch) {
-  const { colors, ...schemaPatch } = patch;
-  return { base_version_uuid: baseVersionUuid, patch: schemaPatch, ...(colors ? { colors } : {}) };
+  const { schemaPatch, beside } = splitPatch(patch);
+  return { base_version_uuid: baseVersionUuid, patch: schemaPatch, ...beside };
 }
 
 export function describeSaveState(state: SaveState): string {

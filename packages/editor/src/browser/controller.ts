@@ -208,6 +208,17 @@ export class EditorController {
     if (this.edit('Rename group', patch, 'group')) this.panel.value = { kind: 'group', name: to };
   }
 
+  /** Moves a column one place up (-1) or down (1) in its table: the order travels beside the patch. */
+  moveColumn(tableName: string, columnName: string, step: -1 | 1): void {
+    const table = this.document.value.tables.find((candidate) => candidate.name === tableName);
+    const names = table?.columns.map((column) => column.name) ?? [];
+    const from = names.indexOf(columnName);
+    const to = from + step;
+    if (from < 0 || to < 0 || to >= names.length) return;
+    [names[from], names[to]] = [names[to]!, names[from]!];
+    this.edit('Move column', { strategy: 'merge', column_order: { [tableName]: names } }, 'table');
+  }
+
   /** A table's or group's colour (a hex colour, or null for the default): a canvas-only edit. */
   recolor(kind: 'table' | 'group', name: string, color: string | null): void {
     const section = kind === 'table' ? 'tables' : 'groups';

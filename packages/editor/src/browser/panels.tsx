@@ -65,7 +65,7 @@ export function TablePanel({ editor, table }: { editor: EditorController; table:
       <ColorField editor={editor} kind="table" name={table.name} color={table.color} />
       <h3>Columns</h3>
       <ul class="items">
-        {table.columns.map((column) => (
+        {table.columns.map((column, at) => (
           <li key={column.uuid}>
             <span>
               {column.name}{' '}
@@ -80,6 +80,28 @@ export function TablePanel({ editor, table }: { editor: EditorController; table:
               >
                 Edit column {column.name}
               </button>
+            )}
+            {!readOnly && table.columns.length > 1 && (
+              <span class="reorder">
+                <button
+                  type="button"
+                  aria-label={`Move column ${column.name} up`}
+                  title="Move up"
+                  disabled={at === 0}
+                  onClick={() => editor.moveColumn(table.name, column.name, -1)}
+                >
+                  ↑
+                </button>
+                <button
+                  type="button"
+                  aria-label={`Move column ${column.name} down`}
+                  title="Move down"
+                  disabled={at === table.columns.length - 1}
+                  onClick={() => editor.moveColumn(table.name, column.name, 1)}
+                >
+                  ↓
+                </button>
+              </span>
             )}
           </li>
         ))}

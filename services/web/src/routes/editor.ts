@@ -181,6 +181,7 @@ ${
         note_positions_json:
           notePositions && typeof notePositions === 'object' ? JSON.stringify(notePositions) : '',
         colors_json: body.colors === undefined ? '' : JSON.stringify(body.colors),
+        column_order_json: body.column_order === undefined ? '' : JSON.stringify(body.column_order),
       });
       const document = await fullDocument(clients, viewer, membership, applied.diagram ?? diagram);
       res.json({ version_uuid: applied.version_uuid, document });

@@ -474,6 +474,30 @@ describe('the editor (Chromium, whole embedded system)', () => {
     expect((await full()).groups.map((group) => [group.name, group.color])).toEqual([['finance', '#22c55e']]);
   });
 
+  it('When a person moves a column up, then the drawing, /schema and the exported SQL show the new order, and undo takes it back', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Reordered', 'PostgreSQL');
+    await addTable(page, 'people');
+    await addColumn(page, { name: 'email', type: 'text' });
+    await addColumn(page, { name: 'nickname', type: 'text' });
+    await saved(page);
+    const drawn = () => page.locator('g.dss-table[data-table="people"] .dss-column-name').allTextContents();
+    const stored = async () => (await schemaOf(uuid)).tables[0]!.columns.map((column) => column.name);
+    expect(await stored()).toEqual(['id', 'email', 'nickname']);
+    expect(await page.getByRole('button', { name: 'Move column id up' }).isDisabled()).toBe(true);
+
+    await page.getByRole('button', { name: 'Move column nickname up' }).click();
+    await saved(page);
+    expect(await drawn()).toEqual(['id', 'nickname', 'email']);
+    expect(await stored()).toEqual(['id', 'nickname', 'email']);
+    expect(await exportedSql(uuid)).toMatch(/"nickname"[^;]*"email"/s);
+
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await saved(page);
+    expect(await drawn()).toEqual(['id', 'email', 'nickname']);
+    expect(await stored()).toEqual(['id', 'email', 'nickname']);
+  });
+
   it('When a person drags from a column to a column with the relationship panel open, then the relationship is drawn and saved', async () => {
     const page = await suite.signedInPage(owner, '/');
     const uuid = await newDiagram(page, 'Dragged link', 'PostgreSQL');
