@@ -54,7 +54,7 @@ export function createAccountsHandlers(deps: AccountsDeps) {
   }
 
   return {
-    ...createSessionHandlers(pool, now),
+    ...createSessionHandlers(pool, now, plans),
     ...createLinkHandlers(pool, now),
 
     async Authenticate(request: { token: string }) {
@@ -197,7 +197,11 @@ export function createAccountsHandlers(deps: AccountsDeps) {
 
     async ListTeamMembers(request: { team_slug: string }) {
       const team = await liveTeam(request.team_slug);
-      return { memberships: (await repo.listMembersOfTeam(pool, team.id)).map(toMembership) };
+      return {
+        memberships: (await repo.listMembersOfTeam(pool, team.id)).map((membership) =>
+          toMembership(membership, plans),
+        ),
+      };
     },
 
     async SetMemberRole(request: { team_slug: string; user_email: string; role: string }) {
@@ -214,7 +218,7 @@ export function createAccountsHandlers(deps: AccountsDeps) {
         await repo.upsertMembership(client, team.id, user.id, request.role);
         await enqueueEvent(client, repo.SCHEMA, TEAM_CHANGED_SUBJECT, { team_id: team.id, user_id: user.id });
       });
-      return toMembership((await repo.findMembership(pool, team.id, user.id))!);
+      return toMembership((await repo.findMembership(pool, team.id, user.id))!, plans);
     },
 
     async CreateTeam(request: { slug: string; name: string; plan: string }) {
@@ -315,7 +319,7 @@ export function createAccountsHandlers(deps: AccountsDeps) {
         await repo.upsertMembership(client, team.id, user.id, request.role);
         await enqueueEvent(client, repo.SCHEMA, TEAM_CHANGED_SUBJECT, { team_id: team.id, user_id: user.id });
       });
-      return toMembership((await repo.findMembership(pool, team.id, user.id))!);
+      return toMembership((await repo.findMembership(pool, team.id, user.id))!, plans);
     },
 
     async RemoveMember(request: { team_slug: string; user_email: string }) {
@@ -334,7 +338,7 @@ export function createAccountsHandlers(deps: AccountsDeps) {
         }
         await enqueueEvent(client, repo.SCHEMA, TEAM_CHANGED_SUBJECT, { team_id: team.id, user_id: user.id });
       });
-      return toMembership(membership);
+      return toMembership(membership, plans);
     },
 
     async GetMembership(request: { team_id: string; user_id: string }) {
@@ -343,12 +347,16 @@ export function createAccountsHandlers(deps: AccountsDeps) {
           ? await repo.findMembership(pool, request.team_id, request.user_id)
           : null;
       if (!membership) throw new ServiceError('not_found', 'no such membership');
-      return toMembership(membership);
+      return toMembership(membership, plans);
     },
 
     async ListMemberships(request: { user_id: string }) {
       if (!isUuid(request.user_id)) return { memberships: [] };
-      return { memberships: (await repo.listMembershipsOfUser(pool, request.user_id)).map(toMembership) };
+      return {
+        memberships: (await repo.listMembershipsOfUser(pool, request.user_id)).map((membership) =>
+          toMembership(membership, plans),
+        ),
+      };
     },
   };
 }

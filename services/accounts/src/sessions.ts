@@ -4,6 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { isUuid, ServiceError } from '@dss/platform';
 import type { Pool } from 'pg';
+import type { PlanTable } from './plans';
 import * as repo from './repository';
 import { toMembership, toUser } from './wire';
 
@@ -18,7 +19,7 @@ function sessionEnded(): ServiceError {
   return new ServiceError('unauthenticated', 'the session has ended; sign in again');
 }
 
-export function createSessionHandlers(pool: Pool, now: () => Date) {
+export function createSessionHandlers(pool: Pool, now: () => Date, plans: PlanTable) {
   return {
     async CreateSession(request: { user_id: string }) {
       const user = isUuid(request.user_id) ? await repo.findUserById(pool, request.user_id) : null;
@@ -44,7 +45,7 @@ export function createSessionHandlers(pool: Pool, now: () => Date) {
       return {
         user: toUser(user),
         expires_at: session.expires_at.toISOString(),
-        memberships: memberships.map(toMembership),
+        memberships: memberships.map((membership) => toMembership(membership, plans)),
       };
     },
 

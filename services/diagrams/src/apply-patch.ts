@@ -49,6 +49,7 @@ export interface ApplyPatchInput {
   note_positions_json?: string;
   colors_json?: string;
   column_order_json?: string;
+  max_tables_per_diagram?: number | null;
 }
 
 const SOURCE_KIND = /^[a-z][a-z_]{0,31}$/;
@@ -106,6 +107,14 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
     const result = validate(normalized.patch, current.document, driver, 'propose');
     if (!result.ok) throw validationError(result);
     const document = apply(current.document, result.patch).document;
+    const maxTables = input.max_tables_per_diagram ?? null;
+    // A diagram already past the cap (the plan changed) may still be edited, as long as it does not grow.
+    if (maxTables !== null && document.tables.length > Math.max(maxTables, current.document.tables.length))
+      throw new ServiceError(
+        'plan_limit',
+        `the team's plan allows at most ${maxTables} tables per diagram; the change makes ${document.tables.length}`,
+        { limit_type: 'tables', limit: maxTables, requested: document.tables.length },
+      );
     for (const [uuid, [left, top]] of notePositions) {
       const note = document.sticky_notes.find((entry) => entry.uuid === uuid);
       if (!note) throw invalidField('note_positions_json', `the diagram has no sticky note ${uuid}`);

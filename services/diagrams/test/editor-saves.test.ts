@@ -355,4 +355,43 @@ describe('ApplyPatch from the editor', () => {
       expect(await columnsOf(diagram.uuid, 'orders')).toEqual(before);
     });
   });
+
+  describe('the plan’s table cap on editor saves', () => {
+    const capped = (uuid: string, base: string, patch: unknown, max: number) =>
+      harness.client.ApplyPatch({
+        diagram_uuid: uuid,
+        team_id: alice.team_id,
+        user_id: alice.user_id,
+        patch_json: JSON.stringify(patch),
+        source: 'editor',
+        source_id: '',
+        base_version_uuid: base,
+        max_tables_per_diagram: max,
+      });
+    const newTable = (name: string) => ({
+      strategy: 'merge',
+      tables: [{ name, columns: [{ name: 'id', type: 'bigint', is_primary_key: true }] }],
+    });
+    const tableCount = async (uuid: string) => {
+      const schema = await harness.client.GetSchema({ principal: alice, uuid, format: '', level: '' });
+      return JSON.parse(schema.body).data.tables.length as number;
+    };
+
+    it('should refuse a save that grows the diagram past the cap with plan_limit, storing nothing', async () => {
+      const diagram = await newDiagram();
+      const tables = await tableCount(diagram.uuid);
+      const error = await failureOf(capped(diagram.uuid, diagram.first, newTable('extra'), tables));
+      expect(error.code).toBe('plan_limit');
+      expect(error.extra).toMatchObject({ limit_type: 'tables', limit: tables, requested: tables + 1 });
+      expect(await tableCount(diagram.uuid)).toBe(tables);
+      await capped(diagram.uuid, diagram.first, newTable('fits'), tables + 1);
+      expect(await tableCount(diagram.uuid)).toBe(tables + 1);
+    });
+
+    it('should let a diagram already past the cap be edited as long as it does not grow', async () => {
+      const diagram = await newDiagram();
+      const saved = await capped(diagram.uuid, diagram.first, addColumn('orders', 'note'), 1);
+      expect(saved.version_uuid).toBeTruthy();
+    });
+  });
 });

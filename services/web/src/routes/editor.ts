@@ -182,6 +182,9 @@ ${
           notePositions && typeof notePositions === 'object' ? JSON.stringify(notePositions) : '',
         colors_json: body.colors === undefined ? '' : JSON.stringify(body.colors),
         column_order_json: body.column_order === undefined ? '' : JSON.stringify(body.column_order),
+        ...(typeof membership.caps?.max_tables_per_diagram === 'number'
+          ? { max_tables_per_diagram: membership.caps.max_tables_per_diagram }
+          : {}),
       });
       const document = await fullDocument(clients, viewer, membership, applied.diagram ?? diagram);
       res.json({ version_uuid: applied.version_uuid, document });

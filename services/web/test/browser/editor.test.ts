@@ -498,6 +498,43 @@ describe('the editor (Chromium, whole embedded system)', () => {
     expect(await stored()).toEqual(['id', 'email', 'nickname']);
   });
 
+  it('When a team is on a plan with caps, then the web app holds a person to them as the API holds a token', async () => {
+    // The free plan: 10 tables per diagram, 1 private diagram (services/accounts/plans.json).
+    await web.people.team('frugal', 'free');
+    const saver = await createPerson(web, 'frugal', 'owner', 'Fran Frugal');
+    const page = await suite.signedInPage(saver, '/');
+    const dbml = Array.from({ length: 10 }, (_, at) => `Table t${at} {\n  id bigint [pk]\n}`).join('\n\n');
+    await page.getByRole('link', { name: 'New diagram' }).click();
+    await page.getByRole('textbox', { name: 'Name' }).fill('Ten tables');
+    await page.getByRole('combobox', { name: 'Database' }).selectOption({ label: 'PostgreSQL' });
+    await page.getByRole('radio', { name: 'From DBML' }).check();
+    await page.getByRole('textbox', { name: /SQL or DBML/ }).fill(dbml);
+    await Promise.all([
+      page.waitForURL(/\/edit$/),
+      page.getByRole('button', { name: 'Create diagram' }).click(),
+    ]);
+
+    await page.getByRole('button', { name: 'Add table' }).click();
+    await page.getByRole('textbox', { name: 'Table name' }).fill('eleventh');
+    await page.getByRole('button', { name: 'Save table' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /plan allows at most 10 tables/ })
+      .waitFor({ timeout: 15_000 });
+    const uuid = page.url().split('/').at(-2)!;
+    const stored = await fetch(`${web.webUrl}/diagrams/${uuid}/document.json`, {
+      headers: { cookie: (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ') },
+    });
+    const document = ((await stored.json()) as { data: { document: { tables: unknown[] } } }).data.document;
+    expect(document.tables).toHaveLength(10);
+
+    await page.goto(`${web.webUrl}/diagrams/new`);
+    await page.getByRole('textbox', { name: 'Name' }).fill('One too many');
+    await page.getByRole('radio', { name: 'Empty' }).check();
+    await page.getByRole('button', { name: 'Create diagram' }).click();
+    expect(await page.getByRole('alert').textContent()).toMatch(/at most 1 private diagram/);
+  });
+
   it('When a person drags from a column to a column with the relationship panel open, then the relationship is drawn and saved', async () => {
     const page = await suite.signedInPage(owner, '/');
     const uuid = await newDiagram(page, 'Dragged link', 'PostgreSQL');
