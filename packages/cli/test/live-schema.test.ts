@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestSystem, type TestMember, TestPeople, type TestSystem } from '@dss/system';
 import { runCli } from '../src';
-import { type LiveDatabase, liveMariadb, livePostgres } from './support/live-databases';
+import { type LiveDatabase, liveMariadb, livePostgres } from '../../schema-cli/test/support/live-databases';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON outputs under test are read field by field
 type Json = Record<string, any>;
