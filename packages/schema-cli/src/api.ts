@@ -26,8 +26,6 @@ export function apiClient(env: NodeJS.ProcessEnv, settings: ApiSettings = {}): D
     }
   }
   if (!token)
-    throw new UsageError(
-      'set DSS_TOKEN (or --token-file) to a personal access token of the diagram’s team',
-    );
+    throw new UsageError('set DSS_TOKEN (or --token-file) to a personal access token of the diagram’s team');
   return createDssClient({ baseUrl: settings.apiUrl ?? env.DSS_API_URL ?? DEFAULT_API_URL, token });
 }

@@ -50,8 +50,7 @@ export async function diagramToCompare(
 }
 
 export function versionNumber(value: string): number {
-  if (!/^[1-9]\d{0,8}$/.test(value))
-    throw new InvalidArgumentError('a version number (1 is the oldest)');
+  if (!/^[1-9]\d{0,8}$/.test(value)) throw new InvalidArgumentError('a version number (1 is the oldest)');
   return Number(value);
 }
 
@@ -112,7 +111,11 @@ export function registerSchemaCommands(program: Command, context: SchemaCommandC
       'compare a diagram (or one of its versions) with a live database: exit 0 equal, 1 different, 2 error',
     )
     .requiredOption('--diagram <uuid>', 'the diagram')
-    .option('--version <n>', 'compare this version of the diagram (1 is the oldest; default the current)', versionNumber)
+    .option(
+      '--version <n>',
+      'compare this version of the diagram (1 is the oldest; default the current)',
+      versionNumber,
+    )
     .requiredOption('--url <url>', 'postgres://…, mysql://… or mariadb://…')
     .option('--json', 'print the difference as JSON')
     .action(async (options) => {
