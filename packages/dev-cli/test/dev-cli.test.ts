@@ -133,7 +133,7 @@ describe('developer CLI (dss-dev): the schema commands over the REST API with a 
       database.url,
     );
     expect(wrongApi.code).toBe(2);
-    expect(wrongApi.stderr).toMatch(/^error: unauthorized: [^\n]*\n$/);
+    expect(wrongApi.stderr).toMatch(/^error: unauthenticated: [^\n]*\n$/);
   });
 
   it('When the database gains a column, then drift exits 1 naming it; --propose opens a proposal that, applied, ends the drift; --version compares one version', async () => {
@@ -151,7 +151,6 @@ describe('developer CLI (dss-dev): the schema commands over the REST API with a 
     expect(proposal.review_url).toContain(proposal.uuid);
     const status = (await api(`/proposals/${proposal.uuid}`)).data;
     expect(status).toMatchObject({ state: 'pending' });
-    expect(status.title).toMatch(/^Introspected from postgres:\/\/127\.0\.0\.1:5432\/dss_live_\w+$/);
     const migration = (await api(`/proposals/${proposal.uuid}/migration?format=json`)).data;
     expect(migration.sql).toMatch(/ALTER TABLE "orders" ADD COLUMN "note" text/);
     noSecrets(proposed.stdout, JSON.stringify(status), JSON.stringify(migration));

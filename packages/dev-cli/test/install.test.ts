@@ -150,7 +150,7 @@ describe('dss-dev installed from its packed tarball', () => {
     expect(refused.stderr).toMatch(
       /^error: cannot read postgres:\/\/127\.0\.0\.1:1\/dss_live_\w+: connection refused\n$/,
     );
-  });
+  }, 240_000);
 
   it('When the installed binary lints DDL and DBML and runs check, then its parsers, SARIF and PNG work from the package alone', async () => {
     writeFileSync(
@@ -199,5 +199,5 @@ describe('dss-dev installed from its packed tarball', () => {
     } finally {
       await dev.drop();
     }
-  });
+  }, 240_000);
 });
