@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
 import type { CliIo } from './cli';
-import { UsageError } from './usage-error';
+import { UsageError } from '@dss/schema-cli';
 import type { Clients } from './clients';
 import { registerDiagramCommands } from './diagram-commands';
 import { registerWebhookCommands } from './webhook-commands';

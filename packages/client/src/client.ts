@@ -74,6 +74,8 @@ export interface DssClient {
   /** Polls the diagram until it leaves `importing` (see waiting.ts); answers it as `ready` or `failed`. */
   waitForImport(target: string | CreateDiagramOutcome, options?: ImportWaitOptions): Promise<Diagram>;
   getSchema(uuid: string): Promise<Schema>;
+  /** The schema of version `number` (1 the oldest), as getSchema answers the current one. */
+  getVersionSchema(uuid: string, number: number): Promise<Schema>;
   getSchemaMarkdown(uuid: string, options?: { level?: MarkdownLevel }): Promise<string>;
   getDiagramDocument(uuid: string): Promise<DiagramDocument>;
   listDataTypes(driver?: Driver): Promise<DataTypeCatalog>;
@@ -210,6 +212,12 @@ export function createDssClient(options: DssClientOptions): DssClient {
     },
     async getSchema(uuid) {
       return (await payload<{ data: Schema }>(api.GET('/diagrams/{uuid}/schema', byUuid(uuid)))).body.data;
+    },
+    async getVersionSchema(uuid, number) {
+      const call = api.GET('/diagrams/{uuid}/versions/{number}/schema', {
+        params: { path: { uuid, number }, query: { format: 'json' } },
+      });
+      return (await payload<{ data: Schema }>(call)).body.data;
     },
     async getSchemaMarkdown(uuid, markdownOptions = {}) {
       const query = { format: 'ai' as const, level: markdownOptions.level ?? 'detailed' };
