@@ -176,3 +176,25 @@ function enclose(containers: Frame[], frames: Frame[]): Frame {
   };
   return boundingFrame([padded, ...containers]);
 }
+
+/**
+ * The document with every table, group and sticky note laid out anew ("Auto-layout"): the same layout an
+ * import gets (a whole schema without groups may get the force-directed one), records otherwise unchanged.
+ */
+export function reLayOut(document: DiagramDocument): DiagramDocument {
+  const frames = layOutNewRecords(document, {
+    tables: new Set(document.tables.map((table) => table.uuid)),
+    groups: new Set(document.groups.map((group) => group.uuid)),
+    notes: new Set(document.sticky_notes.map((note) => note.uuid)),
+  });
+  const framed = <T extends { uuid: string }>(record: T): T => {
+    const frame = frames.get(record.uuid);
+    return frame === undefined ? record : { ...record, ...frame };
+  };
+  return {
+    ...document,
+    tables: document.tables.map(framed),
+    groups: document.groups.map(framed),
+    sticky_notes: document.sticky_notes.map(framed),
+  };
+}
