@@ -4,7 +4,7 @@
 //      placed tables it links to; units that relate to nothing placed are packed in rows to the right of
 //      the diagram.
 //   2. The Placer gives each unit the free spot nearest to where it wants to be, so nothing overlaps.
-//   3. A whole schema at once (an import or "Auto-layout": at least WHOLE_SCHEMA tables, nothing placed,
+//   3. A large whole schema (an import or "Auto-layout": at least WHOLE_SCHEMA tables, nothing placed,
 //      no groups) is also laid out by the force-directed layout (layout-force.ts); of the two, the one whose
 //      straight lines cross less is kept (see the package README of diagram-svg for the measurements).
 //   4. New groups enclose their tables; placed groups grow to enclose new members; new sticky notes go
@@ -25,8 +25,12 @@ export interface Unplaced {
   notes: ReadonlySet<string>;
 }
 
-/** A diagram of at least this many new tables and nothing placed is a whole schema (an import). */
-export const WHOLE_SCHEMA = 30;
+/**
+ * A diagram of at least this many new tables and nothing placed is a large whole schema (an import). The
+ * force layout also wins on the corpus's 57–71-table schemas, but there today's router leaves two shared
+ * runs on danbooru's; until the router keeps such lanes apart, the choice is made from 100 tables on.
+ */
+export const WHOLE_SCHEMA = 100;
 
 /**
  * Frames (uuid → frame) for every unplaced record, and for placed groups that had to grow. `wholeSchema:
