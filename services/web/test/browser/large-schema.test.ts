@@ -11,7 +11,7 @@ import { crossings, measureSvg, readabilityMetrics } from '@dss/diagram-svg';
 import { type DiagramDocument, layOutNewRecords } from '@dss/schema';
 import type { Page } from 'playwright-core';
 import { launchBrowser, saveScreenshot, type TestBrowser } from '../support/browser';
-import { diagramPage, openDiagramPage } from '../support/static-diagram';
+import { diagramPage, documentFrom, openDiagramPage } from '../support/static-diagram';
 
 const LAGO = path.resolve(__dirname, '../../../../packages/diagram-svg/test/data/lago.sql');
 
@@ -78,5 +78,113 @@ describe('a large real schema on the diagram page (Chromium)', () => {
     expect(metrics.after!.crossings).toBeLessThan(metrics.before!.crossings / 2);
     expect(metrics.after!.nearParallelPairs).toBeLessThan(metrics.before!.nearParallelPairs / 2);
     expect(metrics.after!.medianLengthInTableWidths).toBeLessThan(metrics.before!.medianLengthInTableWidths);
+  });
+});
+
+describe('collapsible groups on the diagram page (Chromium)', () => {
+  jest.setTimeout(300_000);
+  let browser: TestBrowser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  // 105 tables: five groups of 20 and five tables in no group, each table referring to another one.
+  const GROUPS = ['billing', 'catalog', 'identity', 'orders', 'shipping'];
+  const name = (at: number) => (at < 100 ? `${GROUPS[Math.floor(at / 20)]}_${at % 20}` : `loose_${at - 100}`);
+  const groupOf = (at: number) => (at < 100 ? GROUPS[Math.floor(at / 20)]! : null);
+  const links = Array.from({ length: 105 }, (_, at) => [at, (at * 7 + 3) % 105] as const).filter(
+    ([a, b]) => a !== b,
+  );
+
+  it('a big diagram offers to show its groups collapsed; then each group is one box with one line per neighbouring group or ungrouped table', async () => {
+    const { document } = documentFrom({
+      strategy: 'merge',
+      groups: GROUPS.map((group) => ({ name: group })),
+      tables: Array.from({ length: 105 }, (_, at) => ({
+        name: name(at),
+        ...(groupOf(at) === null ? {} : { parent_name: groupOf(at) }),
+        columns: [
+          { name: 'id', type: 'bigint', is_primary_key: true },
+          { name: 'ref_id', type: 'bigint' },
+        ],
+      })),
+      relationships: links.map(([a, b]) => ({
+        type: 'many-to-one',
+        source_table: name(a),
+        source_column: 'ref_id',
+        target_table: name(b),
+        target_column: 'id',
+      })),
+    });
+    const page = await openDiagramPage(browser, diagramPage('grouped', document));
+    await page.getByRole('button', { name: 'Show groups collapsed' }).click();
+    await page.getByRole('button', { name: 'Expand groups' }).waitFor();
+
+    // Expected: one line per pair of units (a group, or a table in no group) joined by a relationship.
+    const unit = (at: number) => (groupOf(at) === null ? `table:${name(at)}` : `group:${groupOf(at)}`);
+    const expected = new Set<string>();
+    for (const [a, b] of links) if (unit(a) !== unit(b)) expected.add([unit(a), unit(b)].sort().join(' — '));
+    const drawn = await page.evaluate(() => {
+      const centre = (rect: SVGGraphicsElement) => {
+        const box = rect.getBBox();
+        return [box.x + box.width / 2, box.y + box.height / 2];
+      };
+      const boxOf = (key: string) => {
+        const [kind, name] = key.split(':') as [string, string];
+        return kind === 'group'
+          ? (document.querySelector(
+              `g.dss-collapsed-group[data-collapsed-group="${name}"] rect`,
+            ) as SVGGraphicsElement)
+          : (document.querySelector(`g.dss-table[data-table="${name}"] rect.dss-box`) as SVGGraphicsElement);
+      };
+      return {
+        links: Array.from(document.querySelectorAll<SVGLineElement>('line.dss-group-link')).map((line) => ({
+          pair: [line.dataset.source!, line.dataset.target!].sort().join(' — '),
+          from: [line.x1.baseVal.value, line.y1.baseVal.value],
+          to: [line.x2.baseVal.value, line.y2.baseVal.value],
+          expectedFrom: centre(boxOf(line.dataset.source!)),
+          expectedTo: centre(boxOf(line.dataset.target!)),
+        })),
+        shownTables: Array.from(document.querySelectorAll<SVGGElement>('g.dss-table[data-table]'))
+          .filter((table) => getComputedStyle(table).display !== 'none')
+          .map((table) => table.dataset.table!),
+        shownLines: Array.from(document.querySelectorAll<SVGGElement>('g.dss-relationship')).filter(
+          (line) => getComputedStyle(line).display !== 'none',
+        ).length,
+        boxes: Array.from(document.querySelectorAll<SVGGElement>('g.dss-collapsed-group')).map(
+          (box) => box.getAttribute('aria-label')!,
+        ),
+      };
+    });
+    expect(drawn.boxes.sort()).toEqual(GROUPS.map((group) => `Expand group ${group}`));
+    expect(drawn.shownTables.sort()).toEqual(['loose_0', 'loose_1', 'loose_2', 'loose_3', 'loose_4']);
+    // Only relationships between two tables in no group stay drawn as they were.
+    expect(drawn.shownLines).toBe(
+      links.filter(([a, b]) => groupOf(a) === null && groupOf(b) === null).length,
+    );
+    // Exactly one line per neighbouring pair, from the centre of one box to the centre of the other.
+    expect(drawn.links.map((link) => link.pair).sort()).toEqual([...expected].sort());
+    for (const link of drawn.links) {
+      expect(link.from[0]).toBeCloseTo(link.expectedFrom[0]!, 0);
+      expect(link.from[1]).toBeCloseTo(link.expectedFrom[1]!, 0);
+      expect(link.to[0]).toBeCloseTo(link.expectedTo[0]!, 0);
+      expect(link.to[1]).toBeCloseTo(link.expectedTo[1]!, 0);
+    }
+    await saveScreenshot(page, 'groups-collapsed');
+
+    // A collapsed box expands its group: its tables come back, and it no longer has a box.
+    await page.getByRole('button', { name: 'Expand group billing' }).click();
+    expect(await page.getByRole('button', { name: 'Expand group billing' }).count()).toBe(0);
+    const billingShown = await page.evaluate(
+      () =>
+        Array.from(document.querySelectorAll<SVGGElement>('g.dss-table[data-group-member="billing"]')).filter(
+          (table) => getComputedStyle(table).display !== 'none',
+        ).length,
+    );
+    expect(billingShown).toBe(20);
+    await page.context().close();
   });
 });
