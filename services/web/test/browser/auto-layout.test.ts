@@ -146,7 +146,7 @@ describe('Auto-layout in the editor (Chromium, whole embedded system)', () => {
     expect(Object.keys(before).sort()).toEqual([...NAMES].sort());
     const savedBefore = await savedFrames();
     const versionsBefore = (await api(web, owner.token, 'GET', `/diagrams/${diagramUuid}/versions`)).body
-      .data as unknown[];
+      .data as unknown as unknown[];
 
     await page.getByRole('button', { name: 'Auto-layout' }).click();
     await waitForBoxes(page, (drawn) => NAMES.some((name) => drawn[name]!.left !== before[name]!.left));
@@ -169,9 +169,8 @@ describe('Auto-layout in the editor (Chromium, whole embedded system)', () => {
     const savedAfter = await savedFrames();
     expect(savedAfter).not.toEqual(savedBefore);
     for (const name of NAMES) expect(savedAfter[name]).toEqual([after[name]!.left, after[name]!.top]);
-    const versions = (await api(web, owner.token, 'GET', `/diagrams/${diagramUuid}/versions`)).body.data as {
-      source: string;
-    }[];
+    const versions = (await api(web, owner.token, 'GET', `/diagrams/${diagramUuid}/versions`)).body
+      .data as unknown as { source: string }[];
     // A save within an editing session amends that session's version (services/diagrams README): the
     // newest version is the editor's, newer than the created one, and holds the new layout.
     expect(versions.length).toBeGreaterThanOrEqual(versionsBefore.length);

@@ -100,7 +100,7 @@ describe('collapsible groups on the diagram page (Chromium)', () => {
   );
 
   it('a big diagram offers to show its groups collapsed; then each group is one box with one line per neighbouring group or ungrouped table', async () => {
-    const { document } = documentFrom({
+    const grouped = documentFrom({
       strategy: 'merge',
       groups: GROUPS.map((group) => ({ name: group })),
       tables: Array.from({ length: 105 }, (_, at) => ({
@@ -119,14 +119,17 @@ describe('collapsible groups on the diagram page (Chromium)', () => {
         target_column: 'id',
       })),
     });
-    const page = await openDiagramPage(browser, diagramPage('grouped', document));
+    const page = await openDiagramPage(browser, diagramPage('grouped', grouped.document));
     await page.getByRole('button', { name: 'Show groups collapsed' }).click();
     await page.getByRole('button', { name: 'Expand groups' }).waitFor();
 
-    // Expected: one line per pair of units (a group, or a table in no group) joined by a relationship.
+    // Expected: one line per pair of units (a group, or a table in no group) joined by a relationship, at
+    // least one of them a group (two tables in no group keep their own lines).
     const unit = (at: number) => (groupOf(at) === null ? `table:${name(at)}` : `group:${groupOf(at)}`);
     const expected = new Set<string>();
-    for (const [a, b] of links) if (unit(a) !== unit(b)) expected.add([unit(a), unit(b)].sort().join(' — '));
+    for (const [a, b] of links)
+      if (unit(a) !== unit(b) && (groupOf(a) !== null || groupOf(b) !== null))
+        expected.add([unit(a), unit(b)].sort().join(' — '));
     const drawn = await page.evaluate(() => {
       const centre = (rect: SVGGraphicsElement) => {
         const box = rect.getBBox();
@@ -176,7 +179,9 @@ describe('collapsible groups on the diagram page (Chromium)', () => {
     await saveScreenshot(page, 'groups-collapsed');
 
     // A collapsed box expands its group: its tables come back, and it no longer has a box.
-    await page.getByRole('button', { name: 'Expand group billing' }).click();
+    // (By keyboard: the boxes stand where the frames do, and this layout's frames overlap.)
+    await page.getByRole('button', { name: 'Expand group billing' }).focus();
+    await page.keyboard.press('Enter');
     expect(await page.getByRole('button', { name: 'Expand group billing' }).count()).toBe(0);
     const billingShown = await page.evaluate(
       () =>
