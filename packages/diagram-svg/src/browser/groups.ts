@@ -1,4 +1,4 @@
-// Collapsible groups on the diagram page. A collapsed group is one box over its frame, labelled with its
+// Collapsible groups on the diagram page. A collapsed group is one card amid its tables, labelled with its
 // name and how many tables it holds; its tables and their lines are hidden, and its relationships become
 // one line per neighbour: another group (collapsed or not) or a table in no group, whatever the number of
 // foreign keys between them (the line's title says how many). "Collapse groups" in the toolbar collapses
@@ -7,10 +7,19 @@
 const SVG = 'http://www.w3.org/2000/svg';
 export const OFFER_FROM_TABLES = 100;
 
+const CARD = { width: 360, height: 120 };
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 interface Unit {
   /** `group:<name>` for a group, `table:<name>` for a table in no group. */
   key: string;
-  box: () => DOMRect | SVGRect;
+  box: () => Box;
 }
 
 export function addGroups(figure: HTMLElement, svg: SVGSVGElement, bar: HTMLElement): void {
@@ -38,10 +47,27 @@ export function addGroups(figure: HTMLElement, svg: SVGSVGElement, bar: HTMLElem
   host.appendChild(overlay);
   const collapsed = new Set<string>();
 
-  const unitOfGroup = (name: string): Unit => ({
-    key: `group:${name}`,
-    box: () => frameOf.get(name)!.getBBox(),
-  });
+  // A collapsed group's box: a compact card centred on its tables (frames of groups whose tables are
+  // linked across groups may overlap; the cards rarely do).
+  const cardOf = (name: string) => {
+    let x = 0;
+    let y = 0;
+    let count = 0;
+    for (const [table, group] of groupOf)
+      if (group === name) {
+        const box = tableBox.get(table)!.getBBox();
+        x += box.x + box.width / 2;
+        y += box.y + box.height / 2;
+        count++;
+      }
+    const frame = frameOf.get(name)!.getBBox();
+    const centre =
+      count === 0
+        ? { x: frame.x + frame.width / 2, y: frame.y + frame.height / 2 }
+        : { x: x / count, y: y / count };
+    return { x: centre.x - CARD.width / 2, y: centre.y - CARD.height / 2, ...CARD };
+  };
+  const unitOfGroup = (name: string): Unit => ({ key: `group:${name}`, box: () => cardOf(name) });
   const unitOfTable = (name: string): Unit => {
     const group = groupOf.get(name);
     return group !== undefined
@@ -58,7 +84,7 @@ export function addGroups(figure: HTMLElement, svg: SVGSVGElement, bar: HTMLElem
       table.style.display = group !== undefined && collapsed.has(group) ? 'none' : '';
     }
     for (const group of groups)
-      group.classList.toggle('dss-group-collapsed', collapsed.has(group.dataset['group'] ?? ''));
+      group.style.display = collapsed.has(group.dataset['group'] ?? '') ? 'none' : '';
     overlay.replaceChildren();
     // Lines between different units with at least one collapsed end: one per pair of units.
     const pairs = new Map<string, { a: Unit; b: Unit; count: number }>();
@@ -97,7 +123,7 @@ export function addGroups(figure: HTMLElement, svg: SVGSVGElement, bar: HTMLElem
       overlay.appendChild(link);
     }
     for (const name of collapsed) {
-      const frame = frameOf.get(name)!.getBBox();
+      const frame = cardOf(name);
       const members = tables.filter((table) => groupOf.get(table.dataset['table'] ?? '') === name).length;
       const box = document.createElementNS(SVG, 'g');
       box.setAttribute('class', 'dss-collapsed-group');
@@ -118,7 +144,7 @@ export function addGroups(figure: HTMLElement, svg: SVGSVGElement, bar: HTMLElem
       label.setAttribute('x', String(frame.x + frame.width / 2));
       label.setAttribute('y', String(frame.y + frame.height / 2));
       label.setAttribute('text-anchor', 'middle');
-      label.setAttribute('font-size', String(Math.max(16, Math.min(frame.width / 12, 96))));
+      label.setAttribute('font-size', '22');
       label.textContent = `${name} (${members} table${members === 1 ? '' : 's'})`;
       box.append(rect, label);
       const expand = () => {
