@@ -35,7 +35,7 @@ module.exports = {
       { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
     ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(@dagrejs)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@dagrejs|d3-force|d3-quadtree|d3-dispatch|d3-timer)/)'],
   moduleNameMapper,
   testTimeout: 30000,
   // Most tests wait on PostgreSQL, NATS or gRPC rather than the CPU, so run more files than cores.

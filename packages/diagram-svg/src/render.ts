@@ -100,19 +100,23 @@ export function renderDiagramParts(document: DiagramDocument, options: RenderOpt
 
   const foreignKeys = foreignKeyColumns(relationships);
   const noForeignKeys = new Set<string>();
+  const groupNames = new Map(groups.map((group) => [group.uuid, textOf(group.name)]));
   const tableLayer: DrawnPart[] = [];
   for (const table of tables)
     tableLayer.push({
       key: textOf(table.name),
       markup: renderTable(
         table,
-        { highlight, foreignKeyColumns: foreignKeys.get(textOf(table.name)) ?? noForeignKeys },
+        {
+          highlight,
+          foreignKeyColumns: foreignKeys.get(textOf(table.name)) ?? noForeignKeys,
+          group: table.parent_uuid === null ? null : (groupNames.get(table.parent_uuid) ?? null),
+        },
         bounds,
       ),
     });
 
   const noteLayer: string[] = [];
-  const groupNames = new Map(groups.map((group) => [group.uuid, textOf(group.name)]));
   for (const note of notes)
     noteLayer.push(
       renderNote(

@@ -23,3 +23,4 @@ export * from './integrity';
 export * from './lint';
 export * from './canvas-colors';
 export * from './column-order';
+export * from './layout-force';

@@ -67,6 +67,15 @@ export const ACTIONS: Action[] = [
     perform: (editor) => editor.addNote(),
   },
   {
+    name: 'auto-layout',
+    label: 'Auto-layout',
+    keys: ['L'],
+    matches: (e) => e.key === 'l' && !mod(e),
+    toolbar: true,
+    edits: true,
+    perform: (editor) => editor.autoLayout(),
+  },
+  {
     name: 'undo',
     label: 'Undo',
     keys: ['Ctrl+Z', '⌘Z'],

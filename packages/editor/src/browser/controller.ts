@@ -2,8 +2,8 @@
 // what is selected, which panel is open, the last refused edit and the save state, as signals the
 // components read. Every button, shortcut, drag and test goes through these methods.
 import { signal } from '@preact/signals';
-import type { DiagramDocument, DocumentTable } from '@dss/schema';
-import { writtenColumn, type EditPatch } from '../changes';
+import { type DiagramDocument, type DocumentTable, reLayOut } from '@dss/schema';
+import { type EditPatch, isEmptyPatch, patchBetween, writtenColumn } from '../changes';
 import { freeSpotFor, type Rect } from '../placement';
 import type { EditorStore, EditResult } from '../store';
 import type { Autosave, SaveState } from './autosave';
@@ -359,6 +359,16 @@ export class EditorController {
       },
       'canvas',
     );
+  }
+
+  /**
+   * Lays out every table, group and note anew (the layout an import gets), as one undo step saved like
+   * any move.
+   */
+  autoLayout(): void {
+    const before = this.document.value;
+    const patch = patchBetween(before, reLayOut(before));
+    if (!isEmptyPatch(patch)) this.edit('Auto-layout', patch, 'toolbar');
   }
 
   /** A column written anew from the form (its old name when renamed), through the engine. */
