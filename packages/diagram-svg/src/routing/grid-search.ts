@@ -15,7 +15,8 @@ export type Point = [number, number];
 
 /** Cost of one bend, in pixels of line: a two-bend detour of up to 2 × BEND px is preferred to a third bend. */
 const BEND = 36;
-const WINDOWS = [160, Number.POSITIVE_INFINITY];
+const WINDOWS = [160, 480, 1440, Number.POSITIVE_INFINITY];
+export const windowStats: number[] = [0, 0, 0, 0, 0];
 
 /**
  * The path from `start` to `goal` (both outside every obstacle), leaving `start` and reaching `goal`
@@ -174,8 +175,12 @@ export function searchPath(
       options,
     );
     if (key !== null && path !== null) options.cache?.keep(key, path);
-    if (path !== null) return path;
+    if (path !== null) {
+      windowStats[WINDOWS.indexOf(margin)]++;
+      return path;
+    }
   }
+  windowStats[4]++;
   return null;
 }
 
