@@ -63,7 +63,7 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
         seconds: Number(process.hrtime.bigint() - started) / 1e9,
       });
     });
-    runWithRequestContext({ requestId }, () => next());
+    runWithRequestContext({ requestId, clientIp: req.ip }, () => next());
   });
   app.use(securityHeaders());
 
