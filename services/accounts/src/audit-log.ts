@@ -90,7 +90,7 @@ interface AuditRow {
 export async function listAuditEvents(db: Queryable, query: AuditQuery) {
   const limit = query.limit || DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
-    throw invalid(`limit must be an integer from 1 to ${MAX_LIMIT}`);
+    throw invalid('limit', `must be an integer from 1 to ${MAX_LIMIT}`);
   const where: string[] = [];
   const params: unknown[] = [];
   const param = (value: unknown) => {
@@ -98,7 +98,7 @@ export async function listAuditEvents(db: Queryable, query: AuditQuery) {
     return `$${params.length}`;
   };
   if (query.team_id) {
-    if (!isUuid(query.team_id)) throw invalid('team must be a team id');
+    if (!isUuid(query.team_id)) throw invalid('team', 'must be a team id');
     where.push(`e.team_id = ${param(query.team_id)}`);
   }
   const actor = (query.actor ?? '').trim();
@@ -108,18 +108,18 @@ export async function listAuditEvents(db: Queryable, query: AuditQuery) {
       where.push(`(e.actor_id = ${p} OR e.actor_user_id = ${p})`);
     } else if (actor.includes('@') && actor.length <= 320) {
       where.push(`e.actor_user_id = (SELECT id FROM users WHERE lower(email) = lower(${param(actor)}) LIMIT 1)`);
-    } else throw invalid('actor must be a user id, a token id or an email address');
+    } else throw invalid('actor', 'must be a user id, a token id or an email address');
   }
   const action = (query.action ?? '').trim();
   if (action) {
     if (!ACTION_FILTER.test(action) || action.length > 100)
-      throw invalid('action must be an action such as token.created, or a group such as token');
+      throw invalid('action', 'must be an action such as token.created, or a group such as token');
     const p = param(action);
     where.push(action.includes('.') ? `e.action = ${p}` : `split_part(e.action, '.', 1) = ${p}`);
   }
   const target = (query.target ?? '').trim();
   if (target) {
-    if (target.length > 200) throw invalid('target must be an id of at most 200 characters');
+    if (target.length > 200) throw invalid('target', 'must be an id of at most 200 characters');
     where.push(`e.target_id = ${param(target)}`);
   }
   const since = timestamp('since', query.since);
@@ -175,7 +175,7 @@ function timestamp(field: string, value: string): string | null {
   const shape = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
   const parsed = new Date(text);
   if (!shape.test(text) || Number.isNaN(parsed.getTime()))
-    throw invalid(`${field} must be an ISO 8601 date or timestamp with offset, e.g. 2026-01-31T00:00:00Z`);
+    throw invalid(field, 'must be an ISO 8601 date or timestamp with offset, e.g. 2026-01-31T00:00:00Z');
   return parsed.toISOString();
 }
 
@@ -186,12 +186,13 @@ function encodeCursor(seq: string): string {
 function decodeCursor(cursor: string): string {
   const text = /^[A-Za-z0-9_-]{1,64}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
   const match = /^a1:(\d{1,18})$/.exec(text);
-  if (!match) throw invalid('cursor is not one this list returned');
+  if (!match) throw invalid('cursor', 'must be the meta.next_cursor of the previous page');
   return match[1];
 }
 
-function invalid(message: string): ServiceError {
-  return new ServiceError('invalid_request', message);
+/** invalid_request naming the filter, so the API's 422 says which query parameter was wrong. */
+function invalid(path: string, problem: string): ServiceError {
+  return new ServiceError('invalid_request', `${path} ${problem}`, { errors: [{ path, message: problem }] });
 }
 
 /** Removes entries older than the retention period through the table's one purge path. */
