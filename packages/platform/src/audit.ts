@@ -97,3 +97,45 @@ export async function recordAudit(
     await enqueueEvent(client as PoolClient, schema, AUDIT_SUBJECT, entry, { messageId: entry.id });
   return entries;
 }
+
+/** An audit entry as ListAuditEvents answers it (the proto's AuditEvent). */
+export interface AuditEventMessage {
+  id: string;
+  action: string;
+  actor?: { kind: string; id: string; user_id: string; user_email: string; user_name: string } | null;
+  target?: { kind: string; id: string; name: string } | null;
+  team_id: string;
+  team_slug: string;
+  team_name: string;
+  created_at: string;
+  request_id: string;
+  ip: string;
+  details_json: string;
+}
+
+const orNull = (value: string | undefined) => (value ? value : null);
+
+/** The public shape of an entry: the API's answer, the CLI's export lines and the web page read this. */
+export function auditEventResource(event: AuditEventMessage) {
+  const actor = event.actor;
+  const target = event.target;
+  return {
+    id: event.id,
+    action: event.action,
+    actor: {
+      kind: actor?.kind || 'system',
+      id: orNull(actor?.id),
+      user: actor?.user_id
+        ? { id: actor.user_id, email: orNull(actor.user_email), name: orNull(actor.user_name) }
+        : null,
+    },
+    target: { kind: target?.kind ?? '', id: orNull(target?.id), name: orNull(target?.name) },
+    team: event.team_id ? { id: event.team_id, slug: event.team_slug, name: event.team_name } : null,
+    created_at: event.created_at,
+    request_id: orNull(event.request_id),
+    ip: orNull(event.ip),
+    details: JSON.parse(event.details_json || '{}') as Record<string, unknown>,
+  };
+}
+
+export type AuditEventResource = ReturnType<typeof auditEventResource>;

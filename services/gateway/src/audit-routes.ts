@@ -1,38 +1,12 @@
 // GET /v1/audit-events: a team's audit log for its owners' tokens, newest first, paged like the diagram
 // list (limit, cursor, meta.next_cursor / has_more), filtered by actor, action, target and time. Accounts
 // stores the log and checks each filter, naming the bad query parameter (422 invalid_request).
-import { ServiceError, type ServiceClient } from '@dss/platform';
+import { auditEventResource, ServiceError, type ServiceClient } from '@dss/platform';
 import type { RouteSpec } from './app';
 import { queryLimit } from './diagram-routes';
 import { invalidQuery, optionalQueryString } from './query';
 
 type AccountsClient = ServiceClient<'Accounts'>;
-type AuditEventMessage = Awaited<ReturnType<AccountsClient['ListAuditEvents']>>['events'][number];
-
-const orNull = (value: string | undefined) => (value ? value : null);
-
-/** An audit entry as the API shows it. */
-export function auditEventResource(event: AuditEventMessage) {
-  const actor = event.actor;
-  const target = event.target;
-  return {
-    id: event.id,
-    action: event.action,
-    actor: {
-      kind: actor?.kind ?? 'system',
-      id: orNull(actor?.id),
-      user: actor?.user_id
-        ? { id: actor.user_id, email: orNull(actor.user_email), name: orNull(actor.user_name) }
-        : null,
-    },
-    target: { kind: target?.kind ?? '', id: orNull(target?.id), name: orNull(target?.name) },
-    team: event.team_id ? { id: event.team_id, slug: event.team_slug, name: event.team_name } : null,
-    created_at: event.created_at,
-    request_id: orNull(event.request_id),
-    ip: orNull(event.ip),
-    details: JSON.parse(event.details_json || '{}') as Record<string, unknown>,
-  };
-}
 
 export function auditRoutes(accounts: AccountsClient): RouteSpec[] {
   return [

@@ -2,6 +2,9 @@
 // the REST API, the operator's gRPC calls) and its entry is read back over GET /v1/audit-events, with
 // actor, target, team, request id and IP. Only the team's owners read it; the application's database
 // role cannot change or remove an entry; cursor paging and filters.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { createServiceClient, type ServiceClient } from '@dss/platform';
 import { type TestMember, twoTableShopPatch } from '@dss/system';
 import { Client } from 'pg';
@@ -428,6 +431,28 @@ describeHere('audit log', () => {
         expect([name, status, body.error?.code]).toEqual([name, 422, 'invalid_request']);
         expect(body.error?.errors).toEqual([{ path: name, message: expect.any(String) }]);
       }
+    });
+  });
+
+  describe('operator export', () => {
+    it('should write the team’s entries as JSON lines with `dss audit export`', async () => {
+      const uuid = await createDiagram(web, editor, twoTableShopPatch(), 'Exported');
+      const created = await entry('diagram.created', uuid);
+      const cli = path.resolve(__dirname, '../../../scripts/dss.js');
+      const env = { ...process.env, DSS_ACCOUNTS_GRPC_ADDR: web.system!.grpc.accounts, LOG_LEVEL: 'silent' };
+      const since = new Date(Date.parse(created.created_at) - 60_000).toISOString();
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [cli, 'audit', 'export', '--team', 'audit', '--since', since],
+        { env, maxBuffer: 64 * 1024 * 1024 },
+      );
+      const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as AuditEvent);
+      expect(lines.find((line) => line.id === created.id)).toEqual(created);
+      expect(lines.every((line) => line.team?.slug === 'audit' && line.created_at >= since)).toBe(true);
+      const refused = await promisify(execFile)(process.execPath, [cli, 'audit', 'export', '--since', 'soon'], {
+        env,
+      }).catch((error: { code: number; stderr: string }) => error);
+      expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('since') });
     });
   });
 
