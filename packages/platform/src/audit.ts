@@ -78,7 +78,8 @@ function actorOf(
 ): AuditActor {
   if (fromEdge?.kind === 'token')
     return { kind: 'token', id: fromEdge.id || null, user_id: fromEdge.user_id || userId || null };
-  if (fromEdge?.kind === 'user' && fromEdge.id) return { kind: 'user', id: fromEdge.id, user_id: fromEdge.id };
+  if (fromEdge?.kind === 'user' && fromEdge.id)
+    return { kind: 'user', id: fromEdge.id, user_id: fromEdge.id };
   if (userId) return { kind: 'user', id: userId, user_id: userId };
   return { kind: 'system', id: null, user_id: null };
 }

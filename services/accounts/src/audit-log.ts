@@ -107,7 +107,9 @@ export async function listAuditEvents(db: Queryable, query: AuditQuery) {
       const p = param(actor);
       where.push(`(e.actor_id = ${p} OR e.actor_user_id = ${p})`);
     } else if (actor.includes('@') && actor.length <= 320) {
-      where.push(`e.actor_user_id = (SELECT id FROM users WHERE lower(email) = lower(${param(actor)}) LIMIT 1)`);
+      where.push(
+        `e.actor_user_id = (SELECT id FROM users WHERE lower(email) = lower(${param(actor)}) LIMIT 1)`,
+      );
     } else throw invalid('actor', 'must be a user id, a token id or an email address');
   }
   const action = (query.action ?? '').trim();

@@ -177,10 +177,16 @@ async function createFromDdl(
       ...(input.format === 'dbml' ? { format: 'dbml' as const } : {}),
     };
     await enqueueEvent(client, repo.SCHEMA, IMPORTER_JOBS_SUBJECT, job);
-    await auditDiagramAction(client, caller, 'diagram.created', { id: uuid, name: input.name }, {
-      from: input.format === 'dbml' ? 'dbml' : 'ddl',
-      driver: input.driver,
-    });
+    await auditDiagramAction(
+      client,
+      caller,
+      'diagram.created',
+      { id: uuid, name: input.name },
+      {
+        from: input.format === 'dbml' ? 'dbml' : 'ddl',
+        driver: input.driver,
+      },
+    );
     return { diagram, replay: null };
   });
   if (created.replay) return replayAnswer(context, caller, created.replay);
@@ -540,13 +546,25 @@ export async function storeNewDiagram(
     updated_at: diagram.updated_at.toISOString(),
   });
   if (origin.kind === 'duplicate')
-    await auditDiagramAction(client, caller, 'diagram.duplicated', { id: uuid, name: input.name }, {
-      source_uuid: origin.id,
-    });
+    await auditDiagramAction(
+      client,
+      caller,
+      'diagram.duplicated',
+      { id: uuid, name: input.name },
+      {
+        source_uuid: origin.id,
+      },
+    );
   else
-    await auditDiagramAction(client, caller, 'diagram.created', { id: uuid, name: input.name }, {
-      driver: input.driver,
-      tables: input.document.tables.length,
-    });
+    await auditDiagramAction(
+      client,
+      caller,
+      'diagram.created',
+      { id: uuid, name: input.name },
+      {
+        driver: input.driver,
+        tables: input.document.tables.length,
+      },
+    );
   return { ...diagram, current_version_uuid: versionUuid };
 }

@@ -79,10 +79,16 @@ export async function updateDiagram(
       description: diagram.description,
       updated_at: diagram.updated_at.toISOString(),
     });
-    await auditDiagramAction(client, caller, 'diagram.renamed', { id: diagram.uuid, name: diagram.name }, {
-      ...(next.name !== current.name ? { previous_name: current.name } : {}),
-      description_changed: next.description !== current.description,
-    });
+    await auditDiagramAction(
+      client,
+      caller,
+      'diagram.renamed',
+      { id: diagram.uuid, name: diagram.name },
+      {
+        ...(next.name !== current.name ? { previous_name: current.name } : {}),
+        description_changed: next.description !== current.description,
+      },
+    );
     return toDiagram(diagram, context.appUrl, teamNames(caller));
   });
 }
@@ -136,9 +142,15 @@ export async function deleteDiagram(context: LifecycleContext, caller: Caller, u
       deleted_at: trashed.deleted_at.toISOString(),
       purge_after: purgeAfter(trashed.deleted_at).toISOString(),
     });
-    await auditDiagramAction(client, caller, 'diagram.deleted', { id: current.uuid, name: current.name }, {
-      purge_after: purgeAfter(trashed.deleted_at).toISOString(),
-    });
+    await auditDiagramAction(
+      client,
+      caller,
+      'diagram.deleted',
+      { id: current.uuid, name: current.name },
+      {
+        purge_after: purgeAfter(trashed.deleted_at).toISOString(),
+      },
+    );
     return toTrashed(context, caller, trashed);
   });
 }

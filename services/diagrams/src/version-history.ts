@@ -74,10 +74,16 @@ export async function restoreVersion(
       version_number: versionNumber,
       updated_at: diagram.updated_at.toISOString(),
     });
-    await auditDiagramAction(client, caller, 'version.restored', { id: current.uuid, name: current.name }, {
-      restored_version: input.number,
-      new_version: versionNumber,
-    });
+    await auditDiagramAction(
+      client,
+      caller,
+      'version.restored',
+      { id: current.uuid, name: current.name },
+      {
+        restored_version: input.number,
+        new_version: versionNumber,
+      },
+    );
     return {
       version_uuid: versionUuid,
       diagram: toDiagram(diagram, context.appUrl, { team_slug: caller.teamSlug, team_name: caller.teamName }),
@@ -105,10 +111,16 @@ export async function setVersionLabel(
   const row = await withTransaction(context.pool, async (client) => {
     const labelled = await repo.labelVersion(client, diagram.uuid, input.number, label === '' ? null : label);
     if (labelled !== null)
-      await auditDiagramAction(client, caller, 'version.labelled', { id: diagram.uuid, name: diagram.name }, {
-        version: input.number,
-        label: label === '' ? null : label,
-      });
+      await auditDiagramAction(
+        client,
+        caller,
+        'version.labelled',
+        { id: diagram.uuid, name: diagram.name },
+        {
+          version: input.number,
+          label: label === '' ? null : label,
+        },
+      );
     return labelled;
   });
   if (row === null) throw noSuchVersion(input.number);

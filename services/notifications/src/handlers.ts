@@ -51,7 +51,9 @@ function auditWebhook(
     // The URL without its query, which may carry a receiver's own secret.
     target: { kind: 'webhook', id: endpoint.id, name: urlWithoutQuery(endpoint.url) },
     user_id: userId,
-    ...(principal?.token_id ? { actor: { kind: 'token' as const, id: principal.token_id, user_id: userId } } : {}),
+    ...(principal?.token_id
+      ? { actor: { kind: 'token' as const, id: principal.token_id, user_id: userId } }
+      : {}),
     details,
   });
 }

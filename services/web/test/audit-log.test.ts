@@ -242,7 +242,9 @@ describeHere('audit log', () => {
 
     it('should record a diagram renamed, duplicated, deleted, restored and purged', async () => {
       const uuid = await createDiagram(web, editor, twoTableShopPatch(), 'Lifecycle');
-      expect((await api(web, editor.token, 'PATCH', `/diagrams/${uuid}`, { name: 'Renamed' })).status).toBe(200);
+      expect((await api(web, editor.token, 'PATCH', `/diagrams/${uuid}`, { name: 'Renamed' })).status).toBe(
+        200,
+      );
       const copy = await api(web, editor.token, 'POST', `/diagrams/${uuid}/duplicate`, {});
       const copyUuid = (copy.body.data as { uuid?: string; diagram?: { uuid: string } }).uuid;
       expect((await post(editor, `/diagrams/${uuid}/delete`)).response.status).toBe(303);
@@ -353,7 +355,8 @@ describeHere('audit log', () => {
       await api(web, owner.token, 'POST', `/webhooks/${id}/rotate-secret`);
       await api(web, owner.token, 'DELETE', `/webhooks/${id}`);
       expect(
-        (await api(web, owner.token, 'POST', '/lint-settings', { rules: { 'naming-convention': 'off' } })).status,
+        (await api(web, owner.token, 'POST', '/lint-settings', { rules: { 'naming-convention': 'off' } }))
+          .status,
       ).toBe(200);
 
       const webhook = await entry('webhook.created', id);
@@ -446,12 +449,19 @@ describeHere('audit log', () => {
         [cli, 'audit', 'export', '--team', 'audit', '--since', since],
         { env, maxBuffer: 64 * 1024 * 1024 },
       );
-      const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as AuditEvent);
+      const lines = stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as AuditEvent);
       expect(lines.find((line) => line.id === created.id)).toEqual(created);
       expect(lines.every((line) => line.team?.slug === 'audit' && line.created_at >= since)).toBe(true);
-      const refused = await promisify(execFile)(process.execPath, [cli, 'audit', 'export', '--since', 'soon'], {
-        env,
-      }).catch((error: { code: number; stderr: string }) => error);
+      const refused = await promisify(execFile)(
+        process.execPath,
+        [cli, 'audit', 'export', '--since', 'soon'],
+        {
+          env,
+        },
+      ).catch((error: { code: number; stderr: string }) => error);
       expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('since') });
     });
   });
@@ -464,12 +474,16 @@ describeHere('audit log', () => {
         const uuid = await createDiagram(web, editor, twoTableShopPatch(), 'Kept');
         const kept = await entry('diagram.created', uuid);
         await expect(
-          database.query(`UPDATE accounts.audit_events SET action = 'diagram.nothing' WHERE id = $1`, [kept.id]),
+          database.query(`UPDATE accounts.audit_events SET action = 'diagram.nothing' WHERE id = $1`, [
+            kept.id,
+          ]),
         ).rejects.toMatchObject({ code: '42501', message: expect.stringContaining('append-only') });
         await expect(
           database.query('DELETE FROM accounts.audit_events WHERE id = $1', [kept.id]),
         ).rejects.toMatchObject({ code: '42501' });
-        await expect(database.query('TRUNCATE accounts.audit_events')).rejects.toMatchObject({ code: '42501' });
+        await expect(database.query('TRUNCATE accounts.audit_events')).rejects.toMatchObject({
+          code: '42501',
+        });
 
         const old = '00000000-0000-4000-8000-00000000a0d1';
         await database.query(
