@@ -1,4 +1,4 @@
-// `/settings/audit`: the audit log of a team the person owns, newest first, 50 entries a page, filtered by
+// `/settings/audit`: the audit log of a team the person owns, newest first, 50 entries a page (`limit`), filtered by
 // action (or group), actor (an email, a user or token id), target id and a date range. The filters are a
 // GET form, so a filtered page is a link an owner can share with another owner. Accounts checks every
 // filter; a bad one is shown above the table, naming the field. Every value is plain text.
@@ -57,6 +57,8 @@ export function auditLogRoutes(router: Router, context: WebAppContext): void {
       string
     >;
     const cursor = queryText(req, 'cursor');
+    const asked = Number(queryText(req, 'limit'));
+    const limit = Number.isInteger(asked) && asked >= 1 && asked <= 100 ? asked : PAGE_SIZE;
     let events: AuditEventResource[] = [];
     let nextCursor = '';
     let problem: { path: string; message: string } | null = null;
@@ -65,7 +67,7 @@ export function auditLogRoutes(router: Router, context: WebAppContext): void {
         team_id: team.team_id,
         ...filters,
         cursor,
-        limit: PAGE_SIZE,
+        limit,
       });
       events = answer.events.map(auditEventResource);
       nextCursor = answer.has_more ? answer.next_cursor : '';
@@ -75,7 +77,12 @@ export function auditLogRoutes(router: Router, context: WebAppContext): void {
       res.status(422);
     }
     const linkTo = (more: Record<string, string>) =>
-      `/settings/audit?${new URLSearchParams({ team: team.team_slug, ...nonEmpty(filters), ...more })}`;
+      `/settings/audit?${new URLSearchParams({
+        team: team.team_slug,
+        ...nonEmpty(filters),
+        ...(limit === PAGE_SIZE ? {} : { limit: String(limit) }),
+        ...more,
+      })}`;
     res.send(
       page(
         {
@@ -100,7 +107,7 @@ ${
 <label>Target id <input type="text" name="target" value="${filters.target}" placeholder="diagram, user, token… id" autocomplete="off"></label>
 <label>From (date) <input type="date" name="since" value="${filters.since}"></label>
 <label>Before (date) <input type="date" name="until" value="${filters.until}"></label>
-<div class="buttons"><button type="submit" class="primary">Filter</button> <a href="${`/settings/audit?team=${encodeURIComponent(team.team_slug)}`}">Clear filters</a></div>
+<div class="buttons"><button type="submit" class="primary">Filter</button><a href="${`/settings/audit?team=${encodeURIComponent(team.team_slug)}`}">Clear filters</a></div>
 </form>
 ${problem ? html`<div class="notice error" role="alert" id="audit-problem"><p>The filter <code>${problem.path}</code> ${problem.message}</p></div>` : ''}
 ${
@@ -160,7 +167,8 @@ function actorText(event: AuditEventResource): Html {
     case 'anonymous':
       return html`<span class="muted">not signed in</span>`;
     default:
-      return html`<span class="muted">the system</span>`;
+      // No person behind it: the Trash sweeper, or an operator's CLI command.
+      return html`<span class="muted">system or operator</span>`;
   }
 }
 
