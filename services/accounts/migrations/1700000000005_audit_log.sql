@@ -52,9 +52,10 @@ CREATE TRIGGER audit_events_no_truncate BEFORE TRUNCATE ON audit_events
 
 -- Retention: removes entries older than retention_days (at least 1), and nothing else. The flag it sets
 -- lives only until the end of its own transaction (set_config(..., true)), so no other statement of the
--- application ever runs with it.
+-- application ever runs with it. SECURITY DEFINER: a separate application role that may only SELECT and
+-- INSERT can be granted EXECUTE on this function and purge through it, never otherwise.
 CREATE FUNCTION purge_audit_events(retention_days integer) RETURNS integer LANGUAGE plpgsql
-  SET search_path FROM CURRENT AS $$
+  SECURITY DEFINER SET search_path FROM CURRENT AS $$
 DECLARE
   removed integer;
 BEGIN
@@ -68,6 +69,7 @@ BEGIN
   RETURN removed;
 END;
 $$;
+REVOKE EXECUTE ON FUNCTION purge_audit_events(integer) FROM PUBLIC;
 
 -- Down Migration
 DROP FUNCTION purge_audit_events(integer);

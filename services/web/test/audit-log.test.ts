@@ -137,17 +137,21 @@ describeHere('audit log', () => {
       const client = new WebClient(web.webUrl);
       const email = `nobody-${Date.now()}@audit.test`;
       await client.signIn(email, 'whatever-it-is');
-      const operatorView = await accounts.ListAuditEvents({
-        team_id: '',
-        actor: '',
-        action: 'user.sign_in_failed',
-        target: '',
-        since: '',
-        until: '',
-        cursor: '',
-        limit: 100,
-      });
-      const found = operatorView.events.find((event) => event.target?.name === email);
+      let found: Awaited<ReturnType<typeof accounts.ListAuditEvents>>['events'][number] | undefined;
+      for (let attempt = 0; attempt < 150 && !found; attempt += 1) {
+        const operatorView = await accounts.ListAuditEvents({
+          team_id: '',
+          actor: '',
+          action: 'user.sign_in_failed',
+          target: '',
+          since: '',
+          until: '',
+          cursor: '',
+          limit: 100,
+        });
+        found = operatorView.events.find((event) => event.target?.name === email);
+        if (!found) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       expect(found).toMatchObject({ team_id: '', actor: { kind: 'anonymous' } });
       const ownerView = await readAudit(owner.token, { action: 'user.sign_in_failed', limit: '100' });
       expect(ownerView.body.data.some((event) => event.target.name === email)).toBe(false);
@@ -503,6 +507,55 @@ describeHere('audit log', () => {
         ).rejects.toMatchObject({ code: '42501' });
       } finally {
         await database.end();
+      }
+    });
+
+    it('should give a separate application role that may only SELECT and INSERT no way to change entries but the purge', async () => {
+      const admin = new Client({ connectionString: web.databaseUrl });
+      await admin.connect();
+      const role = `dss_audit_app_${process.pid}`;
+      const url = new URL(web.databaseUrl);
+      url.username = role;
+      url.password = '';
+      const app = new Client({ connectionString: url.toString() });
+      try {
+        await admin.query(`CREATE ROLE ${role} LOGIN`);
+        await admin.query(`GRANT USAGE ON SCHEMA accounts TO ${role}`);
+        await admin.query(`GRANT SELECT, INSERT ON accounts.audit_events TO ${role}`);
+        await admin.query(`GRANT EXECUTE ON FUNCTION accounts.purge_audit_events(integer) TO ${role}`);
+        await app.connect();
+        const id = '00000000-0000-4000-8000-00000000a0d2';
+        await app.query(
+          `INSERT INTO accounts.audit_events (id, action, actor_kind, target_kind, created_at)
+           VALUES ($1, 'diagram.created', 'system', 'diagram', now() - interval '400 days')`,
+          [id],
+        );
+        await expect(
+          app.query(`UPDATE accounts.audit_events SET target_name = 'x' WHERE id = $1`, [id]),
+        ).rejects.toMatchObject({ code: '42501', message: expect.stringContaining('permission denied') });
+        await expect(
+          app.query('DELETE FROM accounts.audit_events WHERE id = $1', [id]),
+        ).rejects.toMatchObject({
+          code: '42501',
+          message: expect.stringContaining('permission denied'),
+        });
+        // Even with the purge's flag set by hand, the role has no DELETE privilege.
+        await app.query('BEGIN');
+        await app.query(`SELECT set_config('dss.audit_purge', 'on', true)`);
+        await expect(
+          app.query('DELETE FROM accounts.audit_events WHERE id = $1', [id]),
+        ).rejects.toMatchObject({
+          code: '42501',
+        });
+        await app.query('ROLLBACK');
+        expect((await app.query('SELECT accounts.purge_audit_events(365) AS removed')).rows[0].removed).toBe(
+          1,
+        );
+      } finally {
+        await app.end().catch(() => undefined);
+        await admin.query(`DROP OWNED BY ${role}`).catch(() => undefined);
+        await admin.query(`DROP ROLE IF EXISTS ${role}`);
+        await admin.end();
       }
     });
   });
