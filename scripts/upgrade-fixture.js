@@ -208,7 +208,10 @@ async function settledAuditEntries(databaseUrl) {
       `SELECT table_schema FROM information_schema.tables WHERE table_name = 'outbox'`,
     );
     const recorded = outboxes
-      .map((row) => `SELECT count(*)::int AS n FROM "${row.table_schema}".outbox WHERE subject = 'audit.recorded'`)
+      .map(
+        (row) =>
+          `SELECT count(*)::int AS n FROM "${row.table_schema}".outbox WHERE subject = 'audit.recorded'`,
+      )
       .join(' UNION ALL ');
     for (let attempt = 0; attempt < 300; attempt += 1) {
       const sent = (await client.query(`SELECT sum(n)::int AS n FROM (${recorded}) counts`)).rows[0].n;

@@ -45,7 +45,7 @@ describe('web app: the audit log page', () => {
       .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-action')));
     expect(actions).toEqual(expect.arrayContaining(['diagram.created', 'diagram.renamed', 'user.signed_in']));
     const renamed = page.locator('#audit-events tr[data-action="diagram.renamed"]').first();
-    expect(await renamed.innerText()).toContain('Orders <b>v2</b>');
+    expect(await renamed.textContent()).toContain('Orders <b>v2</b>');
     expect(await renamed.locator('b').count()).toBe(0);
     expect(await page.locator('#audit-events img').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
@@ -103,7 +103,7 @@ describe('web app: the audit log page', () => {
     const page = await suite.signedInPage(owner, '/settings/audit');
     const bad = await page.goto(`${suite.web.webUrl}/settings/audit?since=last-week`);
     expect(bad?.status()).toBe(422);
-    expect(await page.getByRole('alert').innerText()).toContain('since');
+    expect(await page.getByRole('alert').textContent()).toContain('since');
     await page.close();
     const editorPage = await suite.signedInPage(editor, '/settings/audit');
     const refused = await editorPage.goto(`${suite.web.webUrl}/settings/audit`);
