@@ -60,10 +60,12 @@ describe('Accounts.Authenticate (real PostgreSQL, real gRPC)', () => {
   });
 
   it('gives unauthenticated for an expired token', async () => {
-    const soon = new Date(Date.now() + 1500).toISOString();
+    // Far enough ahead that seeding the member (several writes, each with its audit entry) on a loaded
+    // machine does not reach it.
+    const soon = new Date(Date.now() + 4000).toISOString();
     const issued = await seedMember(harness.client, { team: 'exp', email: 'e@exp.test', expiresAt: soon });
     await expect(authenticate(issued.token)).resolves.toMatchObject({ team_slug: 'exp' });
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await new Promise((resolve) => setTimeout(resolve, Date.parse(soon) - Date.now() + 500));
     await expectRefusal(issued.token, 'unauthenticated', /expired/);
   });
 
