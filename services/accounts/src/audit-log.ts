@@ -15,6 +15,8 @@ import type { Pool } from 'pg';
 import { type Queryable, SCHEMA } from './repository';
 
 const ACTION_FILTER = /^[a-z_]+(\.[a-z_]+)*$/;
+/** Control characters (a NUL would make PostgreSQL refuse the query): never part of an id or an email. */
+const CONTROL = { test: (text: string) => [...text].some((char) => char < ' ' || char === '\u007f') };
 const MAX_LIMIT = 1000;
 const DEFAULT_LIMIT = 25;
 
@@ -106,7 +108,7 @@ export async function listAuditEvents(db: Queryable, query: AuditQuery) {
     if (isUuid(actor)) {
       const p = param(actor);
       where.push(`(e.actor_id = ${p} OR e.actor_user_id = ${p})`);
-    } else if (actor.includes('@') && actor.length <= 320) {
+    } else if (actor.includes('@') && actor.length <= 320 && !CONTROL.test(actor)) {
       where.push(
         `e.actor_user_id = (SELECT id FROM users WHERE lower(email) = lower(${param(actor)}) LIMIT 1)`,
       );
@@ -121,7 +123,8 @@ export async function listAuditEvents(db: Queryable, query: AuditQuery) {
   }
   const target = (query.target ?? '').trim();
   if (target) {
-    if (target.length > 200) throw invalid('target', 'must be an id of at most 200 characters');
+    if (target.length > 200 || CONTROL.test(target))
+      throw invalid('target', 'must be an id of at most 200 characters');
     where.push(`e.target_id = ${param(target)}`);
   }
   const since = timestamp('since', query.since);

@@ -431,6 +431,8 @@ describeHere('audit log', () => {
         ['until', '2026-13-40T00:00:00Z'],
         ['action', 'DROP TABLE'],
         ['actor', 'somebody'],
+        ['actor', 'nul\u0000@example.test'],
+        ['target', 'id\u0000'],
         ['cursor', 'not-a-cursor'],
         ['limit', '0'],
       ] as const) {
