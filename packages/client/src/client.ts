@@ -39,6 +39,8 @@ import type {
   Schema,
   SchemaPatchContract,
   Webhook,
+  AuditEventPage,
+  AuditEventQuery,
   WebhookDelivery,
 } from './types';
 import { type ProposalWaitOptions, type ImportWaitOptions, waitForImport, waitForProposal } from './waiting';
@@ -89,6 +91,8 @@ export interface DssClient {
   getProposalIfChanged(uuid: string, etag?: string): Promise<Conditional<ProposalStatus>>;
   /** Polls with If-None-Match until the state is no longer `pending`; answers the final status. */
   waitForProposal(uuid: string, options?: ProposalWaitOptions): Promise<ProposalStatus>;
+  /** One page of the team's audit log, newest first (owner tokens), filtered by actor, action, target, time. */
+  listAuditEvents(query?: AuditEventQuery): Promise<AuditEventPage>;
   /** The team's webhooks (owner tokens). */
   listWebhooks(): Promise<Webhook[]>;
   /** Registers an endpoint; the answer's `secret` (`whsec_…`) is shown this once. */
@@ -255,6 +259,9 @@ export function createDssClient(options: DssClientOptions): DssClient {
     },
     waitForProposal(uuid, waitOptions = {}) {
       return waitForProposal(client, uuid, { sleep, ...waitOptions });
+    },
+    async listAuditEvents(query = {}) {
+      return (await payload<AuditEventPage>(api.GET('/audit-events', { params: { query } }))).body;
     },
     async listWebhooks() {
       return (await payload<{ data: Webhook[] }>(api.GET('/webhooks', {}))).body.data;

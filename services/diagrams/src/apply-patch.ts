@@ -34,6 +34,7 @@ import { DIAGRAMS_CHANGED_SUBJECT, validationError } from './create-diagram';
 import * as life from './lifecycle-repository';
 import { lockTeamListClockShared } from './locks';
 import { buildRepresentations } from './representations';
+import { auditDiagramAction } from './audit';
 import * as repo from './repository';
 import { diagramNotFound } from './requests';
 import { toDiagram } from './wire';
@@ -171,6 +172,15 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
     });
     if (session) await life.supersedeVersion(client, session.uuid, versionUuid);
     const versionNumber = await life.countVisibleVersions(client, current.uuid);
+    // One entry per editing session (its first save), like the one History entry the session makes.
+    if (sourceKind === EDITOR && !session)
+      await auditDiagramAction(
+        client,
+        { tokenId: '', userId, teamId },
+        'editor_session.started',
+        { id: current.uuid, name: current.name },
+        { version: versionNumber, session_minutes: SESSION_MINUTES },
+      );
     await enqueueEvent(client, repo.SCHEMA, DIAGRAMS_CHANGED_SUBJECT, {
       diagram_uuid: current.uuid,
       team_id: teamId,

@@ -17,6 +17,7 @@ import { editorRoutes } from './routes/editor';
 import { exportRoutes } from './routes/exports';
 import { homeRoutes } from './routes/home';
 import { lintSettingsRoutes } from './routes/lint-settings';
+import { auditLogRoutes } from './routes/audit-log';
 import { liveRoutes } from './routes/live';
 import { reviewRoutes } from './routes/review';
 import { shareRoutes } from './routes/share';
@@ -63,7 +64,7 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
         seconds: Number(process.hrtime.bigint() - started) / 1e9,
       });
     });
-    runWithRequestContext({ requestId }, () => next());
+    runWithRequestContext({ requestId, clientIp: req.ip }, () => next());
   });
   app.use(securityHeaders());
 
@@ -112,6 +113,7 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
   webhookRoutes(pages, context);
   for (const mount of [memberRoutes, invitationRoutes, passwordResetRoutes]) mount(pages, context);
   lintSettingsRoutes(pages, context);
+  auditLogRoutes(pages, context);
   app.use(pages);
 
   app.use((_req, _res, next) => next(notFound()));

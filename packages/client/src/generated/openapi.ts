@@ -348,6 +348,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the team's audit log
+         * @description The audit entries of the token's team, newest first, one page at a time, paged exactly like the diagram list: while `meta.has_more` is true, pass `meta.next_cursor` back as `cursor`. Every security- or data-relevant action is recorded: sign-in, sign-out and failed sign-ins, tokens, members and invitations, password resets, diagrams (created, renamed, deleted, restored, duplicated, purged), versions (restored, labelled), share links, proposals (created, applied, declined, reopened, changes requested, revised), editing sessions (one per session), webhooks and settings. An entry recorded by another service may appear a moment after the action's answer. Owner tokens only (other roles get 403 `forbidden`). Counts toward the read limit.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/diagrams/{uuid}/schema": {
         parameters: {
             query?: never;
@@ -984,6 +1004,61 @@ export interface components {
         VersionLabelRequest: {
             /** @description One line of text (trimmed); null or an empty string clears the label. */
             label: string | null;
+        };
+        AuditEventListResponse: {
+            data: components["schemas"]["AuditEvent"][];
+            meta: {
+                /** @description Pass as `cursor` for the next page; null on the last page. */
+                next_cursor: string | null;
+                /** @description Whether another page follows. */
+                has_more: boolean;
+            };
+        };
+        AuditEvent: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description `<kind>.<verb>`, e.g. `token.created`, `proposal.applied`, `user.sign_in_failed`.
+             * @example proposal.applied
+             */
+            action: string;
+            actor: {
+                /**
+                 * @description `user`: a signed-in person (web app) or an operator acting for them; `token`: a personal access token; `system`: the service itself (the Trash sweeper); `anonymous`: an unidentified caller (a failed sign-in, a password reset request).
+                 * @enum {string}
+                 */
+                kind: "user" | "token" | "system" | "anonymous";
+                /** @description The user's id (kind user) or the token's id (kind token). */
+                id: string | null;
+                /** @description The person behind the actor, as they are now. */
+                user: {
+                    /** Format: uuid */
+                    id: string;
+                    email: string | null;
+                    name: string | null;
+                } | null;
+            };
+            target: {
+                /** @example diagram */
+                kind: string;
+                id: string | null;
+                /** @description A display name as it was at the time (a diagram's name, a member's email). Plain text. */
+                name: string | null;
+            };
+            team: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name: string;
+            } | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The `X-Request-Id` of the request that made the change. */
+            request_id: string | null;
+            /** @description The client's IP address as the API or the web app saw it. */
+            ip: string | null;
+            /** @description Facts of the action, e.g. a role's `from` and `to`, a failure's `reason`. */
+            details: Record<string, unknown>;
         };
         DiagramListResponse: {
             data: components["schemas"]["Diagram"][];
@@ -2631,6 +2706,48 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["InvalidBody"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `meta.next_cursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Entries whose actor is this user (id or email) or this token (id). */
+                actor?: string;
+                /** @description An action (`token.created`) or a group of actions (`token`). */
+                action?: string;
+                /** @description Entries about this thing (a diagram's uuid, a user's id, a token's id, ...). */
+                target?: string;
+                /** @description Entries created at or after this ISO 8601 date or timestamp (with offset). */
+                since?: string;
+                /** @description Entries created before this ISO 8601 date or timestamp (with offset). */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of audit entries. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            422: components["responses"]["InvalidQuery"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
         };

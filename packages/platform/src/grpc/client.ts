@@ -8,7 +8,7 @@ import { currentRequestContext } from '../request-context';
 import { clientRpcMetrics, type RpcMetrics } from './call-metrics';
 import { fromGrpcError } from './error-status';
 import { type ProtoSource, serviceDefinition } from './protos';
-import { MAX_MESSAGE_BYTES, REQUEST_ID_METADATA } from './server';
+import { ACTOR_METADATA, CLIENT_IP_METADATA, MAX_MESSAGE_BYTES, REQUEST_ID_METADATA } from './server';
 import type { CallOptions, ClientOf, DssServiceDefinitions, ServiceDefinitionMap } from './types';
 
 export const DEFAULT_DEADLINE_MS = 10_000;
@@ -74,9 +74,13 @@ function callUnary(
   rpcMetrics: RpcMetrics | undefined,
 ): Promise<unknown> {
   const metadata = toMetadata(callOptions.metadata);
-  const requestId = currentRequestContext()?.requestId;
-  if (requestId && metadata.get(REQUEST_ID_METADATA).length === 0)
-    metadata.set(REQUEST_ID_METADATA, requestId);
+  const context = currentRequestContext();
+  if (context?.requestId && metadata.get(REQUEST_ID_METADATA).length === 0)
+    metadata.set(REQUEST_ID_METADATA, context.requestId);
+  if (context?.clientIp && metadata.get(CLIENT_IP_METADATA).length === 0)
+    metadata.set(CLIENT_IP_METADATA, context.clientIp);
+  if (context?.actor && metadata.get(ACTOR_METADATA).length === 0)
+    metadata.set(ACTOR_METADATA, JSON.stringify(context.actor));
   const deadline = new Date(Date.now() + (callOptions.deadlineMs ?? defaultDeadlineMs));
   const started = process.hrtime.bigint();
   const record = (code: grpc.status) =>
