@@ -510,9 +510,9 @@ async function main() {
     // The web app's browser tests against the web container (services/web/test/support/web-system.ts reads
     // the stack file), then the container checks; the fault checks stop and restart containers, so they run
     // last, on their own.
-    // The faults (faults, replicas, outages) kill, stop and restart containers: they run last, one file
+    // The faults (faults, replicas, outages, webhooks) kill, stop and restart containers: they run last, one file
     // after the other, each leaving every container running again.
-    const destructive = ['faults', 'replicas', 'outages'].map(
+    const destructive = ['faults', 'replicas', 'outages', 'webhooks'].map(
       (file) => `e2e/test/containers/${file}.test.ts`,
     );
     const checks =
@@ -522,7 +522,7 @@ async function main() {
           '--runInBand',
           'e2e/test/containers',
           '--testPathIgnorePatterns',
-          '(faults|replicas|outages)\\.test',
+          '(faults|replicas|outages|webhooks)\\.test',
         ],
         suiteEnv,
       )) ||

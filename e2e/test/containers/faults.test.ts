@@ -1,12 +1,19 @@
 // Faults across containers, as a cluster sees them: an importer killed while it converts (its jobs come back
-// to the restarted worker through JetStream, none lost), the diagrams service restarted under a steady read
-// load (the gateway answers 503 `unavailable` with Retry-After while it is down, within its gRPC deadline),
+// to the restarted worker through JetStream, none lost), every replica of the diagrams service restarted under
+// a steady read load (the gateway answers 503 `unavailable` with Retry-After while none is up, within its
+// gRPC deadline),
 // and the gateway stopped with SIGTERM under load (requests it accepted complete). Runs only from
 // scripts/e2e-containers.sh (E2E_CONTAINERS_STACK); the gateway goes last, and each fault leaves the
 // container running again.
-import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import { type ContainerStack, containerStack, docker, waitUntilReady } from '../../support/containers';
+import {
+  type ContainerStack,
+  containerStack,
+  docker,
+  replicasOf,
+  request,
+  type Answer,
+  waitUntilReady,
+} from '../../support/containers';
 import { runId } from '../../support/diagrams';
 import { teamMemberToken } from '../../support/stack';
 
@@ -17,64 +24,6 @@ const GRPC_DEADLINE_MS = 10_000;
  * RECONNECT_BACKOFF_MS.max): a service ready again is reached within this, plus a connection's set-up.
  */
 const RECONNECT_WITHIN_MS = 1_000 + 250;
-
-interface Answer {
-  status: number;
-  body: string;
-  retryAfter?: string;
-  ms: number;
-  startedAt: number;
-}
-
-/**
- * One request on a connection of its own (no keep-alive reuse: a request either reaches a server or is
- * refused, never races a closing idle socket), from a client address of its own behind the trusted proxy
- * hop, so the gateway's per-IP limit counts load requests apart.
- */
-function request(
-  stack: ContainerStack,
-  method: string,
-  path: string,
-  token: string,
-  json?: unknown,
-): Promise<Answer> {
-  const url = new URL(`${stack.baseUrl}${path}`);
-  const startedAt = Date.now();
-  const body = json === undefined ? undefined : JSON.stringify(json);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method,
-        agent: false,
-        headers: {
-          authorization: `Bearer ${token}`,
-          'x-forwarded-for': `10.${randomBytes(3).join('.')}`,
-          ...(body ? { 'content-type': 'application/json' } : {}),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => {
-          text += chunk;
-        });
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: text,
-            retryAfter: res.headers['retry-after'] as string | undefined,
-            ms: Date.now() - startedAt,
-            startedAt,
-          }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -150,7 +99,7 @@ CREATE TABLE orders_${n} (id bigint PRIMARY KEY, customer_id bigint NOT NULL REF
     expect(counts).toEqual({ ready: 50 });
   }, 120_000);
 
-  it('should answer 503 unavailable with Retry-After within the deadline while diagrams restarts, then 200 again', async () => {
+  it('should answer 503 unavailable with Retry-After within the deadline while every diagrams replica restarts, then 200 again', async () => {
     const team = `faults-diagrams-${runId()}`;
     const reader = await token('diagrams', team);
     const created = await request(stack, 'POST', '/diagrams', reader, {
@@ -160,7 +109,7 @@ CREATE TABLE orders_${n} (id bigint PRIMARY KEY, customer_id bigint NOT NULL REF
     });
     expect(created.status).toBe(201);
     const uuid = (JSON.parse(created.body) as { data: { uuid: string } }).data.uuid;
-    const diagrams = stack.components.diagrams!;
+    const diagrams = replicasOf(stack, 'diagrams');
 
     const answers: Answer[] = [];
     const failures: string[] = [];
@@ -180,10 +129,10 @@ CREATE TABLE orders_${n} (id bigint PRIMARY KEY, customer_id bigint NOT NULL REF
     });
     await sleep(1_000);
     const stoppedAt = Date.now();
-    await docker(stack, 'stop', '--time', '10', diagrams.container);
+    await Promise.all(diagrams.map((replica) => docker(stack, 'stop', '--time', '10', replica.container)));
     await sleep(2_000);
-    await docker(stack, 'start', diagrams.container);
-    await waitUntilReady(diagrams);
+    await Promise.all(diagrams.map((replica) => docker(stack, 'start', replica.container)));
+    await Promise.all(diagrams.map((replica) => waitUntilReady(replica)));
     const readyAt = Date.now();
     await sleep(3_000);
     loading = false;
