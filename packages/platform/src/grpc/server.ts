@@ -14,6 +14,10 @@ import type { DssServiceDefinitions, HandlersOf, ServiceDefinitionMap } from './
 
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 export const REQUEST_ID_METADATA = 'x-request-id';
+/** How long a client connection lasts before the server asks the client to reconnect (and resolve again). */
+export const MAX_CONNECTION_AGE_MS = 5 * 60_000;
+/** Calls in flight on a connection past its age get this long to finish (above any call's deadline). */
+const DEFAULT_DEADLINE_GRACE_MS = 30_000;
 
 export interface GrpcServerOptions<M extends ServiceDefinitionMap = DssServiceDefinitions>
   extends ProtoSource {
@@ -46,6 +50,11 @@ export async function startGrpcServer<M extends ServiceDefinitionMap = DssServic
   const server = new grpc.Server({
     'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
     'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+    // Callers balance over the addresses their target resolves to (round_robin; the chart's headless
+    // Services): ending each connection after a while (calls in flight finish first) makes them reconnect
+    // and resolve again, so replicas added since are used within minutes, not only after a failure.
+    'grpc.max_connection_age_ms': MAX_CONNECTION_AGE_MS,
+    'grpc.max_connection_age_grace_ms': DEFAULT_DEADLINE_GRACE_MS,
   });
   const rpcMetrics = serverRpcMetrics(options.metrics);
   const serviceNames = Object.keys(options.services);
