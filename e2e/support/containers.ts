@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { promisify } from 'node:util';
-import type { Stack } from './stack';
+import { dss, type Stack, teamMemberToken } from './stack';
 
 export interface ContainerComponent {
   container: string;
@@ -137,4 +137,32 @@ export function request(
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/**
+ * `count` write tokens of one editor of a fresh team on the enterprise plan (no caps): one member made with
+ * the CLI, then a token each (rate limits count per token). One CLI run per extra token, not four: on a
+ * loaded machine each run takes seconds.
+ */
+export async function editorTokens(stack: ContainerStack, team: string, count: number): Promise<string[]> {
+  const email = `${team}@containers.test`;
+  const tokens = [
+    await teamMemberToken(stack, { team, email, role: 'editor', plan: 'enterprise', write: true }),
+  ];
+  while (tokens.length < count) {
+    const created = await dss(
+      stack,
+      'token',
+      'create',
+      '--team',
+      team,
+      '--email',
+      email,
+      '--write',
+      '--json',
+    );
+    if (created.code !== 0) throw new Error(`dss token create failed (${created.code}): ${created.stderr}`);
+    tokens.push((JSON.parse(created.stdout) as { token: string }).token);
+  }
+  return tokens;
 }

@@ -9,13 +9,13 @@ import {
   type ContainerStack,
   containerStack,
   docker,
+  editorTokens,
   replicasOf,
   request,
   type Answer,
   waitUntilReady,
 } from '../../support/containers';
 import { runId } from '../../support/diagrams';
-import { teamMemberToken } from '../../support/stack';
 
 /** The gateway's gRPC deadline (packages/platform DEFAULT_DEADLINE_MS): no answer may take longer. */
 const GRPC_DEADLINE_MS = 10_000;
@@ -33,17 +33,8 @@ describe('Faults across containers', () => {
     stack = containerStack();
   });
 
-  /** A member's token; members named with the same `team` share that team. */
-  const token = (name: string, team = `faults-${name}-${runId()}`) =>
-    teamMemberToken(stack, {
-      team,
-      email: `faults-${name}-${runId()}@containers.test`,
-      role: 'editor',
-      write: true,
-    });
-
   it('should finish all 50 DDL imports when the importer is killed and restarted among them', async () => {
-    const writer = await token('importer');
+    const [writer] = await editorTokens(stack, `faults-importer-${runId()}`, 1);
     const importer = stack.components.importer!;
     const ddl = (n: number) =>
       `CREATE TABLE customers_${n} (id bigint PRIMARY KEY, email varchar(255) UNIQUE);
@@ -97,11 +88,13 @@ CREATE TABLE orders_${n} (id bigint PRIMARY KEY, customer_id bigint NOT NULL REF
       counts[status] = (counts[status] ?? 0) + 1;
     }
     expect(counts).toEqual({ ready: 50 });
-  }, 120_000);
+  }, 300_000);
 
   it('should answer 503 unavailable with Retry-After within the deadline while every diagrams replica restarts, then 200 again', async () => {
-    const team = `faults-diagrams-${runId()}`;
-    const reader = await token('diagrams', team);
+    // Three readers of the team, each with a token of its own: ten schema reads a second each stay under
+    // the per-token schema limit for the whole restart.
+    const readers = await editorTokens(stack, `faults-diagrams-${runId()}`, 3);
+    const reader = readers[0]!;
     const created = await request(stack, 'POST', '/diagrams', reader, {
       name: 'Read under load',
       driver: 'pgsql',
@@ -114,9 +107,6 @@ CREATE TABLE orders_${n} (id bigint PRIMARY KEY, customer_id bigint NOT NULL REF
     const answers: Answer[] = [];
     const failures: string[] = [];
     let loading = true;
-    // Three readers of the team, each with a token of its own: ten schema reads a second each stay under
-    // the per-token schema limit for the whole restart.
-    const readers = [reader, await token('diagrams-2', team), await token('diagrams-3', team)];
     const loaders = readers.map(async (own) => {
       while (loading) {
         try {
@@ -155,11 +145,13 @@ CREATE TABLE orders_${n} (id bigint PRIMARY KEY, customer_id bigint NOT NULL REF
     const after = answers.filter((answer) => answer.startedAt > readyAt + RECONNECT_WITHIN_MS);
     expect(after.length).toBeGreaterThan(0);
     expect(after.every((answer) => answer.status === 200)).toBe(true);
-  }, 120_000);
+  }, 300_000);
 
   it('should complete the requests it accepted when the gateway gets SIGTERM under load, and exit 0', async () => {
-    const team = `faults-gateway-${runId()}`;
-    const reader = await token('gateway', team);
+    // Four readers of the team with tokens of their own, twenty schema reads a second each: under the
+    // per-token schema limit through the 2 s drain.
+    const readers = await editorTokens(stack, `faults-gateway-${runId()}`, 4);
+    const reader = readers[0]!;
     const created = await request(stack, 'POST', '/diagrams', reader, {
       name: 'Drain',
       driver: 'pgsql',
@@ -173,10 +165,6 @@ CREATE TABLE orders_${n} (id bigint PRIMARY KEY, customer_id bigint NOT NULL REF
     const refused: string[] = [];
     const broken: string[] = [];
     let loading = true;
-    // Four readers of the team with tokens of their own, twenty schema reads a second each: under the
-    // per-token schema limit through the 2 s drain.
-    const readers = [reader];
-    for (const n of [2, 3, 4]) readers.push(await token(`gateway-${n}`, team));
     const loaders = readers.map(async (own) => {
       while (loading) {
         try {
@@ -206,5 +194,5 @@ CREATE TABLE orders_${n} (id bigint PRIMARY KEY, customer_id bigint NOT NULL REF
 
     await docker(stack, 'start', gateway.container);
     await waitUntilReady(gateway);
-  }, 120_000);
+  }, 300_000);
 });

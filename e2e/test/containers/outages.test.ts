@@ -4,9 +4,15 @@
 // down for 30 s, during which the gateway replicas count rate limits in their own memory, as the README
 // documents, and after which they count in Redis again. Runs only from scripts/e2e-containers.sh
 // (E2E_CONTAINERS_STACK); each server is running again at the end.
-import { type Answer, type ContainerStack, containerStack, docker, request } from '../../support/containers';
+import {
+  type Answer,
+  type ContainerStack,
+  containerStack,
+  docker,
+  editorTokens,
+  request,
+} from '../../support/containers';
 import { runId } from '../../support/diagrams';
-import { teamMemberToken } from '../../support/stack';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -24,18 +30,8 @@ describe('Outages of the shared servers', () => {
     stack = containerStack();
   });
 
-  const token = (name: string, team: string) =>
-    teamMemberToken(stack, {
-      team,
-      email: `outages-${name}-${runId()}@containers.test`,
-      role: 'editor',
-      plan: 'enterprise',
-      write: true,
-    });
-
   it('should answer 503 while PostgreSQL is SIGKILLed, recover once it is restarted, and lose nothing it answered 201', async () => {
-    const team = `outages-postgres-${runId()}`;
-    const clients = [await token('pg-1', team), await token('pg-2', team), await token('pg-3', team)];
+    const clients = await editorTokens(stack, `outages-postgres-${runId()}`, 3);
     const seed = await request(stack, 'POST', '/diagrams', clients[0]!, {
       name: 'Outage seed',
       driver: 'pgsql',
@@ -119,10 +115,10 @@ describe('Outages of the shared servers', () => {
       const answer = await request(stack, 'GET', `/diagrams/${entry.uuid}`, entry.token);
       expect({ uuid: entry.uuid, status: answer.status }).toEqual({ uuid: entry.uuid, status: 200 });
     }
-  }, 180_000);
+  }, 300_000);
 
   it('should fall back to each replica counting in memory while Redis is down 30 s, and count in Redis again once it is back', async () => {
-    const reader = await token('redis', `outages-redis-${runId()}`);
+    const [reader] = await editorTokens(stack, `outages-redis-${runId()}`, 1);
     const read = () => request(stack, 'GET', '/diagrams?limit=1', reader, undefined, '10.78.0.1');
     /** Whether a run of consecutive requests, on both replicas, counted one shared counter down. */
     const countsInRedis = async (): Promise<boolean> => {
@@ -179,5 +175,5 @@ describe('Outages of the shared servers', () => {
       `${stack.components.gateway!.env.DSS_RATE_LIMIT_KEY_PREFIX}:*`,
     );
     expect(keys.trim().split('\n').filter(Boolean).length).toBeGreaterThan(0);
-  }, 120_000);
+  }, 240_000);
 });

@@ -10,12 +10,12 @@ import {
   type ContainerStack,
   containerStack,
   docker,
+  editorTokens,
   replicasOf,
   request,
   waitUntilReady,
 } from '../../support/containers';
 import { runId } from '../../support/diagrams';
-import { teamMemberToken } from '../../support/stack';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -60,17 +60,8 @@ describe('Replicas across containers', () => {
     stack = containerStack();
   });
 
-  const token = (name: string, team: string) =>
-    teamMemberToken(stack, {
-      team,
-      email: `replicas-${name}-${runId()}@containers.test`,
-      role: 'editor',
-      plan: 'enterprise',
-      write: true,
-    });
-
   it('should count one rate limit across both gateway replicas (Redis)', async () => {
-    const reader = await token('limits', `replicas-limits-${runId()}`);
+    const [reader] = await editorTokens(stack, `replicas-limits-${runId()}`, 1);
     const answers: Answer[] = [];
     // One client address, one token: both limits count every request, whichever replica answers.
     for (let n = 0; n < 12; n++)
@@ -81,12 +72,13 @@ describe('Replicas across containers', () => {
     expect(remaining.every((value) => typeof value === 'number')).toBe(true);
     // One counter: each answer has one fewer left than the one before, on whichever replica it was.
     expect(remaining.slice(1)).toEqual(remaining.slice(0, -1).map((value) => (value as number) - 1));
-  }, 60_000);
+  }, 120_000);
 
   it('should fail only the requests in flight on a replica SIGKILLed and lose no accepted write, for one replica of each of gateway, diagrams, proposals and importer in turn', async () => {
-    const team = `replicas-load-${runId()}`;
-    const writers = [];
-    for (let n = 1; n <= 4; n++) writers.push(await token(`writer-${n}`, team));
+    // Three writers and two readers, each with a token of its own.
+    const tokens = await editorTokens(stack, `replicas-load-${runId()}`, 5);
+    const writers = tokens.slice(0, 3);
+    const readers = tokens.slice(3);
     const seed = await request(stack, 'POST', '/diagrams', writers[0]!, schemaBody(0));
     expect(seed.status).toBe(201);
     const seedUuid = dataOf(seed).uuid as string;
@@ -139,7 +131,6 @@ describe('Replicas across containers', () => {
       }
     });
     // Two readers of the seed diagram's schema, three reads a second each (under the schema limit).
-    const readers = [await token('reader-1', team), await token('reader-2', team)];
     const reading = readers.map(async (own) => {
       for (let n = 0; loading && n < MAX_REQUESTS_PER_LOOP; n++) {
         await attempt('read', () => request(stack, 'GET', `/diagrams/${seedUuid}/schema`, own));
@@ -213,5 +204,5 @@ describe('Replicas across containers', () => {
       const answer = await request(stack, 'GET', `/proposals/${proposal.uuid}`, proposal.token);
       expect({ uuid: proposal.uuid, status: answer.status }).toEqual({ uuid: proposal.uuid, status: 200 });
     }
-  }, 240_000);
+  }, 480_000);
 });

@@ -46,7 +46,7 @@ describe('Webhooks against the containers', () => {
     secret = webhook.secret as string;
     webhookId = webhook.id as string;
     expect(secret).toMatch(/^whsec_/);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await receiver?.stop();
@@ -128,7 +128,7 @@ describe('Webhooks against the containers', () => {
         attempts: [{ status_code: 500 }, { status_code: 200 }],
       });
     }, 15_000);
-  }, 120_000);
+  }, 240_000);
 
   it('should lose no event when the notifications container is SIGKILLed mid-delivery, delivering each again after its restart', async () => {
     const notifications = stack.components.notifications!;
@@ -162,5 +162,5 @@ describe('Webhooks against the containers', () => {
     );
     expect([...byId.values()].sort()).toEqual([...EVENTS].sort());
     expect(received.length).toBeGreaterThan(byId.size);
-  }, 180_000);
+  }, 300_000);
 });
