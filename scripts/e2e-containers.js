@@ -28,6 +28,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { isPortFree } = require('./lib/net');
 const { repoRoot } = require('./lib/paths');
 const chart = require('../deploy/lib/chart-env');
 
@@ -120,6 +121,22 @@ function containerSpec({ name, container, c, values, grpcPorts, secrets, files, 
     args,
     env: Object.fromEntries(variables.map((v) => [v.slice(0, v.indexOf('=')), v.slice(v.indexOf('=') + 1)])),
   };
+}
+
+const handedOut = new Set();
+/**
+ * A free loopback port below Linux's ephemeral range (32768-60999): a port from that range can be taken as
+ * the source port of any outgoing connection on this machine between the probe and a container's bind (the
+ * run's PostgreSQL failed so, "Address already in use", while other tests ran). Never the same one twice.
+ */
+async function freePort() {
+  for (let probe = 0; probe < 200; probe++) {
+    const port = 20_000 + crypto.randomInt(12_000);
+    if (handedOut.has(port) || !(await isPortFree(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error('e2e-containers: no free port between 20000 and 32000 after 200 probes');
 }
 
 /** A caller's target of a gRPC component's replicas: host:port for one, an `ipv4:` list for several. */
@@ -243,6 +260,8 @@ async function waitForPostgres(url, container) {
     } catch {
       await client.end().catch(() => undefined);
     }
+    const state = docker('inspect', '--format', '{{.State.Status}}', container).trim();
+    if (state !== 'running') throw new Error(`postgres is ${state}:\n${logsOf(container)}`);
     if (Date.now() > deadline)
       throw new Error(`postgres not ready within ${READY_TIMEOUT_MS} ms:\n${logsOf(container)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -317,7 +336,7 @@ function runJest(args, env) {
 async function main() {
   const [image, infraImage] = process.argv.slice(2, 4);
   if (!image || !infraImage) throw new Error('usage: node scripts/e2e-containers.js <image> <infra image>');
-  const { freePort, OwnNats } = require('@dss/platform/testing');
+  const { OwnNats } = require('@dss/platform/testing');
   const runId = crypto.randomBytes(4).toString('hex');
   const timings = {};
   const started = Date.now();
