@@ -463,10 +463,17 @@ async function main() {
     });
     log(`starting ${specs.length} containers from ${image} (run ${runId})`);
     mark = Date.now();
-    for (const spec of specs) docker(...spec.args);
-    await Promise.all(
-      specs.map((spec) => waitUntilReady(spec.instance.id, spec.instance.ports.admin, spec.container)),
-    );
+    // First replicas first, then the second ones: thirteen Node.js processes and their pools starting at
+    // once on a loaded machine starved PostgreSQL into connection timeouts.
+    for (const wave of [
+      specs.filter((spec) => spec.instance.replica === 1),
+      specs.filter((spec) => spec.instance.replica > 1),
+    ]) {
+      for (const spec of wave) docker(...spec.args);
+      await Promise.all(
+        wave.map((spec) => waitUntilReady(spec.instance.id, spec.instance.ports.admin, spec.container)),
+      );
+    }
     timings.startToReady = Date.now() - mark;
     log(`every container ready in ${timings.startToReady} ms`);
 
