@@ -20,6 +20,14 @@ export const DEFAULT_DEADLINE_MS = 10_000;
  */
 export const RECONNECT_BACKOFF_MS = { initial: 250, max: 1_000 } as const;
 
+/**
+ * Calls are spread over every address the target names (`ipv4:a:p,b:p` or a `dns:` name of several
+ * replicas) and skip a replica whose connection is down; one address behaves as pick_first would. grpc-js
+ * only retries a call transparently when it never reached a server, so a replica killed mid-call fails
+ * exactly its in-flight calls.
+ */
+const SERVICE_CONFIG = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] });
+
 export interface ServiceClientOptions extends ProtoSource {
   /** Deadline of each call unless the call gives its own; default 10 s. */
   deadlineMs?: number;
@@ -39,6 +47,7 @@ export function createServiceClient<
     'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
     'grpc.initial_reconnect_backoff_ms': RECONNECT_BACKOFF_MS.initial,
     'grpc.max_reconnect_backoff_ms': RECONNECT_BACKOFF_MS.max,
+    'grpc.service_config': SERVICE_CONFIG,
   });
   const defaultDeadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
   const rpcMetrics = options.metrics ? clientRpcMetrics(options.metrics) : undefined;

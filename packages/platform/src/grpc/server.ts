@@ -18,6 +18,10 @@ export const REQUEST_ID_METADATA = 'x-request-id';
 export const CLIENT_IP_METADATA = 'x-dss-client-ip';
 /** Who acts (JSON of RequestActor), set by the edge once it has authenticated the caller. */
 export const ACTOR_METADATA = 'x-dss-actor';
+/** How long a client connection lasts before the server asks the client to reconnect (and resolve again). */
+export const MAX_CONNECTION_AGE_MS = 5 * 60_000;
+/** Calls in flight on a connection past its age get this long to finish (above any call's deadline). */
+const DEFAULT_DEADLINE_GRACE_MS = 30_000;
 
 export interface GrpcServerOptions<M extends ServiceDefinitionMap = DssServiceDefinitions>
   extends ProtoSource {
@@ -50,6 +54,11 @@ export async function startGrpcServer<M extends ServiceDefinitionMap = DssServic
   const server = new grpc.Server({
     'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
     'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+    // Callers balance over the addresses their target resolves to (round_robin; the chart's headless
+    // Services): ending each connection after a while (calls in flight finish first) makes them reconnect
+    // and resolve again, so replicas added since are used within minutes, not only after a failure.
+    'grpc.max_connection_age_ms': MAX_CONNECTION_AGE_MS,
+    'grpc.max_connection_age_grace_ms': DEFAULT_DEADLINE_GRACE_MS,
   });
   const rpcMetrics = serverRpcMetrics(options.metrics);
   const serviceNames = Object.keys(options.services);
