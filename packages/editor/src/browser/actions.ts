@@ -15,6 +15,8 @@ export interface Action {
   /** Needs edit rights (a viewer's page leaves it out). */
   edits: boolean;
   enabled?: (editor: EditorController) => boolean;
+  /** A toggle's state (the button's aria-pressed). */
+  pressed?: (editor: EditorController) => boolean;
   perform: (editor: EditorController) => void;
 }
 
@@ -117,6 +119,18 @@ export const ACTIONS: Action[] = [
     toolbar: true,
     edits: false,
     perform: (editor) => editor.toggleHelp(),
+  },
+  {
+    name: 'toggle-text',
+    label: 'DBML pane',
+    keys: ['D'],
+    matches: (e) => e.key === 'd' && !mod(e) && !e.altKey,
+    toolbar: true,
+    edits: false,
+    pressed: (editor) => editor.textOpen.value,
+    perform: (editor) => {
+      editor.textOpen.value = !editor.textOpen.value;
+    },
   },
 ];
 
