@@ -24,19 +24,13 @@ body.editing main.editor-page { max-width: none; margin: 0; padding: 0.5rem 1rem
 .editor-shell.read-only.with-text { grid-template-columns: minmax(18rem, 30rem) minmax(0, 1fr); }
 .editor-text { display: flex; flex-direction: column; gap: 0.4rem; height: calc(100vh - 12rem); min-height: 24rem; }
 .editor-text[hidden] { display: none; }
-.editor-text-tabs { display: flex; gap: 0.3rem; align-items: center; }
+.editor-text-tabs, .editor-text-tabs [role="tablist"] { display: flex; gap: 0.3rem; align-items: center; }
 .editor-text-tabs [role="tab"][aria-selected="true"] { border-color: var(--editor-focus); font-weight: 600; }
 .editor-text-state { margin: 0 0 0 auto; font-size: 0.85rem; color: var(--editor-muted); }
 .editor-text-panel { display: flex; flex-direction: column; gap: 0.4rem; flex: 1; min-height: 0; }
 .editor-text-panel[hidden] { display: none; }
 .editor-code { flex: 1; min-height: 0; border: 1px solid var(--editor-line); border-radius: 6px; overflow: hidden;
   background: var(--editor-paper); color: var(--editor-ink); }
-.editor-code .cm-editor { height: 100%; font-size: 13px; }
-.editor-code .cm-editor.cm-focused { outline: 2px solid var(--editor-focus); outline-offset: -2px; }
-.editor-code .cm-scroller { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
-.editor-code .cm-gutters { background: var(--editor-key); color: var(--editor-muted); border-right: 1px solid var(--editor-line); }
-.editor-code .cm-activeLine, .editor-code .cm-activeLineGutter { background: transparent; }
-.editor-code .cm-content { caret-color: var(--editor-ink); }
 .editor-text-warnings { font-size: 0.85rem; color: var(--editor-muted); }
 .editor-text-warnings ul { margin: 0.25rem 0 0; padding-left: 1.1rem; max-height: 8rem; overflow: auto; }
 .editor-toolbar { grid-column: 1 / -1; display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; }

@@ -64,7 +64,10 @@ export function dbmlChange(
       parent_uuid,
       left: before.left,
       top: before.top,
-      columns: table.columns.map((column) => ({ ...column, uuid: columnUuid.get(column.name) ?? column.uuid })),
+      columns: table.columns.map((column) => ({
+        ...column,
+        uuid: columnUuid.get(column.name) ?? column.uuid,
+      })),
       indexes: table.indexes.map((index) => ({ ...index, uuid: indexUuid.get(index.name) ?? index.uuid })),
     };
   });

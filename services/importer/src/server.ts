@@ -190,7 +190,9 @@ export async function startImporterService({ config, logger, metrics, bus }: Imp
                 error_code: result.code,
                 error_message: result.message,
                 skipped_statements: 0,
-                ...(result.line !== undefined ? { error_line: result.line, error_column: result.column ?? 1 } : {}),
+                ...(result.line !== undefined
+                  ? { error_line: result.line, error_column: result.column ?? 1 }
+                  : {}),
               };
         },
       },

@@ -70,7 +70,7 @@ export class DbmlText {
   ) {
     this.#written = dbmlScript(editor.document.value);
     this.text = this.#written;
-    this.#base = { text: this.text, read: null };
+    this.#base = { text: this.text, read: readAs(editor.document.value) };
     editor.document.subscribe((document) => this.#diagramChanged(document));
   }
 
@@ -106,7 +106,9 @@ export class DbmlText {
     const base = this.#base;
     const [next, before] = await Promise.all([
       this.read(text),
-      base.read ? Promise.resolve<ReadAnswer>({ ok: true, document: base.read, warnings: [] }) : this.read(base.text),
+      base.read
+        ? Promise.resolve<ReadAnswer>({ ok: true, document: base.read, warnings: [] })
+        : this.read(base.text),
     ]);
     if (round !== this.#round) return; // typed again meanwhile: that text is read next
     if (!next.ok) {
@@ -118,7 +120,9 @@ export class DbmlText {
     const patch = dbmlChange(from, next.document, this.editor.document.value, this.editor.view);
     if (!isEmptyPatch(patch) && !this.editor.edit('Edit DBML', patch, 'dbml')) {
       const refusal = this.editor.refusal.value;
-      this.#failed(placeOfRefusal(text, patch, refusal?.message ?? 'the change was refused', refusal?.problems));
+      this.#failed(
+        placeOfRefusal(text, patch, refusal?.message ?? 'the change was refused', refusal?.problems),
+      );
       return;
     }
     this.#base = { text, read: next.document };
@@ -162,10 +166,19 @@ export class DbmlText {
     this.#written = written;
     if (this.text === written && this.#base.text === written) return;
     this.text = written;
-    this.#base = { text: written, read: null };
+    this.#base = { text: written, read: readAs(this.editor.document.value) };
     this.warnings.value = [];
     this.#replace?.(written);
   }
+}
+
+/**
+ * What DBML written from `document` reads back as, without asking the server: the document itself, as
+ * packages/sql's round trips check (the DBML export imports back to the same schema, groups and notes), except
+ * on SQL Server, whose comments the DDL written from DBML does not carry; there the text is read (null).
+ */
+function readAs(document: DiagramDocument): DiagramDocument | null {
+  return document.driver === 'sqlsrv' ? null : document;
 }
 
 /**
@@ -198,14 +211,20 @@ function useCodeView(
   const view = useRef<EditorView | null>(null);
   useEffect(() => {
     if (!host.current) return;
+    // In a shadow root of its own: CodeMirror's stylesheets are then constructed sheets (style-mod puts a
+    // <style> element into a document, which the pages' CSP refuses). The palette's custom properties
+    // reach inside.
+    const root = host.current.shadowRoot ?? host.current.attachShadow({ mode: 'open' });
     view.current = new EditorView({
-      parent: host.current,
+      root,
+      parent: root,
       state: EditorState.create({
         doc: text,
         extensions: [
           lineNumbers(),
           highlightActiveLine(),
           EditorView.lineWrapping,
+          paneTheme,
           EditorView.contentAttributes.of({ 'aria-label': label }),
           ...extensions,
         ],
@@ -216,6 +235,31 @@ function useCodeView(
   return view;
 }
 
+/** The code views' look, in the editor's palette (editor.css's custom properties, light and dark). */
+const paneTheme = EditorView.theme({
+  '&': {
+    height: '100%',
+    fontSize: '13px',
+    color: 'var(--editor-ink)',
+    backgroundColor: 'var(--editor-paper)',
+  },
+  '&.cm-focused': { outline: '2px solid var(--editor-focus)', outlineOffset: '-2px' },
+  '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace' },
+  '.cm-gutters': {
+    backgroundColor: 'var(--editor-key)',
+    color: 'var(--editor-muted)',
+    borderRight: '1px solid var(--editor-line)',
+  },
+  '.cm-activeLine, .cm-activeLineGutter': { backgroundColor: 'transparent' },
+  '.cm-content': { caretColor: 'var(--editor-ink)' },
+  '.cm-cursor': { borderLeftColor: 'var(--editor-ink)' },
+  '.cm-tooltip': {
+    backgroundColor: 'var(--editor-paper)',
+    color: 'var(--editor-ink)',
+    border: '1px solid var(--editor-line)',
+  },
+});
+
 function diagnosticsOf(view: EditorView, problem: TextProblem | null, warnings: TextWarning[]): Diagnostic[] {
   const doc = view.state.doc;
   const at = (line: number, column: number) => {
@@ -224,7 +268,9 @@ function diagnosticsOf(view: EditorView, problem: TextProblem | null, warnings: 
     return { from, to: Math.min(Math.max(from + 1, row.to), doc.length) };
   };
   return [
-    ...(problem ? [{ ...at(problem.line, problem.column), severity: 'error' as const, message: problem.message }] : []),
+    ...(problem
+      ? [{ ...at(problem.line, problem.column), severity: 'error' as const, message: problem.message }]
+      : []),
     ...warnings.map((warning) => ({
       ...at(warning.line, warning.column),
       severity: 'warning' as const,
@@ -239,15 +285,19 @@ export function TextPane({ editor, text }: { editor: EditorController; text: Dbm
   /** Set while the text is written from the diagram, so that change is not read as typing. */
   const writing = useRef(false);
   const sqlHost = useRef<HTMLDivElement>(null);
+  const history = (direction: 'undo' | 'redo') => {
+    text.history(direction);
+    return true;
+  };
   const dbmlView = useCodeView(dbmlHost, 'DBML', text.text, [
     dbmlLanguage,
     syntaxHighlighting(dbmlHighlight),
     lintGutter(),
     EditorState.readOnly.of(!editor.editable),
     keymap.of([
-      { key: 'Mod-z', run: () => (text.history('undo'), true) },
-      { key: 'Mod-y', run: () => (text.history('redo'), true) },
-      { key: 'Mod-Shift-z', run: () => (text.history('redo'), true) },
+      { key: 'Mod-z', run: () => history('undo') },
+      { key: 'Mod-y', run: () => history('redo') },
+      { key: 'Mod-Shift-z', run: () => history('redo') },
       ...defaultKeymap,
     ]),
     EditorView.updateListener.of((update) => {
@@ -272,7 +322,9 @@ export function TextPane({ editor, text }: { editor: EditorController; text: Dbm
         },
         () => {
           if (dbmlHost.current)
-            dbmlHost.current.dataset['applied'] = String(Number(dbmlHost.current.dataset['applied'] ?? '0') + 1);
+            dbmlHost.current.dataset['applied'] = String(
+              Number(dbmlHost.current.dataset['applied'] ?? '0') + 1,
+            );
         },
       ),
     [],
@@ -297,27 +349,29 @@ export function TextPane({ editor, text }: { editor: EditorController; text: Dbm
   };
   return (
     <section class="editor-text" aria-label="Diagram as text" hidden={!editor.textOpen.value}>
-      <div class="editor-text-tabs" role="tablist" aria-label="Text format">
-        <button
-          type="button"
-          role="tab"
-          id="editor-text-tab-dbml"
-          aria-selected={tab.value === 'dbml'}
-          aria-controls="editor-text-dbml"
-          onClick={select('dbml')}
-        >
-          DBML
-        </button>
-        <button
-          type="button"
-          role="tab"
-          id="editor-text-tab-sql"
-          aria-selected={tab.value === 'sql'}
-          aria-controls="editor-text-sql"
-          onClick={select('sql')}
-        >
-          SQL
-        </button>
+      <div class="editor-text-tabs">
+        <div role="tablist" aria-label="Text format">
+          <button
+            type="button"
+            role="tab"
+            id="editor-text-tab-dbml"
+            aria-selected={tab.value === 'dbml'}
+            aria-controls="editor-text-dbml"
+            onClick={select('dbml')}
+          >
+            DBML
+          </button>
+          <button
+            type="button"
+            role="tab"
+            id="editor-text-tab-sql"
+            aria-selected={tab.value === 'sql'}
+            aria-controls="editor-text-sql"
+            onClick={select('sql')}
+          >
+            SQL
+          </button>
+        </div>
         <p class="editor-text-state" aria-live="polite">
           {!editor.editable
             ? 'Read-only'
@@ -380,7 +434,10 @@ export function readWithServer(diagram: string, csrf: string): ReadDbml {
         body: JSON.stringify({ dbml: text }),
       });
     } catch {
-      return { ok: false, message: 'The DBML could not be read: no connection. It is read again when you type.' };
+      return {
+        ok: false,
+        message: 'The DBML could not be read: no connection. It is read again when you type.',
+      };
     }
     const body = (await response.json().catch(() => ({}))) as {
       document?: DiagramDocument;
@@ -389,7 +446,8 @@ export function readWithServer(diagram: string, csrf: string): ReadDbml {
       line?: number;
       column?: number;
     };
-    if (response.ok && body.document) return { ok: true, document: body.document, warnings: body.warnings ?? [] };
+    if (response.ok && body.document)
+      return { ok: true, document: body.document, warnings: body.warnings ?? [] };
     return {
       ok: false,
       message: body.message ?? `The DBML could not be read (${response.status}).`,

@@ -25,6 +25,8 @@ const DATABASES = [
 ] as const;
 /** How long the create waits for a SQL or DBML import before opening the editor on an importing diagram. */
 const IMPORT_WAIT_MS = 5000;
+/** How long the DBML pane's read may take: the importer's conversion time limit and a queue for a worker. */
+const PARSE_DEADLINE_MS = 45_000;
 
 export function editorRoutes(router: Router, context: WebAppContext): void {
   const { clients } = context;
@@ -174,7 +176,11 @@ ${
         code: 'payload_too_large',
         message: `The DBML is larger than ${MAX_DDL_BYTES / 1024}KB, the most an import takes.`,
       });
-    const parsed = await clients.importer.ParseDdl({ driver: diagram.driver, ddl: dbml, format: 'dbml' });
+    // The importer's own time limit (30 s by default) ends a conversion first; a request waits for a free worker.
+    const parsed = await clients.importer.ParseDdl(
+      { driver: diagram.driver, ddl: dbml, format: 'dbml' },
+      { deadlineMs: PARSE_DEADLINE_MS },
+    );
     if (parsed.document_json === undefined) {
       const code = parsed.error_code ?? 'ddl_internal_error';
       const message = parsed.error_message ?? 'the DBML could not be read';
@@ -183,7 +189,9 @@ ${
       return void res.status(422).json({
         code,
         message,
-        ...(parsed.error_line !== undefined ? { line: parsed.error_line, column: parsed.error_column ?? 1 } : {}),
+        ...(parsed.error_line !== undefined
+          ? { line: parsed.error_line, column: parsed.error_column ?? 1 }
+          : {}),
       });
     }
     res.json({
