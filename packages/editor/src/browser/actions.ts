@@ -136,7 +136,9 @@ export const ACTIONS: Action[] = [
 
 /** The action a key press runs, or undefined. Keys typed into a field belong to the field, except Escape and undo/redo. */
 export function actionForKey(event: KeyboardEvent, editable: boolean): Action | undefined {
-  const target = event.target as HTMLElement | null;
+  // The element the key went to, also inside a shadow root (the DBML pane's code editor), where
+  // `event.target` is only the shadow's host.
+  const target = (event.composedPath()[0] ?? event.target) as HTMLElement | null;
   const typing =
     target !== null && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
   return ACTIONS.find((action) => {

@@ -348,7 +348,7 @@ export function TextPane({ editor, text }: { editor: EditorController; text: Dbm
     tab.value = which;
   };
   return (
-    <section class="editor-text" aria-label="Diagram as text" hidden={!editor.textOpen.value}>
+    <section class="editor-text" aria-label="DBML and SQL" hidden={!editor.textOpen.value}>
       <div class="editor-text-tabs">
         <div role="tablist" aria-label="Text format">
           <button
