@@ -37,8 +37,8 @@ import { messagePage } from './views/layout';
 const FORM_BODY_LIMIT = '64kb';
 const PASTE_BODY_LIMIT = '2mb';
 const PASTE_PATH = /^\/diagrams\/(?:[^/]+\/(?:paste(?:\/apply)?|layout)|new)$/;
-/** The editor's autosave: a JSON patch, as large as the API's. */
-const EDITS_PATH = /^\/diagrams\/[^/]+\/edits$/;
+/** The editor's autosave (a JSON patch, as large as the API's) and its DBML pane (JSON text to read). */
+const EDITS_PATH = /^\/diagrams\/[^/]+\/(?:edits|dbml)$/;
 
 export interface WebAppOptions {
   trustProxy: boolean | number | string;

@@ -30,6 +30,8 @@ export class EditorController {
   readonly refusal = signal<Refusal | null>(null);
   readonly saveState = signal<SaveState>({ kind: 'saved' });
   readonly helpOpen = signal(false);
+  /** The DBML/SQL pane beside the drawing is shown. */
+  readonly textOpen = signal(false);
   readonly history = signal({ canUndo: false, canRedo: false });
   /** The part of the diagram in view, in diagram units (set by the canvas as it scrolls). */
   view: Rect = { left: 0, top: 0, width: 900, height: 600 };
