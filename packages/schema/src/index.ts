@@ -21,3 +21,4 @@ export * from './rebase';
 export * from './patch-onto';
 export * from './integrity';
 export * from './lint';
+export { DRIVER_INDEX_METHODS, takesCollation } from './validation/check-expressions';

@@ -8,7 +8,7 @@
 //   2. no_tables (create only): the patch defines no table.
 //   3. invalid_schema: everything else, with up to MAX_PROBLEMS problems.
 // Never throws, and runs in time linear in the size of the patch plus the document.
-import { checkCheckExpressions, checkWrittenNames } from './validation/check-expressions';
+import { checkCheckExpressions, checkCollations, checkWrittenNames } from './validation/check-expressions';
 import { type ContractNode, patchContract } from './contract/contract';
 import type { DiagramDocument, Driver } from './model';
 import {
@@ -112,6 +112,7 @@ function checkPatch(
   checkIndexColumns(plans, final, problems);
   checkCheckExpressions(shaped.tables, problems);
   checkWrittenNames(shaped.tables, driver, problems);
+  checkCollations(plans, driver, problems);
   checkRelationships(shaped, final, deletions, problems);
   checkGroups(shaped, index, deletions, problems);
   if (!problems.isEmpty || shaped.strategy === null) return null;

@@ -1,7 +1,9 @@
 // CHECK conditions of a patch. The condition is SQL text written into every export and migration inside
 // `CHECK (…)`, so it must stay one expression there: parentheses balanced and no `;` or comment outside
 // a quoted string or name. What the expression means is the server's to judge.
+import { lookupDataType } from '../catalog';
 import type { Driver, IndexMethod } from '../model';
+import type { TablePlan } from './table-plan';
 import type { ProblemList } from './problem-list';
 import type { Located, ShapedTable } from './shaped-types';
 
@@ -87,4 +89,20 @@ export function checkWrittenNames(
         );
     }
   }
+}
+
+/** True when a column of this type takes a collation: character types (and MySQL enum and set). */
+export function takesCollation(driver: Driver, typeName: string): boolean {
+  const family = lookupDataType(driver, typeName)?.family;
+  return family === 'string' || (driver === 'mysql' && family === 'enum');
+}
+
+/** A collation on a column whose type has none (a number, a date) is refused at its path. */
+export function checkCollations(plans: readonly TablePlan[], driver: Driver, problems: ProblemList): void {
+  for (const plan of plans)
+    for (const { located, dataType } of plan.columns ?? []) {
+      const collation = located.entry.collation;
+      if (collation !== undefined && collation !== '' && !takesCollation(driver, dataType.name))
+        problems.add(`${located.path}.collation`, `a ${dataType.name} column has no collation`);
+    }
 }
