@@ -19,6 +19,14 @@ const EXPORT_FORMATS: Record<DdlDriver, 'postgres' | 'mysql' | 'mssql'> = {
 
 const START = { line: 1, column: 1 };
 
+/** `sales.orders_status_enum`: the enum name the DBML export gives an enum column without one. */
+function madeUpEnumName(table: string, column: string): string {
+  const dot = table.indexOf('.');
+  const bare = dot < 0 ? table : table.slice(dot + 1);
+  const name = `${bare}_${column}_enum`.slice(0, 63);
+  return dot < 0 ? name : `${table.slice(0, dot)}.${name}`;
+}
+
 function isIndexMethod(value: string): value is IndexMethod {
   return (INDEX_METHODS as readonly string[]).includes(value);
 }
@@ -97,11 +105,15 @@ export async function convertDbml(
           if (setting.note !== null) index.note = setting.note;
         }
       }
-      // An enum's own name (the MySQL DDL written from DBML has its values inline).
+      // An enum's own name (the MySQL DDL written from DBML has its values inline). The name the DBML
+      // export makes up for an enum without one (`<table>_<column>_enum`) is no name of its own.
       for (const [key, enumName] of extras.enumNames) {
         const [table, name] = key.split('\u0000') as [string, string];
         const column = builder.column(table, name);
-        if (column && column.type.name === 'enum') column.enumName = enumName;
+        if (!column || column.type.name !== 'enum') continue;
+        if (enumName === `${table}_${name}_enum`.slice(0, 63) || enumName === madeUpEnumName(table, name))
+          delete column.enumName;
+        else column.enumName = enumName;
       }
       for (const [name, note] of extras.tableNotes) {
         const table = builder.table(name);

@@ -511,7 +511,17 @@ class PgReader {
     }
     const name = str(node, 'idxname') ?? `${table.split('.').pop()}_${columns.join('_')}_idx`;
     const primary = node['primary'] === true;
-    const method = (str(node, 'accessMethod') ?? 'btree').toLowerCase();
+    let method = (str(node, 'accessMethod') ?? 'btree').toLowerCase();
+    // An operator class (`gin_trgm_ops`) is not in the model: without it the method would not load, so
+    // such an index is kept as a plain one.
+    const opclass = arr(node, 'indexParams').some((param) => arr(obj(param, 'IndexElem'), 'opclass').length > 0);
+    if (opclass && method !== 'btree') {
+      this.builder.warn(
+        'not_imported',
+        `index ${str(node, 'idxname') ?? ''} on ${table}: its operator class is not kept; imported as a btree index`,
+      );
+      method = 'btree';
+    }
     this.builder.addIndex(table, {
       name,
       type: primary ? 'primary' : node['unique'] === true ? 'unique' : 'index',
