@@ -513,15 +513,9 @@ class PgReader {
     const primary = node['primary'] === true;
     let method = (str(node, 'accessMethod') ?? 'btree').toLowerCase();
     // An operator class (`gin_trgm_ops`) is not in the model: without it the method would not load, so
-    // such an index is kept as a plain one.
+    // such an index is kept as a plain one (as before methods were kept).
     const opclass = arr(node, 'indexParams').some((param) => arr(obj(param, 'IndexElem'), 'opclass').length > 0);
-    if (opclass && method !== 'btree') {
-      this.builder.warn(
-        'not_imported',
-        `index ${str(node, 'idxname') ?? ''} on ${table}: its operator class is not kept; imported as a btree index`,
-      );
-      method = 'btree';
-    }
+    if (opclass) method = 'btree';
     this.builder.addIndex(table, {
       name,
       type: primary ? 'primary' : node['unique'] === true ? 'unique' : 'index',

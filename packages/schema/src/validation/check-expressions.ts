@@ -1,7 +1,7 @@
 // CHECK conditions of a patch. The condition is SQL text written into every export and migration inside
 // `CHECK (…)`, so it must stay one expression there: parentheses balanced and no `;` or comment outside
 // a quoted string or name. What the expression means is the server's to judge.
-import { lookupDataType } from '../catalog';
+import { lookupDataType } from '../catalog/catalog';
 import type { Driver, IndexMethod } from '../model';
 import type { TablePlan } from './table-plan';
 import type { ProblemList } from './problem-list';
