@@ -19,7 +19,10 @@ export interface DbmlExtras {
   /** Expression defaults as written (`now()`), by table name then column name. */
   expressionDefaults: Map<string, Map<string, string>>;
   /** Index methods (`type: hash`) and notes, by table name; matched by index name, else by columns. */
-  indexSettings: Map<string, { name: string | null; columns: string[]; method: string | null; note: string | null }[]>;
+  indexSettings: Map<
+    string,
+    { name: string | null; columns: string[]; method: string | null; note: string | null }[]
+  >;
   /** Enum type names of enum columns (`table.column` → `mood`, `sales.state`). */
   enumNames: Map<string, string>;
   /** Where each table (by name) and column (`table.column`) starts in the DBML. */

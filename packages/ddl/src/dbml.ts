@@ -110,7 +110,7 @@ export async function convertDbml(
       for (const [key, enumName] of extras.enumNames) {
         const [table, name] = key.split('\u0000') as [string, string];
         const column = builder.column(table, name);
-        if (!column || column.type.name !== 'enum') continue;
+        if (column?.type.name !== 'enum') continue;
         if (enumName === `${table}_${name}_enum`.slice(0, 63) || enumName === madeUpEnumName(table, name))
           delete column.enumName;
         else column.enumName = enumName;

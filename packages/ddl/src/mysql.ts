@@ -87,7 +87,6 @@ function unquote(text: string): string {
     .replace(/\\(.)/g, (_, c: string) => ({ n: '\n', t: '\t', r: '\r', '0': '\0' })[c] ?? c);
 }
 
-
 function columnOf(ref: Ast): string | undefined {
   const column = raw(ref, 'column');
   if (typeof column === 'string') return column;
@@ -153,8 +152,10 @@ export function parseMysqlStatements(texts: string[]): StatementParse[] {
 
 class MysqlReader {
   readonly builder = new SchemaBuilder('mysql');
-  /** The script's database: the one `USE` names, else the first a table name is qualified with. */
+  /** The script's database: the one `USE` names (else decided when the whole script is read). */
   private database: string | undefined;
+  /** Whether a table was named without a database (then it is in the script's own). */
+  private unqualified = false;
 
   /**
    * A table's name: bare in the script's database (as PostgreSQL's `public`), `db.table` in another one
@@ -163,9 +164,32 @@ class MysqlReader {
   private tableName(node: Ast | undefined): string {
     const table = str(node, 'table') ?? '';
     const db = str(node, 'db');
-    if (db === undefined || db === null || db === '') return table;
-    this.database ??= db;
+    if (db === undefined || db === null || db === '') {
+      this.unqualified = true;
+      return table;
+    }
     return db === this.database ? table : `${db}.${table}`;
+  }
+
+  /**
+   * Without `USE`: a script that names every table with one and the same database (a dump qualifying
+   * its names) is that database's own, so the prefix goes; any bare name or a second database keeps them.
+   */
+  private dropSolePrefix(): void {
+    if (this.database !== undefined || this.unqualified) return;
+    const databases = new Set([...this.builder.tables.keys()].map((name) => name.split('.')[0]));
+    if (databases.size !== 1) return;
+    const strip = (name: string) => name.slice(name.indexOf('.') + 1);
+    const tables = [...this.builder.tables.values()];
+    this.builder.tables.clear();
+    for (const table of tables) {
+      table.name = strip(table.name);
+      this.builder.tables.set(table.name, table);
+    }
+    for (const fk of this.builder.foreignKeys) {
+      if (fk.table.includes('.')) fk.table = strip(fk.table);
+      if (fk.refTable.includes('.')) fk.refTable = strip(fk.refTable);
+    }
   }
 
   async read(sql: string, parse: MysqlStatementParser): Promise<SchemaBuilder> {
@@ -209,6 +233,7 @@ class MysqlReader {
       for (const statement of Array.isArray(tree) ? tree : [tree])
         if (!this.statement(statement)) this.builder.skipped++;
     });
+    this.dropSolePrefix();
     return this.builder;
   }
 
@@ -435,7 +460,9 @@ class MysqlReader {
       .map(columnOf)
       .filter((column): column is string => column !== undefined);
     const method =
-      kind === 'fulltext' || kind === 'spatial' ? kind : usingOf({ index_type: obj(node, 'index_using') ?? null });
+      kind === 'fulltext' || kind === 'spatial'
+        ? kind
+        : usingOf({ index_type: obj(node, 'index_using') ?? null });
     this.builder.addIndex(table, {
       name,
       type: kind === 'unique' ? 'unique' : 'index',

@@ -514,7 +514,9 @@ class PgReader {
     let method = (str(node, 'accessMethod') ?? 'btree').toLowerCase();
     // An operator class (`gin_trgm_ops`) is not in the model: without it the method would not load, so
     // such an index is kept as a plain one (as before methods were kept).
-    const opclass = arr(node, 'indexParams').some((param) => arr(obj(param, 'IndexElem'), 'opclass').length > 0);
+    const opclass = arr(node, 'indexParams').some(
+      (param) => arr(obj(param, 'IndexElem'), 'opclass').length > 0,
+    );
     if (opclass) method = 'btree';
     this.builder.addIndex(table, {
       name,

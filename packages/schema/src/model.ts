@@ -73,7 +73,16 @@ export interface Index {
   note?: string;
 }
 
-export const INDEX_METHODS = ['btree', 'hash', 'gin', 'gist', 'brin', 'spgist', 'fulltext', 'spatial'] as const;
+export const INDEX_METHODS = [
+  'btree',
+  'hash',
+  'gin',
+  'gist',
+  'brin',
+  'spgist',
+  'fulltext',
+  'spatial',
+] as const;
 export type IndexMethod = (typeof INDEX_METHODS)[number];
 
 export const RELATIONSHIP_TYPES = ['one-to-one', 'one-to-many', 'many-to-one'] as const;

@@ -360,7 +360,8 @@ class MigrationWriter {
         this.check(pair, { kind: 'not_null' }, 'a NULL cannot stay');
       // MySQL: a table converted to another character set converts its columns without a collation.
       const table = this.charsetChanges().find((entry) => entry.after.uuid === pair.table.after.uuid);
-      const tableCharset = table === undefined ? null : (table.after.charset ?? charsetOf(table.after.collation));
+      const tableCharset =
+        table === undefined ? null : (table.after.charset ?? charsetOf(table.after.collation));
       if (
         tableCharset !== null &&
         pair.after.collation === undefined &&

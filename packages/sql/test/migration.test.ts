@@ -837,7 +837,9 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
         tables: [
           {
             name: 'customer',
-            columns: [column('name', t.varchar(100), { collation: driver === 'pgsql' ? 'C' : 'utf8mb4_bin' })],
+            columns: [
+              column('name', t.varchar(100), { collation: driver === 'pgsql' ? 'C' : 'utf8mb4_bin' }),
+            ],
           },
         ],
       }),
@@ -847,17 +849,21 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
       name: 'gives a column a collation of another character set',
       only: 'mysql',
       patch: merge({
-        tables: [{ name: 'customer', columns: [column('name', t.varchar(100), { collation: 'latin1_bin' })] }],
+        tables: [
+          { name: 'customer', columns: [column('name', t.varchar(100), { collation: 'latin1_bin' })] },
+        ],
       }),
       warnings: ['changes_type'],
-      data: ["SELECT name FROM customer WHERE id = 1", [{ name: 'Ann' }]],
+      data: ['SELECT name FROM customer WHERE id = 1', [{ name: 'Ann' }]],
     },
     {
       name: 'stops a collation change whose character set cannot hold a value',
       only: 'mysql',
       rows: "UPDATE customer SET name = 'Zoë 😀' WHERE id = 2",
       patch: merge({
-        tables: [{ name: 'customer', columns: [column('name', t.varchar(100), { collation: 'latin1_bin' })] }],
+        tables: [
+          { name: 'customer', columns: [column('name', t.varchar(100), { collation: 'latin1_bin' })] },
+        ],
       }),
       warnings: ['changes_type'],
       // The check's own conversion is refused in strict mode, before the first change.
@@ -868,7 +874,7 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
       only: 'mysql',
       patch: merge({ tables: [{ name: 'audit', charset: 'latin1', collation: 'latin1_general_ci' }] }),
       warnings: ['changes_type'],
-      data: ["SELECT message FROM audit WHERE id = 1", [{ message: 'created' }]],
+      data: ['SELECT message FROM audit WHERE id = 1', [{ message: 'created' }]],
     },
     {
       name: 'stops a table conversion whose character set cannot hold a value',
@@ -890,14 +896,24 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
       name: 'makes an index a hash index',
       only: 'pgsql',
       patch: merge({
-        tables: [{ name: 'product', indexes: [{ name: 'product_sku_idx', type: 'index', columns: ['sku'], method: 'hash' }] }],
+        tables: [
+          {
+            name: 'product',
+            indexes: [{ name: 'product_sku_idx', type: 'index', columns: ['sku'], method: 'hash' }],
+          },
+        ],
       }),
     },
     {
       name: 'adds a FULLTEXT index',
       only: 'mysql',
       patch: merge({
-        tables: [{ name: 'audit', indexes: [{ name: 'audit_message_ft', type: 'index', columns: ['message'], method: 'fulltext' }] }],
+        tables: [
+          {
+            name: 'audit',
+            indexes: [{ name: 'audit_message_ft', type: 'index', columns: ['message'], method: 'fulltext' }],
+          },
+        ],
       }),
     },
     {
@@ -912,16 +928,33 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
           driver_data_type_name: 'text',
           driver_data_type_params: { array: true },
         });
-        audit?.indexes.push({ uuid: randomUUID(), name: 'audit_tags_gin', type: 'index', columns: ['tags'], method: 'gin' });
+        audit?.indexes.push({
+          uuid: randomUUID(),
+          name: 'audit_tags_gin',
+          type: 'index',
+          columns: ['tags'],
+          method: 'gin',
+        });
       },
     },
     {
       name: 'renames an enum type',
       only: 'pgsql',
       patch: merge({
-        tables: [{ name: 'orders', columns: [column('status', 'enum', { enum_values: enumValues, enum_name: 'order_state', default: "'new'" })] }],
+        tables: [
+          {
+            name: 'orders',
+            columns: [
+              column('status', 'enum', {
+                enum_values: enumValues,
+                enum_name: 'order_state',
+                default: "'new'",
+              }),
+            ],
+          },
+        ],
       }),
-      data: ["SELECT status::text AS status FROM orders WHERE id = 11", [{ status: 'paid' }]],
+      data: ['SELECT status::text AS status FROM orders WHERE id = 11', [{ status: 'paid' }]],
     },
     {
       name: 'retargets a relationship',
@@ -1088,7 +1121,9 @@ describe.each(['pgsql', 'mysql'] as const)('migration SQL on real %s', (driver) 
   it('writes nothing for a version that changes only an index note', async () => {
     const { base } = await ready();
     const noted = structuredClone(base);
-    const index = noted.tables.find((table) => table.name === 'product')?.indexes.find((entry) => entry.type === 'index');
+    const index = noted.tables
+      .find((table) => table.name === 'product')
+      ?.indexes.find((entry) => entry.type === 'index');
     if (index) index.note = 'lookups by SKU';
     expect(index?.note).toBe('lookups by SKU');
     expect(migrationScript(base, noted).statements).toEqual([]);

@@ -117,6 +117,13 @@ describe('collations, index methods and enum names on real servers', () => {
          FOREIGN KEY (customer_id) REFERENCES ${other}.customer (id));`,
     );
     expect(document.tables.map((entry) => entry.name).sort()).toEqual([`${other}.customer`, 'invoice']);
+    // A dump that names every table with one database (and has no USE) is that database's own.
+    const sole = await importFile(
+      'mysql',
+      'CREATE TABLE shop.a (id int PRIMARY KEY); CREATE TABLE shop.b (id int, a_id int, FOREIGN KEY (a_id) REFERENCES shop.a (id));',
+    );
+    expect(sole.tables.map((entry) => entry.name).sort()).toEqual(['a', 'b']);
+    expect(sole.relationships.map((r) => `${r.source_table} -> ${r.target_table}`)).toEqual(['b -> a']);
     expect(document.relationships.map((r) => `${r.source_table} -> ${r.target_table}`)).toEqual([
       `invoice -> ${other}.customer`,
     ]);
@@ -132,7 +139,9 @@ describe('collations, index methods and enum names on real servers', () => {
       expect(rows).toEqual([{ name: 'customer' }]);
       expect(schemaOf(await importFile('mysql', script))).toEqual(schemaOf(document));
     } finally {
-      await database.run(`DROP DATABASE IF EXISTS \`${other}\``);
+      await database.run(
+        `SET FOREIGN_KEY_CHECKS = 0; DROP DATABASE IF EXISTS \`${other}\`; SET FOREIGN_KEY_CHECKS = 1`,
+      );
       await database.drop();
     }
   }, 60_000);

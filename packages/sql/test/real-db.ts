@@ -490,7 +490,9 @@ export function withoutImplicit(actual: Shape, expected: Shape): Shape {
 }
 
 /** The catalog-only parts of a shape (collations, table collations, index methods), table by table. */
-export function catalogSettings(shape: Shape): Record<string, Pick<TableShape, 'collations' | 'collation' | 'methods'>> {
+export function catalogSettings(
+  shape: Shape,
+): Record<string, Pick<TableShape, 'collations' | 'collation' | 'methods'>> {
   return Object.fromEntries(
     Object.entries(shape.tables).map(([name, { collations, collation, methods }]) => [
       name,

@@ -61,7 +61,14 @@ function buildTable(plan: TablePlan): PatchTable {
   const table: PatchTable = { name: entry.name, columns: (plan.columns ?? []).map(buildColumn), indexes };
   if (entry.checks !== undefined)
     table.checks = entry.checks.map((check) => ({ name: check.name, expression: check.expression }));
-  copyDefined(entry, table, ['old_name', 'comment', 'parent_name', 'parent_uuid', 'charset', 'collation'] as const);
+  copyDefined(entry, table, [
+    'old_name',
+    'comment',
+    'parent_name',
+    'parent_uuid',
+    'charset',
+    'collation',
+  ] as const);
   copyFrame(entry, table);
   return table;
 }
