@@ -24,3 +24,4 @@ export * from './lint';
 export * from './canvas-colors';
 export * from './column-order';
 export * from './layout-force';
+export { DRIVER_INDEX_METHODS, takesCollation } from './validation/check-expressions';

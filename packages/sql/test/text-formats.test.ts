@@ -126,11 +126,12 @@ describe('DBML written by the export, read by the DBML import', () => {
       const shape = (doc: typeof document) =>
         schemaOf({
           ...doc,
-          tables: doc.tables.map((table) => ({
+          // DBML has no collation or character set (they travel in SQL only).
+          tables: doc.tables.map(({ charset: _charset, collation: _collation, ...table }) => ({
             ...table,
             // SQL Server comments: the DDL @dbml/core writes for them is not MS_Description (left out).
             comment: entry.driver === 'sqlsrv' ? null : table.comment,
-            columns: table.columns.map((column) => ({
+            columns: table.columns.map(({ collation: _, ...column }) => ({
               ...column,
               default: bare(column.default),
               comment: entry.driver === 'sqlsrv' ? null : column.comment,

@@ -1196,6 +1196,10 @@ export interface components {
             /** @description Unsigned numeric (MySQL). */
             is_unsigned: boolean;
             comment: string | null;
+            /** @description Collation of a character column as the server names it (`utf8mb4_bin`, `C`). Present only when the column has one of its own; absent means the table's (MySQL) or the database's default. */
+            collation?: string;
+            /** @description Name of the enum type of an enum column (PostgreSQL `CREATE TYPE … AS ENUM`, DBML `enum`), schema-qualified outside the default schema. Absent: the export names the type itself. */
+            enum_name?: string;
         };
         Index: {
             uuid: string;
@@ -1204,7 +1208,15 @@ export interface components {
             type: "primary" | "unique" | "index";
             /** @description Column names, in index order. */
             columns: string[];
+            method?: components["schemas"]["IndexMethod"];
+            /** @description A note on the index (DBML `note`); kept in the model and DBML, not written to SQL. */
+            note?: string;
         };
+        /**
+         * @description Index method where the driver has one (PostgreSQL `USING …`; MySQL `USING HASH`, `FULLTEXT`, `SPATIAL`). Absent means the default, btree.
+         * @enum {string}
+         */
+        IndexMethod: "btree" | "hash" | "gin" | "gist" | "brin" | "spgist" | "fulltext" | "spatial";
         /** @description A link between two columns, referenced by table and column names. Stored in one direction: the source holds the foreign key, so `type` is `many-to-one` or `one-to-one`. */
         Relationship: {
             uuid: string;
@@ -1231,6 +1243,10 @@ export interface components {
             indexes: components["schemas"]["Index"][];
             /** @description CHECK constraints, in schema order. Present only when the table has some (absent means none). Exported with CREATE TABLE, added and dropped by migrations. */
             checks?: components["schemas"]["Check"][];
+            /** @description MySQL/MariaDB default character set of the table (`utf8mb4`); absent means the database's. */
+            charset?: string;
+            /** @description MySQL/MariaDB default collation of the table; absent means the character set's default. */
+            collation?: string;
         };
         /** @description A table-level CHECK constraint. */
         Check: {
@@ -1591,6 +1607,10 @@ export interface components {
             indexes?: components["schemas"]["PatchIndex"][];
             /** @description CHECK constraints to add; one with the name of an existing check replaces its condition. Delete one through `deletions.indexes` by its name. */
             checks?: components["schemas"]["Check"][];
+            /** @description MySQL table character set (letters, digits and `_`); an empty string removes it. */
+            charset?: string;
+            /** @description MySQL table collation (letters, digits and `_`); an empty string removes it. */
+            collation?: string;
             left?: components["schemas"]["PatchCoordinate"];
             top?: components["schemas"]["PatchCoordinate"];
             width?: components["schemas"]["PatchCoordinate"];
@@ -1624,6 +1644,10 @@ export interface components {
             /** @description Allowed values of `enum` and `set` columns (put them here, not in a sticky note). */
             enum_values?: string[];
             comment?: string;
+            /** @description Collation of a character column (letters, digits and `_ - . @`); an empty string removes it. */
+            collation?: string;
+            /** @description Name of the enum type (`mood`, `sales.mood`); an empty string removes it. */
+            enum_name?: string;
             /** @description Alias of `is_primary_key`. */
             is_primary?: boolean;
             /** @description Alias of `is_nullable`, inverted. */
@@ -1639,6 +1663,9 @@ export interface components {
             type: "primary" | "unique" | "index";
             /** @description Column names in index order, as they are after the patch. */
             columns: string[];
+            method?: components["schemas"]["IndexMethod"];
+            /** @description A note on the index; when absent an existing index keeps its note, an empty string removes it. */
+            note?: string;
         } & {
             [key: string]: unknown;
         };
