@@ -35,8 +35,10 @@ module.exports = {
       { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
     ],
   },
-  // ESM-only packages (the OpenID Connect client and the test's provider) are transformed like the sources.
-  transformIgnorePatterns: ['/node_modules/(?!(@dagrejs|openid-client|oauth4webapi|jose|oidc-provider)/)'],
+  // ESM-only packages (the OpenID Connect client and the test's provider, d3-force) are transformed like the sources.
+  transformIgnorePatterns: [
+    '/node_modules/(?!(@dagrejs|d3-force|d3-quadtree|d3-dispatch|d3-timer|openid-client|oauth4webapi|jose|oidc-provider)/)',
+  ],
   moduleNameMapper,
   testTimeout: 30000,
   // Most tests wait on PostgreSQL, NATS or gRPC rather than the CPU, so run more files than cores.

@@ -12,29 +12,45 @@
 // nats-server of its own, the test Redis under a key prefix of its own, a generated session key), the
 // mounted key files (a generated signing key), and addresses: with `--network host` every component listens
 // on 127.0.0.1 on a free port, and Service names become 127.0.0.1.
-//   node scripts/e2e-containers.js <image>      (after `npm run build`; docker must answer)
-// Environment: DOCKER (client binary), E2E_CONTAINERS_KEEP=1 leaves the containers running on failure.
+//
+// The gateway, diagrams, proposals and importer run two replicas each (REPLICAS), as a cluster with
+// replicas > 1 runs them: callers reach the gRPC replicas through their own round_robin channels over an
+// `ipv4:` target naming both (the chart's headless Services do the same over DNS), and the gateway's replicas
+// sit behind HAProxy in a container of its own, on the port the gateway would have. PostgreSQL and Redis
+// run in containers of their own too (scripts/build-infra-image.sh), so the fault checks can SIGKILL the one
+// and stop the other without touching the machine's servers.
+//   node scripts/e2e-containers.js <image> <infra image> [jest arguments for the e2e suite]
+// Environment: DOCKER (client binary), E2E_CONTAINERS_KEEP=1 leaves the containers running on failure,
+// E2E_CONTAINERS_CHECKS_ONLY=1 skips the e2e suite and the web app's browser tests (only the container
+// checks run: for working on those).
 const { execFileSync, spawn, spawnSync } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { isPortFree } = require('./lib/net');
 const { repoRoot } = require('./lib/paths');
 const chart = require('../deploy/lib/chart-env');
 
 const DOCKER = process.env.DOCKER || 'docker';
 const VALUES_FILES = ['ci/kind-values.yaml', 'ci/containers-values.yaml'];
 const READY_TIMEOUT_MS = 120_000;
+/** Components that run more than one replica, and how many. */
+const REPLICAS = { gateway: 2, diagrams: 2, proposals: 2, importer: 2 };
 
 const log = (message) => console.log(`==> e2e-containers: ${message}`);
 const docker = (...args) =>
   execFileSync(DOCKER, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
-/** The chart's values for this run: the ci files, then free loopback ports and this run's app URL. */
-function runValues(ports, runId) {
+/**
+ * The chart's values for this run: the ci files, then free loopback ports and this run's app URL. `ports`
+ * holds each component's ports as its callers see them (the gateway's http port is the load balancer's);
+ * `own` overrides one component's ports with those of the replica being configured.
+ */
+function runValues(ports, runId, own = {}) {
   const values = chart.chartValues(VALUES_FILES);
-  for (const [name, own] of Object.entries(ports)) {
-    values.components[name].ports = { ...values.components[name].ports, ...own };
+  for (const [name, given] of Object.entries({ ...ports, ...own })) {
+    values.components[name].ports = { ...values.components[name].ports, ...given };
   }
   values.appUrl = `http://127.0.0.1:${ports.web.http}`;
   // The gateway's shared rate-limit counters live in the test Redis: a prefix of this run's own.
@@ -45,9 +61,13 @@ function runValues(ports, runId) {
   return values;
 }
 
-/** What `docker run` needs for one component, from the chart: args, user, filesystem, environment. */
-function containerSpec({ name, c, values, secrets, files, image, runId }) {
-  const grpcTarget = (callee) => `127.0.0.1:${values.components[callee].ports.grpc}`;
+/**
+ * What `docker run` needs for one replica of a component, from the chart: args, user, filesystem,
+ * environment. `grpcPorts` lists each gRPC component's replicas' ports: a callee with more than one is
+ * reached through an `ipv4:` target naming them all, which the clients' round_robin policy spreads over.
+ */
+function containerSpec({ name, container, c, values, grpcPorts, secrets, files, image, runId }) {
+  const grpcTarget = (callee) => grpcTargetOf(grpcPorts[callee]);
   const env = chart.componentEnv(chart.envHelper(), {
     c,
     name,
@@ -77,7 +97,7 @@ function containerSpec({ name, c, values, secrets, files, image, runId }) {
     'run',
     '--detach',
     '--name',
-    `dss-e2e-${runId}-${name}`,
+    container,
     '--label',
     `dss.e2e.run=${runId}`,
     '--network',
@@ -97,9 +117,155 @@ function containerSpec({ name, c, values, secrets, files, image, runId }) {
   args.push(image, ...c.args);
   return {
     name,
+    container,
     args,
     env: Object.fromEntries(variables.map((v) => [v.slice(0, v.indexOf('=')), v.slice(v.indexOf('=') + 1)])),
   };
+}
+
+const handedOut = new Set();
+/**
+ * A free loopback port below Linux's ephemeral range (32768-60999): a port from that range can be taken as
+ * the source port of any outgoing connection on this machine between the probe and a container's bind (the
+ * run's PostgreSQL failed so, "Address already in use", while other tests ran). Never the same one twice.
+ */
+async function freePort() {
+  for (let probe = 0; probe < 200; probe++) {
+    const port = 20_000 + crypto.randomInt(12_000);
+    if (handedOut.has(port) || !(await isPortFree(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error('e2e-containers: no free port between 20000 and 32000 after 200 probes');
+}
+
+/** A caller's target of a gRPC component's replicas: host:port for one, an `ipv4:` list for several. */
+function grpcTargetOf(ports) {
+  const addresses = ports.map((port) => `127.0.0.1:${port}`);
+  return addresses.length === 1 ? addresses[0] : `ipv4:${addresses.join(',')}`;
+}
+
+/**
+ * HAProxy in front of the gateway's replicas, as an ingress controller would be: round robin, a replica
+ * whose /readyz fails (draining, or dead) taken out within a second, a connection a replica refused tried
+ * on the other one (nothing was sent), a request in flight on a replica that dies answered 502 (never sent
+ * twice). X-Forwarded-For gets the client's address appended; X-DSS-Replica names the replica that answered
+ * (the tests' evidence that both serve).
+ */
+function haproxyConfig(port, replicas) {
+  return `global
+  maxconn 4096
+
+defaults
+  mode http
+  timeout connect 2s
+  timeout client 90s
+  timeout server 90s
+  timeout http-request 15s
+  timeout queue 10s
+  option forwardfor
+  option http-server-close
+  option redispatch 1
+  retries 2
+
+frontend api
+  bind 127.0.0.1:${port}
+  default_backend gateway
+
+backend gateway
+  balance roundrobin
+  http-response set-header X-DSS-Replica %s
+  option httpchk GET /readyz
+  http-check expect status 200
+  default-server inter 500ms fall 2 rise 1
+${replicas.map((r) => `  server ${r.id} 127.0.0.1:${r.ports.http} check port ${r.ports.admin}`).join('\n')}
+`;
+}
+
+/**
+ * The run's own PostgreSQL, Redis and load balancer, each a container of the infrastructure image on the
+ * host's network. PostgreSQL keeps its cluster in the container's own filesystem, so `docker start` after a
+ * SIGKILL runs crash recovery on the same data.
+ */
+function infraSpecs({ infraImage, runId, ports, dir, gatewayReplicas }) {
+  const base = (name) => [
+    'run',
+    '--detach',
+    '--name',
+    `dss-e2e-${runId}-${name}`,
+    '--label',
+    `dss.e2e.run=${runId}`,
+    '--network',
+    'host',
+  ];
+  fs.writeFileSync(path.join(dir, 'haproxy.cfg'), haproxyConfig(ports.lb, gatewayReplicas));
+  fs.chmodSync(path.join(dir, 'haproxy.cfg'), 0o644);
+  const pgdata = '/var/lib/postgresql/data';
+  return {
+    postgres: [
+      ...base('postgres'),
+      '--user',
+      'postgres',
+      '--shm-size',
+      '256m',
+      '--entrypoint',
+      'sh',
+      infraImage,
+      '-c',
+      `set -e; if [ ! -s ${pgdata}/PG_VERSION ]; then initdb --auth=trust --username=postgres --no-locale --encoding=UTF8 -D ${pgdata} >/dev/null; fi; ` +
+        `exec postgres -D ${pgdata} -c listen_addresses=127.0.0.1 -p ${ports.postgres} -c unix_socket_directories=/tmp -c max_connections=400`,
+    ],
+    redis: [
+      ...base('redis'),
+      '--user',
+      'redis',
+      '--entrypoint',
+      'redis-server',
+      infraImage,
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      String(ports.redis),
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ],
+    lb: [
+      ...base('lb'),
+      '--user',
+      'haproxy',
+      '--volume',
+      `${path.join(dir, 'haproxy.cfg')}:/etc/dss-lb/haproxy.cfg:ro`,
+      '--entrypoint',
+      'haproxy',
+      infraImage,
+      '-db',
+      '-f',
+      '/etc/dss-lb/haproxy.cfg',
+    ],
+  };
+}
+
+/** Until PostgreSQL in its container accepts connections (a fresh cluster is initialised first). */
+async function waitForPostgres(url, container) {
+  const { Client } = require('pg');
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    const client = new Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch {
+      await client.end().catch(() => undefined);
+    }
+    const state = docker('inspect', '--format', '{{.State.Status}}', container).trim();
+    if (state !== 'running') throw new Error(`postgres is ${state}:\n${logsOf(container)}`);
+    if (Date.now() > deadline)
+      throw new Error(`postgres not ready within ${READY_TIMEOUT_MS} ms:\n${logsOf(container)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 /** The files the chart mounts from Secrets, readable by the containers' user. */
@@ -147,6 +313,15 @@ function logsOf(container) {
   return `${result.stdout}${result.stderr}`;
 }
 
+async function timed(timings, key, work) {
+  const mark = Date.now();
+  try {
+    return await work();
+  } finally {
+    timings[key] = Date.now() - mark;
+  }
+}
+
 function runJest(args, env) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [require.resolve('jest/bin/jest'), ...args], {
@@ -159,9 +334,9 @@ function runJest(args, env) {
 }
 
 async function main() {
-  const image = process.argv[2];
-  if (!image) throw new Error('usage: node scripts/e2e-containers.js <image>');
-  const { createTestDatabase, freePort, OwnNats, testRedisUrl } = require('@dss/platform/testing');
+  const [image, infraImage] = process.argv.slice(2, 4);
+  if (!image || !infraImage) throw new Error('usage: node scripts/e2e-containers.js <image> <infra image>');
+  const { OwnNats } = require('@dss/platform/testing');
   const runId = crypto.randomBytes(4).toString('hex');
   const timings = {};
   const started = Date.now();
@@ -174,30 +349,69 @@ async function main() {
   try {
     const nats = await OwnNats.start();
     cleanups.push(() => nats.destroy());
-    const database = await createTestDatabase();
-    cleanups.push(() => database.drop());
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dss-e2e-containers-'));
     cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+    cleanups.push(async () => {
+      const ids = docker('ps', '--all', '--quiet', '--filter', `label=dss.e2e.run=${runId}`)
+        .split('\n')
+        .filter(Boolean);
+      if (ids.length > 0) spawnSync(DOCKER, ['rm', '--force', ...ids], { stdio: 'ignore' });
+    });
     const files = secretFiles(dir);
-    const secrets = {
-      'database-url': database.url,
-      'nats-url': nats.url,
-      'redis-url': testRedisUrl(),
-      'session-key': fs.readFileSync(path.join(files.session, 'session-key'), 'utf8'),
-    };
 
     const base = chart.chartValues(VALUES_FILES);
     const enabled = Object.entries(chart.componentSettings(base))
       .filter(([, c]) => c.enabled)
       .map(([name]) => name);
-    // Free loopback ports; freePort never hands out the same one twice in a process.
-    const ports = {};
+    // Free loopback ports; freePort never hands out the same one twice in a process. Each replica has its
+    // own; `ports` holds what callers use (the first replica's, and the load balancer's for the gateway).
+    const infraPorts = { postgres: await freePort(), redis: await freePort(), lb: await freePort() };
+    const instances = [];
     for (const name of enabled) {
       const own = base.components[name].ports ?? {};
-      ports[name] = { admin: await freePort() };
-      if (own.grpc) ports[name].grpc = await freePort();
-      if (own.http) ports[name].http = await freePort();
+      for (let replica = 1; replica <= (REPLICAS[name] ?? 1); replica++) {
+        const instancePorts = { admin: await freePort() };
+        if (own.grpc) instancePorts.grpc = await freePort();
+        if (own.http) instancePorts.http = await freePort();
+        const id = replica === 1 ? name : `${name}-${replica}`;
+        instances.push({ name, id, replica, ports: instancePorts, container: `dss-e2e-${runId}-${id}` });
+      }
     }
+    const ports = {};
+    const grpcPorts = {};
+    for (const instance of instances) {
+      ports[instance.name] ??= { ...instance.ports };
+      if (instance.ports.grpc)
+        grpcPorts[instance.name] = [...(grpcPorts[instance.name] ?? []), instance.ports.grpc];
+    }
+    ports.gateway.http = infraPorts.lb;
+
+    // The run's own PostgreSQL, Redis and HAProxy.
+    const infra = infraSpecs({
+      infraImage,
+      runId,
+      ports: infraPorts,
+      dir,
+      gatewayReplicas: instances.filter((instance) => instance.name === 'gateway'),
+    });
+    let mark = Date.now();
+    for (const args of Object.values(infra)) docker(...args);
+    const adminUrl = `postgres://postgres@127.0.0.1:${infraPorts.postgres}/postgres`;
+    await waitForPostgres(adminUrl, `dss-e2e-${runId}-postgres`);
+    {
+      const { Client } = require('pg');
+      const client = new Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query('CREATE DATABASE dss');
+      await client.end();
+    }
+    timings.infra = Date.now() - mark;
+    const secrets = {
+      'database-url': `postgres://postgres@127.0.0.1:${infraPorts.postgres}/dss`,
+      'nats-url': nats.url,
+      'redis-url': `redis://127.0.0.1:${infraPorts.redis}`,
+      'session-key': fs.readFileSync(path.join(files.session, 'session-key'), 'utf8'),
+    };
     const values = runValues(ports, runId);
     const settings = chart.componentSettings(values);
 
@@ -205,7 +419,7 @@ async function main() {
     const migrated = enabled.filter((name) => settings[name].migrations).sort();
     const security = values.componentDefaults.securityContext;
     log(`migration Job: scripts/migrate.js ${migrated.join(' ')}`);
-    let mark = Date.now();
+    mark = Date.now();
     execFileSync(
       DOCKER,
       [
@@ -230,21 +444,36 @@ async function main() {
     );
     timings.migrate = Date.now() - mark;
 
-    const specs = enabled.map((name) =>
-      containerSpec({ name, c: settings[name], values, secrets, files, image, runId }),
-    );
-    cleanups.push(async () => {
-      const ids = docker('ps', '--all', '--quiet', '--filter', `label=dss.e2e.run=${runId}`)
-        .split('\n')
-        .filter(Boolean);
-      if (ids.length > 0) spawnSync(DOCKER, ['rm', '--force', ...ids], { stdio: 'ignore' });
+    const specs = instances.map((instance) => {
+      const own = runValues(ports, runId, { [instance.name]: instance.ports });
+      return {
+        ...containerSpec({
+          name: instance.name,
+          container: instance.container,
+          c: chart.componentSettings(own)[instance.name],
+          values: own,
+          grpcPorts,
+          secrets,
+          files,
+          image,
+          runId,
+        }),
+        instance,
+      };
     });
     log(`starting ${specs.length} containers from ${image} (run ${runId})`);
     mark = Date.now();
-    for (const spec of specs) docker(...spec.args);
-    await Promise.all(
-      specs.map((spec) => waitUntilReady(spec.name, ports[spec.name].admin, `dss-e2e-${runId}-${spec.name}`)),
-    );
+    // First replicas first, then the second ones: thirteen Node.js processes and their pools starting at
+    // once on a loaded machine starved PostgreSQL into connection timeouts.
+    for (const wave of [
+      specs.filter((spec) => spec.instance.replica === 1),
+      specs.filter((spec) => spec.instance.replica > 1),
+    ]) {
+      for (const spec of wave) docker(...spec.args);
+      await Promise.all(
+        wave.map((spec) => waitUntilReady(spec.instance.id, spec.instance.ports.admin, spec.container)),
+      );
+    }
     timings.startToReady = Date.now() - mark;
     log(`every container ready in ${timings.startToReady} ms`);
 
@@ -256,29 +485,50 @@ async function main() {
       baseUrl: `http://127.0.0.1:${ports.gateway.http}/v1`,
       appUrl: values.appUrl,
       mcpUrl: `http://127.0.0.1:${ports.mcp.http}/mcp`,
-      databaseUrl: database.url,
+      databaseUrl: secrets['database-url'],
       components: Object.fromEntries(
         specs.map((spec) => [
-          spec.name,
-          { container: `dss-e2e-${runId}-${spec.name}`, ports: ports[spec.name], env: spec.env },
+          spec.instance.id,
+          {
+            container: spec.container,
+            component: spec.instance.name,
+            replica: spec.instance.replica,
+            ports: spec.instance.ports,
+            env: spec.env,
+          },
         ]),
       ),
+      infra: {
+        postgres: { container: `dss-e2e-${runId}-postgres`, port: infraPorts.postgres },
+        redis: { container: `dss-e2e-${runId}-redis`, port: infraPorts.redis },
+        lb: { container: `dss-e2e-${runId}-lb`, port: infraPorts.lb },
+      },
     };
     fs.writeFileSync(stackFile, JSON.stringify(stack, null, 2));
     const suiteEnv = {
       E2E_BASE_URL: stack.baseUrl,
-      DSS_ACCOUNTS_GRPC_ADDR: `127.0.0.1:${ports.accounts.grpc}`,
-      DSS_PROPOSALS_GRPC_ADDR: `127.0.0.1:${ports.proposals.grpc}`,
+      DSS_ACCOUNTS_GRPC_ADDR: grpcTargetOf(grpcPorts.accounts),
+      DSS_PROPOSALS_GRPC_ADDR: grpcTargetOf(grpcPorts.proposals),
       E2E_CONTAINERS_STACK: stackFile,
     };
 
-    log('the e2e suite through the containerised gateway');
-    mark = Date.now();
-    const suite = await runJest(
-      ['e2e/test', ...process.argv.slice(3), '--testPathIgnorePatterns', 'processes\\.test', '/containers/'],
-      suiteEnv,
-    );
-    timings.suite = Date.now() - mark;
+    const checksOnly = process.env.E2E_CONTAINERS_CHECKS_ONLY === '1';
+    let suite = 0;
+    if (!checksOnly) {
+      log('the e2e suite through the containerised gateway');
+      mark = Date.now();
+      suite = await runJest(
+        [
+          'e2e/test',
+          ...process.argv.slice(4),
+          '--testPathIgnorePatterns',
+          'processes\\.test',
+          '/containers/',
+        ],
+        suiteEnv,
+      );
+      timings.suite = Date.now() - mark;
+    }
     log(
       "the web app's browser tests, container checks: the image, MCP over Streamable HTTP, the web app, faults",
     );
@@ -286,26 +536,36 @@ async function main() {
     // The web app's browser tests against the web container (services/web/test/support/web-system.ts reads
     // the stack file), then the container checks; the fault checks stop and restart containers, so they run
     // last, on their own.
+    // The faults (faults, replicas, outages, webhooks) kill, stop and restart containers: they run last, one file
+    // after the other, each leaving every container running again.
+    const destructive = ['faults', 'replicas', 'outages', 'webhooks'].map(
+      (file) => `e2e/test/containers/${file}.test.ts`,
+    );
     const checks =
-      (await runJest(['--runInBand', 'services/web/test/browser'], suiteEnv)) ||
+      (checksOnly ? 0 : await runJest(['--runInBand', 'services/web/test/browser'], suiteEnv)) ||
       (await runJest(
-        ['--runInBand', 'e2e/test/containers', '--testPathIgnorePatterns', 'faults\\.test'],
+        [
+          '--runInBand',
+          'e2e/test/containers',
+          '--testPathIgnorePatterns',
+          '(faults|replicas|outages|webhooks)\\.test',
+        ],
         suiteEnv,
       )) ||
-      (await runJest(['--runInBand', 'e2e/test/containers/faults.test.ts'], suiteEnv));
+      (await timed(timings, 'faults', () => runJest(['--runInBand', ...destructive], suiteEnv)));
     timings.checks = Date.now() - mark;
 
     // Every container stops cleanly on SIGTERM, as a pod does on deletion.
     mark = Date.now();
     const unclean = [];
     await Promise.all(
-      specs.map(async (spec) => {
-        const container = `dss-e2e-${runId}-${spec.name}`;
+      specs.map(async ({ container, instance }) => {
         await new Promise((resolve) =>
           spawn(DOCKER, ['stop', '--time', '30', container], { stdio: 'ignore' }).on('close', resolve),
         );
         const code = docker('inspect', '--format', '{{.State.ExitCode}}', container).trim();
-        if (code !== '0') unclean.push(`${spec.name} exited with ${code} on SIGTERM:\n${logsOf(container)}`);
+        if (code !== '0')
+          unclean.push(`${instance.id} exited with ${code} on SIGTERM:\n${logsOf(container)}`);
       }),
     );
     timings.stop = Date.now() - mark;
@@ -314,7 +574,9 @@ async function main() {
     timings.total = Date.now() - started;
     log(`timings (ms): ${JSON.stringify(timings)}`);
     if (failed) {
-      for (const spec of specs) console.error(`--- ${spec.name}\n${logsOf(`dss-e2e-${runId}-${spec.name}`)}`);
+      for (const spec of specs) console.error(`--- ${spec.instance.id}\n${logsOf(spec.container)}`);
+      for (const name of ['lb', 'postgres', 'redis'])
+        console.error(`--- ${name}\n${logsOf(`dss-e2e-${runId}-${name}`)}`);
     }
   } finally {
     if (failed && process.env.E2E_CONTAINERS_KEEP === '1')

@@ -14,6 +14,7 @@
 //   keys/       the data directory's keys (token signing key, web session key): with the database, all the
 //               state a deployment has; the recorded tokens only verify with this signing key
 //   reads.json  { tokens, reads: [{ path, token, status, body }] } — the reads the upgraded system must answer alike
+//   audit.json  the audit entries (rows of accounts.audit_events), when the release has an audit log
 // Test-only data: the keys sign nothing but this fixture's tokens.
 const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -167,6 +168,8 @@ async function main() {
       path.join(outDir, 'reads.json'),
       `${JSON.stringify({ tokens: { demo: demoToken, reader: readerToken }, reads }, null, 2)}\n`,
     );
+    const audit = await settledAuditEntries(databaseUrl);
+    if (audit) fs.writeFileSync(path.join(outDir, 'audit.json'), `${JSON.stringify(audit, null, 2)}\n`);
     const dump = execFileSync('pg_dump', ['--no-owner', '--no-privileges', '--dbname', databaseUrl], {
       maxBuffer: 256 * 1024 * 1024,
     });
@@ -182,6 +185,43 @@ async function main() {
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     await admin.end();
     fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+// The columns of an audit entry a backup must keep (a release before the audit log has none: null).
+const AUDIT_COLUMNS = `id, action, team_id, actor_kind, actor_id, actor_user_id, target_kind, target_id, target_name,
+  created_at, seq, request_id, ip, details`;
+
+/**
+ * The release's audit entries once every one recorded has arrived: entries travel from each service's
+ * outbox over the bus to accounts, so the dump waits until the table holds as many entries as the outboxes
+ * recorded (else the restored system would relay the rest and the two would differ).
+ * @param {string} databaseUrl
+ */
+async function settledAuditEntries(databaseUrl) {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(`SELECT to_regclass('accounts.audit_events') AS t`);
+    if (!rows[0].t) return null;
+    const { rows: outboxes } = await client.query(
+      `SELECT table_schema FROM information_schema.tables WHERE table_name = 'outbox'`,
+    );
+    const recorded = outboxes
+      .map(
+        (row) =>
+          `SELECT count(*)::int AS n FROM "${row.table_schema}".outbox WHERE subject = 'audit.recorded'`,
+      )
+      .join(' UNION ALL ');
+    for (let attempt = 0; attempt < 300; attempt += 1) {
+      const sent = (await client.query(`SELECT sum(n)::int AS n FROM (${recorded}) counts`)).rows[0].n;
+      const stored = (await client.query('SELECT count(*)::int AS n FROM accounts.audit_events')).rows[0].n;
+      if (stored >= sent) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return (await client.query(`SELECT ${AUDIT_COLUMNS} FROM accounts.audit_events ORDER BY seq`)).rows;
+  } finally {
+    await client.end();
   }
 }
 

@@ -117,6 +117,13 @@ const definitions = {
     pdb: strict({
       enabled: boolean,
       maxUnavailable: { type: ['integer', 'string'], pattern: '^[0-9]+%$' },
+      // "" (unset), a count or a percentage.
+      minAvailable: { type: ['integer', 'string'], pattern: '^([0-9]+%)?$' },
+    }),
+    antiAffinity: strict({
+      type: { enum: ['soft', 'hard', 'none'] },
+      topologyKey: string,
+      weight: { type: 'integer', minimum: 1, maximum: 100 },
     }),
     autoscaling: strict({
       enabled: boolean,

@@ -130,6 +130,37 @@ describeLocal.each([
     expect(differences).toEqual([]);
   });
 
+  it('should keep every audit entry, readable over the API as before', async () => {
+    const recorded = path.join(FIXTURE, 'audit.json');
+    // v0.2.0 had no audit log: its upgrade starts with an empty one (the migration runs on its data).
+    const expected = existsSync(recorded)
+      ? (JSON.parse(readFileSync(recorded, 'utf8')) as Record<string, unknown>[])
+      : [];
+    if (FIXTURE !== UPGRADE_FIXTURE) expect(expected.length).toBeGreaterThanOrEqual(10);
+    const { Client } = await import('pg');
+    const client = new Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        `SELECT id, action, team_id, actor_kind, actor_id, actor_user_id, target_kind, target_id, target_name,
+                created_at, seq, request_id, ip, details
+           FROM accounts.audit_events ORDER BY seq`,
+      );
+      expect(JSON.parse(JSON.stringify(rows))).toEqual(expected);
+    } finally {
+      await client.end();
+    }
+    // The demo user owns the demo team: the API answers that team's entries, newest first.
+    const response = await fetch(`${system.baseUrl}/audit-events?limit=100`, {
+      headers: { authorization: `Bearer ${fixture.tokens.demo}` },
+    });
+    expect(response.status).toBe(200);
+    const page = (await response.json()) as { data: { id: string; team: { id: string } | null }[] };
+    const demoTeam = page.data[0]?.team?.id;
+    const ofDemoTeam = expected.filter((row) => row.team_id === demoTeam).reverse();
+    expect(page.data.map((event) => event.id)).toEqual(ofDemoTeam.slice(0, 100).map((row) => row.id));
+  });
+
   it('should keep every diagram, version, proposal and user row', async () => {
     const { Client } = await import('pg');
     const client = new Client({ connectionString: database.url });

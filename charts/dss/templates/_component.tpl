@@ -1,6 +1,7 @@
 {{/*
 The objects of one component, shared by every component (the opentelemetry-demo chart's component.yaml
-habit): ServiceAccount, Service, Deployment, HorizontalPodAutoscaler, PodDisruptionBudget, NetworkPolicy.
+habit): ServiceAccount, Service (and a headless one for a gRPC port), Deployment, HorizontalPodAutoscaler,
+PodDisruptionBudget, NetworkPolicy.
 Call with (dict "root" $ "name" "<component>"); templates/components.yaml does so for each enabled one.
 */}}
 {{- define "dss.component" -}}
@@ -13,13 +14,17 @@ Call with (dict "root" $ "name" "<component>"); templates/components.yaml does s
 {{- end }}
 ---
 {{ include "dss.component.service" $ctx }}
+{{- if $c.ports.grpc }}
+---
+{{ include "dss.component.grpcPeers" $ctx }}
+{{- end }}
 ---
 {{ include "dss.component.deployment" $ctx }}
 {{- if $c.autoscaling.enabled }}
 ---
 {{ include "dss.component.hpa" $ctx }}
 {{- end }}
-{{- if $c.pdb.enabled }}
+{{- if and $c.pdb.enabled (include "dss.component.replicated" $ctx) }}
 ---
 {{ include "dss.component.pdb" $ctx }}
 {{- end }}
@@ -78,6 +83,30 @@ spec:
       targetPort: admin
       protocol: TCP
       appProtocol: http
+{{- end }}
+
+{{/*
+The headless Service of a gRPC component: its name resolves to every ready pod's address, so callers
+(dss.grpcTarget, a dns:/// target) spread their calls over all replicas with gRPC's round_robin policy. One
+HTTP/2 connection through the ClusterIP Service would pin each caller to one replica.
+*/}}
+{{- define "dss.component.grpcPeers" -}}
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ include "dss.componentName" . }}-grpc
+  labels:
+    {{- include "dss.componentLabels" . | nindent 4 }}
+spec:
+  clusterIP: None
+  selector:
+    {{- include "dss.componentSelectorLabels" . | nindent 4 }}
+  ports:
+    - name: grpc
+      port: {{ .c.ports.grpc }}
+      targetPort: grpc
+      protocol: TCP
+      appProtocol: grpc
 {{- end }}
 
 {{- define "dss.component.deployment" -}}
@@ -159,10 +188,7 @@ spec:
       tolerations:
         {{- toYaml . | nindent 8 }}
       {{- end }}
-      {{- with $c.affinity }}
-      affinity:
-        {{- toYaml . | nindent 8 }}
-      {{- end }}
+      {{- include "dss.component.affinity" . | nindent 6 }}
       containers:
         - name: {{ .name }}
           image: {{ include "dss.image" $root | quote }}
@@ -376,6 +402,45 @@ spec:
           averageUtilization: {{ .c.autoscaling.targetCPUUtilizationPercentage }}
 {{- end }}
 
+{{/* "true" when the component may run more than one replica: replicas > 1, or autoscaling up to more. */}}
+{{- define "dss.component.replicated" -}}
+{{- if .c.autoscaling.enabled }}
+{{- if gt (int .c.autoscaling.maxReplicas) 1 }}true{{ end }}
+{{- else if gt (int .c.replicas) 1 }}true{{ end }}
+{{- end }}
+
+{{/*
+The pod's affinity: the component's own `affinity`, plus anti-affinity between its replicas when it may
+run more than one (antiAffinity.type soft or hard).
+*/}}
+{{- define "dss.component.affinity" -}}
+{{- $spread := and (include "dss.component.replicated" .) (ne .c.antiAffinity.type "none") }}
+{{- if or .c.affinity $spread }}
+affinity:
+  {{- with .c.affinity }}
+  {{- toYaml . | nindent 2 }}
+  {{- end }}
+  {{- if $spread }}
+  podAntiAffinity:
+    {{- if eq .c.antiAffinity.type "hard" }}
+    requiredDuringSchedulingIgnoredDuringExecution:
+      - topologyKey: {{ .c.antiAffinity.topologyKey }}
+        labelSelector:
+          matchLabels:
+            {{- include "dss.componentSelectorLabels" . | nindent 12 }}
+    {{- else }}
+    preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: {{ .c.antiAffinity.weight }}
+        podAffinityTerm:
+          topologyKey: {{ .c.antiAffinity.topologyKey }}
+          labelSelector:
+            matchLabels:
+              {{- include "dss.componentSelectorLabels" . | nindent 14 }}
+    {{- end }}
+  {{- end }}
+{{- end }}
+{{- end }}
+
 {{- define "dss.component.pdb" -}}
 apiVersion: policy/v1
 kind: PodDisruptionBudget
@@ -384,7 +449,11 @@ metadata:
   labels:
     {{- include "dss.componentLabels" . | nindent 4 }}
 spec:
+  {{- if .c.pdb.minAvailable }}
+  minAvailable: {{ .c.pdb.minAvailable }}
+  {{- else }}
   maxUnavailable: {{ .c.pdb.maxUnavailable }}
+  {{- end }}
   selector:
     matchLabels:
       {{- include "dss.componentSelectorLabels" . | nindent 6 }}

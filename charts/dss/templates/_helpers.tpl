@@ -105,10 +105,14 @@ the release name only, because the Bitnami subcharts find it through a tpl strin
 {{- end }}
 {{- end }}
 
-{{/* Where callers reach a gRPC component: <service>:<port>. Call with (dict "root" $ "name" "accounts"). */}}
+{{/*
+Where callers reach a gRPC component: dns:///<service>-grpc:<port>, the headless Service whose name resolves
+to every replica (the clients' round_robin policy spreads calls over them). Call with
+(dict "root" $ "name" "accounts").
+*/}}
 {{- define "dss.grpcTarget" -}}
 {{- $target := index .root.Values.components .name }}
-{{- printf "%s:%v" (include "dss.componentName" .) $target.ports.grpc }}
+{{- printf "dns:///%s-grpc:%v" (include "dss.componentName" .) $target.ports.grpc }}
 {{- end }}
 
 {{/* Pod labels of the components listed in .names, as NetworkPolicy peers. */}}

@@ -1,14 +1,21 @@
 // Faults across containers, as a cluster sees them: an importer killed while it converts (its jobs come back
-// to the restarted worker through JetStream, none lost), the diagrams service restarted under a steady read
-// load (the gateway answers 503 `unavailable` with Retry-After while it is down, within its gRPC deadline),
+// to the restarted worker through JetStream, none lost), every replica of the diagrams service restarted under
+// a steady read load (the gateway answers 503 `unavailable` with Retry-After while none is up, within its
+// gRPC deadline),
 // and the gateway stopped with SIGTERM under load (requests it accepted complete). Runs only from
 // scripts/e2e-containers.sh (E2E_CONTAINERS_STACK); the gateway goes last, and each fault leaves the
 // container running again.
-import { randomBytes } from 'node:crypto';
-import http from 'node:http';
-import { type ContainerStack, containerStack, docker, waitUntilReady } from '../../support/containers';
+import {
+  type ContainerStack,
+  containerStack,
+  docker,
+  editorTokens,
+  replicasOf,
+  request,
+  type Answer,
+  waitUntilReady,
+} from '../../support/containers';
 import { runId } from '../../support/diagrams';
-import { teamMemberToken } from '../../support/stack';
 
 /** The gateway's gRPC deadline (packages/platform DEFAULT_DEADLINE_MS): no answer may take longer. */
 const GRPC_DEADLINE_MS = 10_000;
@@ -18,64 +25,6 @@ const GRPC_DEADLINE_MS = 10_000;
  */
 const RECONNECT_WITHIN_MS = 1_000 + 250;
 
-interface Answer {
-  status: number;
-  body: string;
-  retryAfter?: string;
-  ms: number;
-  startedAt: number;
-}
-
-/**
- * One request on a connection of its own (no keep-alive reuse: a request either reaches a server or is
- * refused, never races a closing idle socket), from a client address of its own behind the trusted proxy
- * hop, so the gateway's per-IP limit counts load requests apart.
- */
-function request(
-  stack: ContainerStack,
-  method: string,
-  path: string,
-  token: string,
-  json?: unknown,
-): Promise<Answer> {
-  const url = new URL(`${stack.baseUrl}${path}`);
-  const startedAt = Date.now();
-  const body = json === undefined ? undefined : JSON.stringify(json);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method,
-        agent: false,
-        headers: {
-          authorization: `Bearer ${token}`,
-          'x-forwarded-for': `10.${randomBytes(3).join('.')}`,
-          ...(body ? { 'content-type': 'application/json' } : {}),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => {
-          text += chunk;
-        });
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: text,
-            retryAfter: res.headers['retry-after'] as string | undefined,
-            ms: Date.now() - startedAt,
-            startedAt,
-          }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('Faults across containers', () => {
@@ -84,17 +33,8 @@ describe('Faults across containers', () => {
     stack = containerStack();
   });
 
-  /** A member's token; members named with the same `team` share that team. */
-  const token = (name: string, team = `faults-${name}-${runId()}`) =>
-    teamMemberToken(stack, {
-      team,
-      email: `faults-${name}-${runId()}@containers.test`,
-      role: 'editor',
-      write: true,
-    });
-
   it('should finish all 50 DDL imports when the importer is killed and restarted among them', async () => {
-    const writer = await token('importer');
+    const [writer] = await editorTokens(stack, `faults-importer-${runId()}`, 1);
     const importer = stack.components.importer!;
     const ddl = (n: number) =>
       `CREATE TABLE customers_${n} (id bigint PRIMARY KEY, email varchar(255) UNIQUE);
@@ -148,11 +88,13 @@ CREATE TABLE orders_${n} (id bigint PRIMARY KEY, customer_id bigint NOT NULL REF
       counts[status] = (counts[status] ?? 0) + 1;
     }
     expect(counts).toEqual({ ready: 50 });
-  }, 120_000);
+  }, 300_000);
 
-  it('should answer 503 unavailable with Retry-After within the deadline while diagrams restarts, then 200 again', async () => {
-    const team = `faults-diagrams-${runId()}`;
-    const reader = await token('diagrams', team);
+  it('should answer 503 unavailable with Retry-After within the deadline while every diagrams replica restarts, then 200 again', async () => {
+    // Three readers of the team, each with a token of its own: ten schema reads a second each stay under
+    // the per-token schema limit for the whole restart.
+    const readers = await editorTokens(stack, `faults-diagrams-${runId()}`, 3);
+    const reader = readers[0]!;
     const created = await request(stack, 'POST', '/diagrams', reader, {
       name: 'Read under load',
       driver: 'pgsql',
@@ -160,14 +102,11 @@ CREATE TABLE orders_${n} (id bigint PRIMARY KEY, customer_id bigint NOT NULL REF
     });
     expect(created.status).toBe(201);
     const uuid = (JSON.parse(created.body) as { data: { uuid: string } }).data.uuid;
-    const diagrams = stack.components.diagrams!;
+    const diagrams = replicasOf(stack, 'diagrams');
 
     const answers: Answer[] = [];
     const failures: string[] = [];
     let loading = true;
-    // Three readers of the team, each with a token of its own: ten schema reads a second each stay under
-    // the per-token schema limit for the whole restart.
-    const readers = [reader, await token('diagrams-2', team), await token('diagrams-3', team)];
     const loaders = readers.map(async (own) => {
       while (loading) {
         try {
@@ -180,10 +119,10 @@ CREATE TABLE orders_${n} (id bigint PRIMARY KEY, customer_id bigint NOT NULL REF
     });
     await sleep(1_000);
     const stoppedAt = Date.now();
-    await docker(stack, 'stop', '--time', '10', diagrams.container);
+    await Promise.all(diagrams.map((replica) => docker(stack, 'stop', '--time', '10', replica.container)));
     await sleep(2_000);
-    await docker(stack, 'start', diagrams.container);
-    await waitUntilReady(diagrams);
+    await Promise.all(diagrams.map((replica) => docker(stack, 'start', replica.container)));
+    await Promise.all(diagrams.map((replica) => waitUntilReady(replica)));
     const readyAt = Date.now();
     await sleep(3_000);
     loading = false;
@@ -206,11 +145,13 @@ CREATE TABLE orders_${n} (id bigint PRIMARY KEY, customer_id bigint NOT NULL REF
     const after = answers.filter((answer) => answer.startedAt > readyAt + RECONNECT_WITHIN_MS);
     expect(after.length).toBeGreaterThan(0);
     expect(after.every((answer) => answer.status === 200)).toBe(true);
-  }, 120_000);
+  }, 300_000);
 
   it('should complete the requests it accepted when the gateway gets SIGTERM under load, and exit 0', async () => {
-    const team = `faults-gateway-${runId()}`;
-    const reader = await token('gateway', team);
+    // Four readers of the team with tokens of their own, twenty schema reads a second each: under the
+    // per-token schema limit through the 2 s drain.
+    const readers = await editorTokens(stack, `faults-gateway-${runId()}`, 4);
+    const reader = readers[0]!;
     const created = await request(stack, 'POST', '/diagrams', reader, {
       name: 'Drain',
       driver: 'pgsql',
@@ -224,10 +165,6 @@ CREATE TABLE orders_${n} (id bigint PRIMARY KEY, customer_id bigint NOT NULL REF
     const refused: string[] = [];
     const broken: string[] = [];
     let loading = true;
-    // Four readers of the team with tokens of their own, twenty schema reads a second each: under the
-    // per-token schema limit through the 2 s drain.
-    const readers = [reader];
-    for (const n of [2, 3, 4]) readers.push(await token(`gateway-${n}`, team));
     const loaders = readers.map(async (own) => {
       while (loading) {
         try {
@@ -257,5 +194,5 @@ CREATE TABLE orders_${n} (id bigint PRIMARY KEY, customer_id bigint NOT NULL REF
 
     await docker(stack, 'start', gateway.container);
     await waitUntilReady(gateway);
-  }, 120_000);
+  }, 300_000);
 });

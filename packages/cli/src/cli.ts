@@ -5,8 +5,8 @@ import { isServiceError } from '@dss/platform';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { type Clients, connectClients } from './clients';
 import { registerCommands } from './commands';
-import { registerSchemaCommands } from './schema-commands';
-import { UsageError } from './usage-error';
+import { UsageError } from '@dss/schema-cli';
+import { registerOperatorSchemaCommands } from './schema-commands';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -16,7 +16,7 @@ export interface CliIo {
   readStdin?: () => Promise<string>;
 }
 
-export { UsageError } from './usage-error';
+export { UsageError } from '@dss/schema-cli';
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   let clients: Clients | undefined;
@@ -32,7 +32,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   registerCommands(program, { clients: getClients, io });
   // Commands whose outcome is more than success (drift: 1 when the schemas differ) set the exit code.
   let exitCode = 0;
-  registerSchemaCommands(program, {
+  registerOperatorSchemaCommands(program, {
     clients: getClients,
     io,
     exit: (code) => {

@@ -2,10 +2,11 @@
 import { readFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
 import type { CliIo } from './cli';
-import { UsageError } from './usage-error';
+import { UsageError } from '@dss/schema-cli';
 import type { Clients } from './clients';
 import { registerDiagramCommands } from './diagram-commands';
 import { registerWebhookCommands } from './webhook-commands';
+import { registerAuditCommands } from './audit-commands';
 
 interface Context {
   clients: () => Clients;
@@ -227,6 +228,7 @@ export function registerCommands(program: Command, context: Context): void {
   const proposal = program.command('proposal').description('review proposals');
   registerDiagramCommands(program, { clients: context.clients, leaf, print });
   registerWebhookCommands(program, { clients: context.clients, leaf, print });
+  registerAuditCommands(program, { clients: context.clients, stdout: context.io.stdout });
 
   const review = (name: 'apply' | 'decline' | 'reopen', description: string) =>
     leaf(proposal, name, description)

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestSystem, type TestMember, TestPeople, type TestSystem } from '@dss/system';
 import { runCli } from '../src';
-import { type LiveDatabase, liveMariadb, livePostgres } from './support/live-databases';
+import { type LiveDatabase, liveMariadb, livePostgres } from '../../schema-cli/test/support/live-databases';
+import { sarifProblems } from '../../schema-cli/test/support/sarif-schema';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON outputs under test are read field by field
 type Json = Record<string, any>;
@@ -191,6 +192,49 @@ describe('operator CLI: live databases', () => {
     noSecrets(proposed.stdout, JSON.stringify(status));
   });
 
+  it('When drift is given --version, then it compares that version: the one before the applied change drifts by the new column', async () => {
+    const versions = (await api(`/diagrams/${diagramUuid}/versions`)).data as Json[];
+    const newest = Math.max(...versions.map((v) => v.number as number));
+    expect(newest).toBeGreaterThanOrEqual(2);
+    const current = await dss(
+      'drift',
+      '--diagram',
+      diagramUuid,
+      '--version',
+      String(newest),
+      '--url',
+      database.url,
+    );
+    expect(current.stderr).toBe('');
+    expect(current.code).toBe(0);
+    expect(current.stdout).toContain(`(version ${newest}) matches`);
+    const first = await dss(
+      'drift',
+      '--diagram',
+      diagramUuid,
+      '--version',
+      '1',
+      '--url',
+      database.url,
+      '--json',
+    );
+    expect(first.code).toBe(1);
+    expect(first.json()).toMatchObject({ diagram: diagramUuid, version: 1, equal: false });
+    const { changes } = first.json();
+    expect(changes.columns.added.map((c: Json) => `${c.table}.${c.record.name}`)).toEqual(['orders.note']);
+    expect([changes.columns.changed, changes.columns.removed, changes.tables.added]).toEqual([[], [], []]);
+    const markdown = await dss('drift', '--diagram', diagramUuid, '--version', '1', '--url', database.url);
+    expect(markdown.stdout).toContain(
+      `# Drift: diagram ${diagramUuid} version 1 → postgres://127.0.0.1:5432/`,
+    );
+    const missing = await dss('drift', '--diagram', diagramUuid, '--version', '999', '--url', database.url);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^error: not_found: .*\n$/);
+    const bad = await dss('drift', '--diagram', diagramUuid, '--version', '0', '--url', database.url);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('a version number (1 is the oldest)');
+  });
+
   it('When lint reads the live database, then it lists findings and exits by errors; SARIF carries the same', async () => {
     await database.run('CREATE TABLE audit_rows (note text)');
     const text = await dss('lint', '--url', database.url);
@@ -198,6 +242,7 @@ describe('operator CLI: live databases', () => {
     expect(text.stdout).toContain('table-without-primary-key');
     const sarif = await dss('lint', '--url', database.url, '--format', 'sarif');
     const log = JSON.parse(sarif.stdout);
+    expect(sarifProblems(log)).toEqual([]);
     expect(log.version).toBe('2.1.0');
     expect(log.runs[0].results).toContainEqual(
       expect.objectContaining({
@@ -273,6 +318,7 @@ describe('operator CLI: live databases', () => {
       );
       expect(sarif.code).toBe(1);
       const log = JSON.parse(sarif.stdout);
+      expect(sarifProblems(log)).toEqual([]);
       expect(log).toMatchObject({ version: '2.1.0', runs: [{ tool: { driver: { name: 'dss' } } }] });
       expect(log.runs[0].results.map((r: Json) => r.ruleId)).toContain('table-without-primary-key');
       // With --out, the report links a PNG of the changed part written beside it.

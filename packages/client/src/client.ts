@@ -39,6 +39,8 @@ import type {
   Schema,
   SchemaPatchContract,
   Webhook,
+  AuditEventPage,
+  AuditEventQuery,
   WebhookDelivery,
 } from './types';
 import { type ProposalWaitOptions, type ImportWaitOptions, waitForImport, waitForProposal } from './waiting';
@@ -74,6 +76,8 @@ export interface DssClient {
   /** Polls the diagram until it leaves `importing` (see waiting.ts); answers it as `ready` or `failed`. */
   waitForImport(target: string | CreateDiagramOutcome, options?: ImportWaitOptions): Promise<Diagram>;
   getSchema(uuid: string): Promise<Schema>;
+  /** The schema of version `number` (1 the oldest), as getSchema answers the current one. */
+  getVersionSchema(uuid: string, number: number): Promise<Schema>;
   getSchemaMarkdown(uuid: string, options?: { level?: MarkdownLevel }): Promise<string>;
   getDiagramDocument(uuid: string): Promise<DiagramDocument>;
   listDataTypes(driver?: Driver): Promise<DataTypeCatalog>;
@@ -87,6 +91,8 @@ export interface DssClient {
   getProposalIfChanged(uuid: string, etag?: string): Promise<Conditional<ProposalStatus>>;
   /** Polls with If-None-Match until the state is no longer `pending`; answers the final status. */
   waitForProposal(uuid: string, options?: ProposalWaitOptions): Promise<ProposalStatus>;
+  /** One page of the team's audit log, newest first (owner tokens), filtered by actor, action, target, time. */
+  listAuditEvents(query?: AuditEventQuery): Promise<AuditEventPage>;
   /** The team's webhooks (owner tokens). */
   listWebhooks(): Promise<Webhook[]>;
   /** Registers an endpoint; the answer's `secret` (`whsec_…`) is shown this once. */
@@ -211,6 +217,12 @@ export function createDssClient(options: DssClientOptions): DssClient {
     async getSchema(uuid) {
       return (await payload<{ data: Schema }>(api.GET('/diagrams/{uuid}/schema', byUuid(uuid)))).body.data;
     },
+    async getVersionSchema(uuid, number) {
+      const call = api.GET('/diagrams/{uuid}/versions/{number}/schema', {
+        params: { path: { uuid, number }, query: { format: 'json' } },
+      });
+      return (await payload<{ data: Schema }>(call)).body.data;
+    },
     async getSchemaMarkdown(uuid, markdownOptions = {}) {
       const query = { format: 'ai' as const, level: markdownOptions.level ?? 'detailed' };
       const call = api.GET('/diagrams/{uuid}/schema', {
@@ -247,6 +259,9 @@ export function createDssClient(options: DssClientOptions): DssClient {
     },
     waitForProposal(uuid, waitOptions = {}) {
       return waitForProposal(client, uuid, { sleep, ...waitOptions });
+    },
+    async listAuditEvents(query = {}) {
+      return (await payload<AuditEventPage>(api.GET('/audit-events', { params: { query } }))).body;
     },
     async listWebhooks() {
       return (await payload<{ data: Webhook[] }>(api.GET('/webhooks', {}))).body.data;

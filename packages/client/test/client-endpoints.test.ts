@@ -94,6 +94,14 @@ describe('DssClient', () => {
       expect(schema.relationships).toHaveLength(1);
     });
 
+    it('should read one version’s schema as the current one is read, and refuse a version that does not exist', async () => {
+      expect(await writer.getVersionSchema(diagramUuid, 1)).toEqual(await writer.getSchema(diagramUuid));
+      await expect(writer.getVersionSchema(diagramUuid, 999)).rejects.toMatchObject({
+        status: 404,
+        code: 'not_found',
+      });
+    });
+
     it('should read the Markdown rendering, with types at the detailed level and without at the simple one', async () => {
       const detailed = await writer.getSchemaMarkdown(diagramUuid);
       const simple = await writer.getSchemaMarkdown(diagramUuid, { level: 'simple' });

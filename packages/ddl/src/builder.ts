@@ -6,6 +6,7 @@ import {
   type DiagramDocument,
   type Driver,
   emptyDocument,
+  type IndexMethod,
   type Patch,
   type PatchColumn,
   type PatchRelationship,
@@ -34,6 +35,10 @@ export interface DdlColumn {
   autoIncrement: boolean;
   unsigned: boolean;
   comment: string | null;
+  /** `COLLATE` of the column as the server names the collation. */
+  collation?: string;
+  /** The enum type's own name (PostgreSQL `CREATE TYPE … AS ENUM`, DBML `enum`). */
+  enumName?: string;
 }
 
 export interface DdlIndex {
@@ -42,6 +47,9 @@ export interface DdlIndex {
   columns: string[];
   /** PostgreSQL: a UNIQUE constraint rather than a unique index. */
   constraint?: boolean;
+  /** `USING hash`, MySQL `FULLTEXT`/`SPATIAL`; absent for the default (btree). */
+  method?: IndexMethod;
+  note?: string;
 }
 
 export interface DdlForeignKey {
@@ -63,6 +71,9 @@ export interface DdlTable {
   indexes: DdlIndex[];
   /** CHECK constraints: name and the condition as written (without CHECK and its outer parentheses). */
   checks: { name: string; expression: string }[];
+  /** MySQL: `DEFAULT CHARSET=` and `COLLATE=` of the table. */
+  charset?: string;
+  collation?: string;
 }
 
 /** Statement kinds that never shape a table, whatever follows (kept quiet when the parser rejects them). */
@@ -228,6 +239,8 @@ export class SchemaBuilder {
           columns: [...index.columns],
         })),
         ...(table.checks.length > 0 ? { checks: table.checks.map((check) => ({ ...check })) } : {}),
+        ...(table.charset !== undefined ? { charset: table.charset } : {}),
+        ...(table.collation !== undefined ? { collation: table.collation } : {}),
       })),
       groups: this.groups.map((group) => ({ name: group.name })),
       relationships: [],
@@ -324,6 +337,8 @@ export class SchemaBuilder {
       is_unsigned: column.unsigned,
       ...(column.default !== null ? { default: column.default } : {}),
       ...(column.comment !== null ? { comment: column.comment } : {}),
+      ...(column.collation !== undefined ? { collation: column.collation } : {}),
+      ...(column.enumName !== undefined ? { enum_name: column.enumName } : {}),
     };
   }
 

@@ -18,6 +18,13 @@ export interface DbmlExtras {
   tableNotes: Map<string, string>;
   /** Expression defaults as written (`now()`), by table name then column name. */
   expressionDefaults: Map<string, Map<string, string>>;
+  /** Index methods (`type: hash`) and notes, by table name; matched by index name, else by columns. */
+  indexSettings: Map<
+    string,
+    { name: string | null; columns: string[]; method: string | null; note: string | null }[]
+  >;
+  /** Enum type names of enum columns (`table.column` → `mood`, `sales.state`). */
+  enumNames: Map<string, string>;
   /** Where each table (by name) and column (`table.column`) starts in the DBML. */
   places: Map<string, DbmlPlace>;
 }
@@ -44,6 +51,8 @@ export function readDbmlExtras(database: unknown, defaultSchema: string): DbmlEx
     tableNotes: new Map(),
     primaryKeyNames: new Map(),
     expressionDefaults: new Map(),
+    indexSettings: new Map(),
+    enumNames: new Map(),
     places: new Map(),
   };
   for (const schema of arr(database, 'schemas')) {
@@ -53,6 +62,18 @@ export function readDbmlExtras(database: unknown, defaultSchema: string): DbmlEx
       for (const index of arr(table, 'indexes')) {
         const indexName = str(index, 'name');
         if (raw(index, 'pk') === true && indexName !== undefined) extras.primaryKeyNames.set(name, indexName);
+        const method = str(index, 'type');
+        const note = raw(index, 'note');
+        if ((method !== undefined && method !== '') || (typeof note === 'string' && note !== '')) {
+          const list = extras.indexSettings.get(name) ?? [];
+          list.push({
+            name: indexName ?? null,
+            columns: arr(index, 'columns').map((column) => String(raw(column, 'value') ?? '')),
+            method: method === undefined || method === '' ? null : method.toLowerCase(),
+            note: typeof note === 'string' && note !== '' ? note : null,
+          });
+          extras.indexSettings.set(name, list);
+        }
       }
       const note = raw(table, 'note');
       if (typeof note === 'string') extras.tableNotes.set(name, note);
@@ -62,6 +83,13 @@ export function readDbmlExtras(database: unknown, defaultSchema: string): DbmlEx
         const column = str(field, 'name') ?? '';
         const fieldPlace = placeOf(field);
         if (fieldPlace) extras.places.set(`${name}.${column}`, fieldPlace);
+        const enumNode = obj(field, '_enum');
+        const enumName = str(enumNode, 'name');
+        if (enumName !== undefined)
+          extras.enumNames.set(
+            `${name}\u0000${column}`,
+            dbmlTableName(str(obj(field, 'type'), 'schemaName') ?? undefined, enumName, defaultSchema),
+          );
         const dbdefault = obj(field, 'dbdefault');
         const value = raw(dbdefault, 'value');
         if (str(dbdefault, 'type') === 'expression' && typeof value === 'string') {

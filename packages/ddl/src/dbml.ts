@@ -5,6 +5,7 @@
 // (src/dbml-model.ts): TableGroups and their notes become groups and sticky notes, Note blocks sticky notes,
 // expression defaults stay as written, and warnings point at the DBML line of the table or column they are
 // about (line 1, column 1 with the DDL statement when they are about neither).
+import { INDEX_METHODS, type IndexMethod } from '@dss/schema';
 import { dbmlCoreLite } from './dbml-core-lite';
 import { type DbmlExtras, placeOfWarning, readDbmlExtras } from './dbml-model';
 import { type ConvertOptions, convertDdl } from './index';
@@ -17,6 +18,18 @@ const EXPORT_FORMATS: Record<DdlDriver, 'postgres' | 'mysql' | 'mssql'> = {
 };
 
 const START = { line: 1, column: 1 };
+
+/** `sales.orders_status_enum`: the enum name the DBML export gives an enum column without one. */
+function madeUpEnumName(table: string, column: string): string {
+  const dot = table.indexOf('.');
+  const bare = dot < 0 ? table : table.slice(dot + 1);
+  const name = `${bare}_${column}_enum`.slice(0, 63);
+  return dot < 0 ? name : `${table.slice(0, dot)}.${name}`;
+}
+
+function isIndexMethod(value: string): value is IndexMethod {
+  return (INDEX_METHODS as readonly string[]).includes(value);
+}
 
 interface DbmlDiagnostic {
   message?: string;
@@ -51,6 +64,12 @@ export async function convertDbml(
   try {
     extras = readDbmlExtras(dbmlCoreLite().parseDbml(source), 'public');
     sql = dbmlCoreLite().exporter.export(source, EXPORT_FORMATS[driver]);
+    // `[type: fulltext]` is written `USING FULLTEXT`, which MySQL does not read: a FULLTEXT index is a kind.
+    if (driver === 'mysql')
+      sql = sql.replace(
+        /^CREATE INDEX (`(?:[^`]|``)+`) ON (\S+) (\(.*\)) USING (FULLTEXT|SPATIAL);$/gim,
+        'CREATE $4 INDEX $1 ON $2 $3;',
+      );
   } catch (error) {
     const { message, line, column } = firstDiagnostic(error);
     return { ok: false, code: 'ddl_syntax_error', message: `DBML: ${message}`, line, column };
@@ -68,6 +87,33 @@ export async function convertDbml(
       for (const [name, keyName] of extras.primaryKeyNames) {
         const primary = builder.table(name)?.indexes.find((index) => index.type === 'primary');
         if (primary && builder.driver !== 'mysql') primary.name = keyName;
+      }
+      // Index methods and notes (`[type: hash, note: '…']`), matched by name, else by columns.
+      for (const [name, settings] of extras.indexSettings) {
+        const table = builder.table(name);
+        if (!table) continue;
+        for (const setting of settings) {
+          const index =
+            table.indexes.find((candidate) => setting.name !== null && candidate.name === setting.name) ??
+            table.indexes.find(
+              (candidate) =>
+                setting.name === null && candidate.columns.join('\u0000') === setting.columns.join('\u0000'),
+            );
+          if (!index) continue;
+          if (setting.method !== null && isIndexMethod(setting.method) && setting.method !== 'btree')
+            index.method = setting.method;
+          if (setting.note !== null) index.note = setting.note;
+        }
+      }
+      // An enum's own name (the MySQL DDL written from DBML has its values inline). The name the DBML
+      // export makes up for an enum without one (`<table>_<column>_enum`) is no name of its own.
+      for (const [key, enumName] of extras.enumNames) {
+        const [table, name] = key.split('\u0000') as [string, string];
+        const column = builder.column(table, name);
+        if (column?.type.name !== 'enum') continue;
+        if (enumName === `${table}_${name}_enum`.slice(0, 63) || enumName === madeUpEnumName(table, name))
+          delete column.enumName;
+        else column.enumName = enumName;
       }
       for (const [name, note] of extras.tableNotes) {
         const table = builder.table(name);

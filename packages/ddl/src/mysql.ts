@@ -87,10 +87,6 @@ function unquote(text: string): string {
     .replace(/\\(.)/g, (_, c: string) => ({ n: '\n', t: '\t', r: '\r', '0': '\0' })[c] ?? c);
 }
 
-function tableName(node: Ast | undefined): string {
-  return str(node, 'table') ?? '';
-}
-
 function columnOf(ref: Ast): string | undefined {
   const column = raw(ref, 'column');
   if (typeof column === 'string') return column;
@@ -103,6 +99,23 @@ function columnOf(ref: Ast): string | undefined {
 }
 
 const ACTIONS = new Set(['cascade', 'set null', 'set default', 'restrict']);
+
+/** A table option's value as a name (`utf8mb4`), lower-cased as the server reports it. */
+function optionName(option: Ast): string | undefined {
+  const value = raw(option, 'value');
+  const text = typeof value === 'string' ? value : str(value as Ast, 'value');
+  return text?.replace(/^[`'"]|[`'"]$/g, '').toLowerCase();
+}
+
+/** `USING HASH` of a key (before or after its columns); BTREE, the default, is no method of its own. */
+function usingOf(definition: Ast): 'hash' | undefined {
+  const options = [obj(definition, 'index_type'), ...arr(definition, 'index_options')];
+  return options.some(
+    (option) => str(option, 'keyword') === 'using' && (str(option, 'type') ?? '').toLowerCase() === 'hash',
+  )
+    ? 'hash'
+    : undefined;
+}
 
 /** One statement's parse tree, or where its syntax error is within the statement's text. Plain data. */
 export type StatementParse =
@@ -139,6 +152,45 @@ export function parseMysqlStatements(texts: string[]): StatementParse[] {
 
 class MysqlReader {
   readonly builder = new SchemaBuilder('mysql');
+  /** The script's database: the one `USE` names (else decided when the whole script is read). */
+  private database: string | undefined;
+  /** Whether a table was named without a database (then it is in the script's own). */
+  private unqualified = false;
+
+  /**
+   * A table's name: bare in the script's database (as PostgreSQL's `public`), `db.table` in another one
+   * (the export creates that database and writes `db`.`table`).
+   */
+  private tableName(node: Ast | undefined): string {
+    const table = str(node, 'table') ?? '';
+    const db = str(node, 'db');
+    if (db === undefined || db === null || db === '') {
+      this.unqualified = true;
+      return table;
+    }
+    return db === this.database ? table : `${db}.${table}`;
+  }
+
+  /**
+   * Without `USE`: a script that names every table with one and the same database (a dump qualifying
+   * its names) is that database's own, so the prefix goes; any bare name or a second database keeps them.
+   */
+  private dropSolePrefix(): void {
+    if (this.database !== undefined || this.unqualified) return;
+    const databases = new Set([...this.builder.tables.keys()].map((name) => name.split('.')[0]));
+    if (databases.size !== 1) return;
+    const strip = (name: string) => name.slice(name.indexOf('.') + 1);
+    const tables = [...this.builder.tables.values()];
+    this.builder.tables.clear();
+    for (const table of tables) {
+      table.name = strip(table.name);
+      this.builder.tables.set(table.name, table);
+    }
+    for (const fk of this.builder.foreignKeys) {
+      if (fk.table.includes('.')) fk.table = strip(fk.table);
+      if (fk.refTable.includes('.')) fk.refTable = strip(fk.refTable);
+    }
+  }
 
   async read(sql: string, parse: MysqlStatementParser): Promise<SchemaBuilder> {
     const lines = new LineMap(sql);
@@ -181,6 +233,7 @@ class MysqlReader {
       for (const statement of Array.isArray(tree) ? tree : [tree])
         if (!this.statement(statement)) this.builder.skipped++;
     });
+    this.dropSolePrefix();
     return this.builder;
   }
 
@@ -196,6 +249,10 @@ class MysqlReader {
       return true;
     }
     if (type === 'alter') return this.alterTable(node as Ast);
+    if (type === 'use') {
+      const db = str(node, 'db');
+      if (db !== undefined && db !== null) this.database = db;
+    }
     return false;
   }
 
@@ -203,10 +260,10 @@ class MysqlReader {
     if (obj(node, 'query_expr') || raw(node, 'like')) {
       this.builder.warn(
         'not_imported',
-        `CREATE TABLE ${tableName(arr(node, 'table')[0])} … AS/LIKE: columns not read`,
+        `CREATE TABLE ${this.tableName(arr(node, 'table')[0])} … AS/LIKE: columns not read`,
       );
     }
-    const table = this.builder.addTable(tableName(arr(node, 'table')[0]));
+    const table = this.builder.addTable(this.tableName(arr(node, 'table')[0]));
     const constraints: Ast[] = [];
     for (const definition of arr(node, 'create_definitions')) {
       if (str(definition, 'resource') === 'column') this.addColumn(table, definition);
@@ -214,9 +271,16 @@ class MysqlReader {
     }
     for (const definition of constraints) this.definition(table.name, definition);
     for (const option of arr(node, 'table_options')) {
-      if (str(option, 'keyword') === 'comment') {
+      const keyword = (str(option, 'keyword') ?? '').toLowerCase();
+      if (keyword === 'comment') {
         const value = str(option, 'value');
         if (value !== undefined) table.comment = unquote(value.replace(/^'|'$/g, ''));
+      } else if (/^(default\s+)?(charset|character\s+set)$/.test(keyword)) {
+        const value = optionName(option);
+        if (value !== undefined) table.charset = value;
+      } else if (/^(default\s+)?collate$/.test(keyword)) {
+        const value = optionName(option);
+        if (value !== undefined) table.collation = value;
       }
     }
   }
@@ -255,6 +319,8 @@ class MysqlReader {
       );
     const comment = obj(obj(definition, 'comment'), 'value');
     if (comment) column.comment = unquote(String(raw(comment, 'value') ?? ''));
+    const collation = str(obj(obj(definition, 'collate'), 'collate'), 'name');
+    if (collation !== undefined) column.collation = collation.replace(/^[`'"]|[`'"]$/g, '').toLowerCase();
     const existing = table.columns.findIndex((c) => c.name === name);
     if (existing >= 0) {
       // ALTER … MODIFY replaces the definition; the column keeps its keys (phpMyAdmin adds the primary key
@@ -336,24 +402,31 @@ class MysqlReader {
     const constraintType = (str(definition, 'constraint_type') ?? '').toLowerCase();
     const keyword = (str(definition, 'keyword') ?? '').toLowerCase();
     const indexName = str(definition, 'index') ?? str(definition, 'constraint');
+    const using = usingOf(definition);
+    const method = using !== undefined ? { method: using } : {};
     if (constraintType === 'primary key') {
-      this.builder.addIndex(table, { name: 'PRIMARY', type: 'primary', columns });
+      this.builder.addIndex(table, { name: 'PRIMARY', type: 'primary', columns, ...method });
     } else if (constraintType.startsWith('unique')) {
-      this.builder.addIndex(table, { name: indexName ?? columns[0] ?? 'unique', type: 'unique', columns });
+      this.builder.addIndex(table, {
+        name: indexName ?? columns[0] ?? 'unique',
+        type: 'unique',
+        columns,
+        ...method,
+      });
     } else if (constraintType === 'foreign key') {
       const reference = obj(definition, 'reference_definition');
       if (reference) this.foreignKey(table, str(definition, 'constraint') ?? null, columns, reference);
     } else if (constraintType === 'check') {
       this.check(table, definition, null);
     } else if (resource === 'index') {
-      if (/fulltext|spatial/.test(keyword)) {
-        this.builder.warn(
-          'index_skipped',
-          `${keyword} ${indexName ?? ''} on ${table}: not a diagram index; skipped`,
-        );
-        return;
-      }
-      this.builder.addIndex(table, { name: indexName ?? columns[0] ?? 'index', type: 'index', columns });
+      const kind = /fulltext|spatial/.exec(keyword)?.[0] as 'fulltext' | 'spatial' | undefined;
+      const method = kind ?? usingOf(definition);
+      this.builder.addIndex(table, {
+        name: indexName ?? columns[0] ?? 'index',
+        type: 'index',
+        columns,
+        ...(method !== undefined ? { method } : {}),
+      });
     }
   }
 
@@ -370,7 +443,7 @@ class MysqlReader {
       name,
       table,
       columns,
-      refTable: tableName(arr(reference, 'table')[0]),
+      refTable: this.tableName(arr(reference, 'table')[0]),
       refColumns: arr(reference, 'definition')
         .map(columnOf)
         .filter((column): column is string => column !== undefined),
@@ -380,21 +453,26 @@ class MysqlReader {
   }
 
   private createIndex(node: Ast): void {
-    const table = tableName(obj(node, 'table'));
+    const table = this.tableName(obj(node, 'table'));
     const kind = (str(node, 'index_type') ?? '').toLowerCase();
     const name = str(node, 'index') ?? '';
-    if (kind === 'fulltext' || kind === 'spatial') {
-      this.builder.warn('index_skipped', `${kind} index ${name} on ${table}: not a diagram index; skipped`);
-      return;
-    }
     const columns = arr(node, 'index_columns')
       .map(columnOf)
       .filter((column): column is string => column !== undefined);
-    this.builder.addIndex(table, { name, type: kind === 'unique' ? 'unique' : 'index', columns });
+    const method =
+      kind === 'fulltext' || kind === 'spatial'
+        ? kind
+        : usingOf({ index_type: obj(node, 'index_using') ?? null });
+    this.builder.addIndex(table, {
+      name,
+      type: kind === 'unique' ? 'unique' : 'index',
+      columns,
+      ...(method !== undefined ? { method } : {}),
+    });
   }
 
   private alterTable(node: Ast): boolean {
-    const name = tableName(arr(node, 'table')[0]);
+    const name = this.tableName(arr(node, 'table')[0]);
     const table = this.builder.table(name);
     let shaped = false;
     for (const expr of arr(node, 'expr')) {

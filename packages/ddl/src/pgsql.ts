@@ -1,5 +1,6 @@
 // PostgreSQL DDL reader: libpg-query (the PostgreSQL 18 server's own parser compiled to WebAssembly) parses
 // each statement; this file walks the parse trees of the statements that shape a schema.
+import { DRIVER_INDEX_METHODS, type IndexMethod } from '@dss/schema';
 import { type Ast, arr, isAst, num, obj, str, tagged } from './ast';
 import { type DdlColumn, type DdlTable, SchemaBuilder } from './builder';
 import { type Attempt, parseWithRepairs, type Recovered } from './recover';
@@ -7,6 +8,8 @@ import { checkExpressionAt, expressionAt } from './result';
 import { LineMap, type Piece, splitStatements } from './split';
 
 const DEFAULT_SCHEMA = 'public';
+/** Index methods the model keeps (PostgreSQL's built-in ones). */
+const PG_INDEX_METHODS: ReadonlySet<string> = new Set(DRIVER_INDEX_METHODS.pgsql);
 const STOP_WORDS = /^(not|null|constraint|primary|unique|references|check|generated|collate|default)$/i;
 /** Statements that shape a table: when one does not parse, clause-level repairs are tried before skipping it. */
 const SHAPING =
@@ -229,7 +232,7 @@ class PgReader {
   private addColumn(table: DdlTable, def: Ast): void {
     const name = str(def, 'colname') ?? '';
     const typeName = obj(def, 'typeName');
-    const { written, enumValues, serial } = this.writtenType(typeName);
+    const { written, enumValues, enumName, serial } = this.writtenType(typeName);
     // Warnings about this column point at it, not at its statement.
     const saved = this.builder.here;
     const location = num(def, 'location');
@@ -251,7 +254,12 @@ class PgReader {
       autoIncrement: serial,
       unsigned,
       comment: null,
+      ...(enumName !== undefined ? { enumName } : {}),
     };
+    // `COLLATE "C"`; `pg_catalog."default"` is no collation of its own.
+    const collation = names(arr(obj(def, 'collClause'), 'collname'));
+    const collationName = collation[collation.length - 1];
+    if (collationName !== undefined && collationName !== 'default') column.collation = collationName;
     const existing = table.columns.findIndex((c) => c.name === name);
     if (existing >= 0) table.columns[existing] = column;
     else table.columns.push(column);
@@ -318,13 +326,14 @@ class PgReader {
   private writtenType(typeName: Ast | undefined): {
     written: string;
     enumValues?: string[];
+    enumName?: string;
     serial: boolean;
   } {
     const parts = names(arr(typeName, 'names'));
     const array = arr(typeName, 'arrayBounds').length > 0 ? '[]' : '';
     const key = this.typeKey(parts);
     const enumValues = this.enums.get(key);
-    if (enumValues) return { written: `enum${array}`, enumValues, serial: false };
+    if (enumValues) return { written: `enum${array}`, enumValues, enumName: key, serial: false };
     const domain = this.domains.get(key);
     if (domain) {
       const base = this.writtenType(domain);
@@ -502,11 +511,21 @@ class PgReader {
     }
     const name = str(node, 'idxname') ?? `${table.split('.').pop()}_${columns.join('_')}_idx`;
     const primary = node['primary'] === true;
+    let method = (str(node, 'accessMethod') ?? 'btree').toLowerCase();
+    // An operator class (`gin_trgm_ops`) is not in the model: without it the method would not load, so
+    // such an index is kept as a plain one (as before methods were kept).
+    const opclass = arr(node, 'indexParams').some(
+      (param) => arr(obj(param, 'IndexElem'), 'opclass').length > 0,
+    );
+    if (opclass) method = 'btree';
     this.builder.addIndex(table, {
       name,
       type: primary ? 'primary' : node['unique'] === true ? 'unique' : 'index',
       columns,
+      ...(PG_INDEX_METHODS.has(method) && method !== 'btree' ? { method: method as IndexMethod } : {}),
     });
+    if (!PG_INDEX_METHODS.has(method))
+      this.builder.warn('not_imported', `index ${name} on ${table}: method ${method} is not kept (btree)`);
   }
 
   private comment(node: Ast): boolean {

@@ -540,6 +540,7 @@ class SqlsrvReader {
         comment: null,
       };
       table.columns.push(column);
+      for (const check of arr(field, 'checks')) this.check(name, check, columnName);
       if (raw(field, 'pk') === true)
         this.builder.addIndex(name, {
           name: `PK_${str(node, 'name') ?? ''}`,
@@ -553,6 +554,7 @@ class SqlsrvReader {
           columns: [columnName],
         });
     }
+    for (const check of arr(node, 'checks')) this.check(name, check, null);
     for (const index of arr(node, 'indexes')) {
       const columns: string[] = [];
       for (const column of arr(index, 'columns')) {
@@ -574,6 +576,23 @@ class SqlsrvReader {
         columns,
       });
     }
+  }
+
+  /**
+   * A CHECK constraint, its condition as the parser gives it back (as written). SQL Server names unnamed
+   * ones at random, so they get stable names: `CK_<table>_<column>` on a column, else `CK_<table>_<n>`.
+   */
+  private check(table: string, node: Ast, column: string | null): void {
+    const expression = (str(node, 'expression') ?? '').trim();
+    if (expression === '') return;
+    let name = str(node, 'name');
+    if (name === undefined || name === '') {
+      const bare = table.split('.').pop() ?? table;
+      const taken = new Set(this.builder.table(table)?.checks.map((check) => check.name));
+      name = column === null ? `CK_${bare}_1` : `CK_${bare}_${column}`;
+      for (let n = 2; taken.has(name); n++) name = `CK_${bare}_${column === null ? '' : `${column}_`}${n}`;
+    }
+    this.builder.addCheck(table, name, expression);
   }
 
   private ref(node: Ast): void {

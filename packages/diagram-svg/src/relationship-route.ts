@@ -209,6 +209,7 @@ export function routeAll(
   separateLanes(
     drawn,
     obstacles.tables.map((box) => rect(box, 0)),
+    obstacles.cache,
   );
   for (const route of drawn) route.points = simplify(route.points);
 

@@ -42,6 +42,8 @@ export interface TableContext {
   highlight: DiagramHighlight;
   /** Names of this table's columns that are the foreign-key side of a relationship. */
   foreignKeyColumns: ReadonlySet<string>;
+  /** The name of the table's group, drawn as `data-group-member` (collapsing a group hides its tables). */
+  group?: string | null;
 }
 
 interface IndexMark {
@@ -102,6 +104,7 @@ export function renderTable(table: DocumentTable, context: TableContext, bounds:
     {
       class: `dss-table${markClass(mark)}`,
       'data-table': name,
+      'data-group-member': context.group ?? undefined,
       opacity: mark === 'removed' ? 0.75 : undefined,
     },
     body.join(''),

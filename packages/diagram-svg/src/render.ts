@@ -17,7 +17,7 @@ import { Bounds } from './bounds';
 import { type DiagramHighlight, emptyHighlight } from './highlight';
 import { FONT_SANS, INK, INK_MUTED } from './palette';
 import { RelationshipEndpoints } from './relationship-endpoints';
-import { renderGroup } from './render-group';
+import { groupLabelBox, renderGroup } from './render-group';
 import { renderNote } from './render-note';
 import { renderRelationship } from './render-relationship';
 import { renderTable } from './render-table';
@@ -90,7 +90,7 @@ export function renderDiagramParts(document: DiagramDocument, options: RenderOpt
     .filter((link) => link !== null);
   const routes = routeAll(resolved, {
     tables: tables.map(tableBox),
-    others: [...notes.map((note) => sizedBox(note, 80, 40)), ...groups.map(groupTitleBar)],
+    others: [...notes.map((note) => sizedBox(note, 80, 40)), ...groups.map(groupLabelBox)],
     ...(options.routingCache ? { cache: options.routingCache } : {}),
   });
   const relationshipLayer = resolved.map((link, at) => ({
@@ -100,19 +100,23 @@ export function renderDiagramParts(document: DiagramDocument, options: RenderOpt
 
   const foreignKeys = foreignKeyColumns(relationships);
   const noForeignKeys = new Set<string>();
+  const groupNames = new Map(groups.map((group) => [group.uuid, textOf(group.name)]));
   const tableLayer: DrawnPart[] = [];
   for (const table of tables)
     tableLayer.push({
       key: textOf(table.name),
       markup: renderTable(
         table,
-        { highlight, foreignKeyColumns: foreignKeys.get(textOf(table.name)) ?? noForeignKeys },
+        {
+          highlight,
+          foreignKeyColumns: foreignKeys.get(textOf(table.name)) ?? noForeignKeys,
+          group: table.parent_uuid === null ? null : (groupNames.get(table.parent_uuid) ?? null),
+        },
         bounds,
       ),
     });
 
   const noteLayer: string[] = [];
-  const groupNames = new Map(groups.map((group) => [group.uuid, textOf(group.name)]));
   for (const note of notes)
     noteLayer.push(
       renderNote(
@@ -167,12 +171,6 @@ function sizedBox(
     width: Math.max(minWidth, numberOf(item.width)),
     height: Math.max(minHeight, numberOf(item.height)),
   };
-}
-
-/** The strip of a group frame that holds its name: lines keep off the label. */
-function groupTitleBar(group: Group) {
-  const frame = sizedBox(group, 40, 40);
-  return { ...frame, height: Math.min(frame.height, 34) };
 }
 
 function viewBoxOf(bounds: Bounds): string {

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Builds the editor's page scripts: src/browser/editor.tsx (Preact, signals, @dss/schema's engine and
 // @dss/diagram-svg's renderer inside) and src/browser/new-diagram.ts, each one minified IIFE under
-// dist/browser/ (run by the root `npm run build`, after tsc has type-checked everything). @dss/schema and
-// @dss/diagram-svg are bundled from their TypeScript sources; node:crypto (content hashes and random
+// dist/browser/ (run by the root `npm run build`, after tsc has type-checked everything). @dss/schema,
+// @dss/diagram-svg and @dss/sql (the DBML pane's DBML and SQL) are bundled from their TypeScript sources; node:crypto (content hashes and random
 // uuids' Node path, never used in the page) is swapped for diagram-svg's browser stub, as its bundle does.
 const path = require('node:path');
 const esbuild = require('esbuild');
@@ -10,6 +10,7 @@ const esbuild = require('esbuild');
 const packageDir = path.resolve(__dirname, '..');
 const schemaSource = path.resolve(packageDir, '..', 'schema', 'src');
 const svgSource = path.resolve(packageDir, '..', 'diagram-svg', 'src');
+const sqlSource = path.resolve(packageDir, '..', 'sql', 'src');
 const browserDir = path.join(packageDir, 'src', 'browser');
 const outputs = [
   { entry: 'editor.tsx', outfile: path.join(packageDir, 'dist', 'browser', 'editor.js') },
@@ -23,6 +24,7 @@ const browserSubstitutes = {
   name: 'dss-browser-substitutes',
   setup(build) {
     build.onResolve({ filter: /^@dss\/schema$/ }, () => ({ path: path.join(schemaSource, 'index.ts') }));
+    build.onResolve({ filter: /^@dss\/sql$/ }, () => ({ path: path.join(sqlSource, 'index.ts') }));
     build.onResolve({ filter: /^@dss\/diagram-svg$/ }, () => ({ path: path.join(svgSource, 'render.ts') }));
     build.onResolve({ filter: /^(node:)?crypto$/ }, () => ({
       path: path.join(svgSource, 'browser', 'no-node-crypto.ts'),

@@ -3,13 +3,24 @@
 // matched by uuid; the patch names them by name, as every patch does, so it applies to any copy of the
 // document whose names agree (the server's copy has other uuids for records the editor created).
 //
-// What the patch format cannot say is left out: column order (a merge only appends), table and group
-// colours, relationship names and referential actions.
+// Table and group colours and column order, which the patch format cannot say (it has no colour, and a
+// merge only appends columns), travel beside it in `colors` and `column_order` (applied by @dss/schema's
+// applyCanvasColors and applyColumnOrder, here and in the diagrams service). What none can say is left
+// out: relationship names and referential actions.
 import {
+  applyCanvasColors,
+  applyColumnOrder,
+  type CanvasColors,
+  type ColumnOrder,
+  canvasColorsBetween,
+  columnOrderBetween,
+  isEmptyCanvasColors,
   type Column,
   type DiagramDocument,
   type DocumentTable,
   type Index,
+  parseCanvasColors,
+  parseColumnOrder,
   type Relationship,
   writtenType,
 } from '@dss/schema';
@@ -28,12 +39,56 @@ export interface EditPatch {
     groups?: { name: string; delete_children: boolean }[];
     sticky_notes?: string[];
   };
+  /** Colours of tables and groups (named as after the patch), sent beside the patch. */
+  colors?: CanvasColors;
+  /** Tables whose columns were reordered: every column name in order (names as after the patch). */
+  column_order?: ColumnOrder;
 }
 
-/** A patch that changes nothing: no tables, relationships, groups, notes or deletions. */
+/** The patch the engine reads, and what travels beside it. */
+export function splitPatch(patch: EditPatch): {
+  schemaPatch: Omit<EditPatch, 'colors' | 'column_order'>;
+  beside: Pick<EditPatch, 'colors' | 'column_order'>;
+} {
+  const { colors, column_order, ...schemaPatch } = patch;
+  return {
+    schemaPatch,
+    beside: { ...(colors ? { colors } : {}), ...(column_order ? { column_order } : {}) },
+  };
+}
+
+/**
+ * Applies what travels beside a patch (after the patch itself), as the diagrams service does: untrusted
+ * input is checked, and a refusal names its place and changes nothing.
+ */
+export function applyBeside(
+  document: DiagramDocument,
+  beside: Pick<EditPatch, 'colors' | 'column_order'>,
+): { ok: true; document: DiagramDocument } | { ok: false; path: string; message: string } {
+  let next = document;
+  if (beside.colors !== undefined) {
+    const parsed = parseCanvasColors(beside.colors);
+    if (!parsed.ok) return parsed;
+    const colored = applyCanvasColors(next, parsed.value);
+    if (!colored.ok) return colored;
+    next = colored.value;
+  }
+  if (beside.column_order !== undefined) {
+    const parsed = parseColumnOrder(beside.column_order);
+    if (!parsed.ok) return parsed;
+    const ordered = applyColumnOrder(next, parsed.value);
+    if (!ordered.ok) return ordered;
+    next = ordered.value;
+  }
+  return { ok: true, document: next };
+}
+
+/** A patch that changes nothing: no tables, relationships, groups, notes, deletions or colours. */
 export function isEmptyPatch(patch: EditPatch): boolean {
   const d = patch.deletions ?? {};
   return (
+    isEmptyCanvasColors(patch.colors) &&
+    Object.keys(patch.column_order ?? {}).length === 0 &&
     !patch.tables?.length &&
     !patch.relationships?.length &&
     !patch.groups?.length &&
@@ -143,6 +198,10 @@ export function patchBetween(from: DiagramDocument, to: DiagramDocument): EditPa
   if (notes.length > 0) patch.sticky_notes = notes;
   const kept = Object.fromEntries(Object.entries(deletions).filter(([, list]) => list.length > 0));
   if (Object.keys(kept).length > 0) patch.deletions = kept;
+  const colors = canvasColorsBetween(from, to);
+  if (colors) patch.colors = colors;
+  const order = columnOrderBetween(from, to);
+  if (order) patch.column_order = order;
   return patch;
 }
 

@@ -5,17 +5,34 @@ import { themed } from '@dss/diagram-svg';
 
 const LIGHT = `--editor-ink: #1d2330; --editor-muted: #334155; --editor-line: #cbd5e1; --editor-paper: #ffffff;
   --editor-canvas: #f8fafc; --editor-focus: #2563eb; --editor-danger: #b91c1c; --editor-problem-line: #fca5a5;
-  --editor-problem-paper: #fef2f2; --editor-problem-ink: #7f1d1d; --editor-key: #f1f5f9;`;
+  --editor-problem-paper: #fef2f2; --editor-problem-ink: #7f1d1d; --editor-key: #f1f5f9;
+  --editor-code-keyword: #1d4ed8; --editor-code-string: #8a3b00; --editor-code-number: #0f6b3a;
+  --editor-code-comment: #52606d; --editor-code-setting: #7c2d91;`;
 
 const DARK = `--editor-ink: #e6e9ef; --editor-muted: #b4bfcd; --editor-line: #3a4454; --editor-paper: #1b212b;
   --editor-canvas: #0f141c; --editor-focus: #60a5fa; --editor-danger: #ff8a80; --editor-problem-line: #7f2d2d;
-  --editor-problem-paper: #2a1516; --editor-problem-ink: #fecaca; --editor-key: #232a36;`;
+  --editor-problem-paper: #2a1516; --editor-problem-ink: #fecaca; --editor-key: #232a36;
+  --editor-code-keyword: #93c5fd; --editor-code-string: #fdba74; --editor-code-number: #86efac;
+  --editor-code-comment: #a3afbf; --editor-code-setting: #e9a8f5;`;
 
 export const editorCss = `
 ${themed(LIGHT, DARK)}
 body.editing main.editor-page { max-width: none; margin: 0; padding: 0.5rem 1rem 1rem; }
 .editor-shell { display: grid; grid-template-columns: minmax(0, 1fr) 22rem; gap: 0.75rem; }
 .editor-shell.read-only { grid-template-columns: minmax(0, 1fr); }
+.editor-shell.with-text { grid-template-columns: minmax(18rem, 30rem) minmax(0, 1fr) 22rem; }
+.editor-shell.read-only.with-text { grid-template-columns: minmax(18rem, 30rem) minmax(0, 1fr); }
+.editor-text { display: flex; flex-direction: column; gap: 0.4rem; height: calc(100vh - 12rem); min-height: 24rem; }
+.editor-text[hidden] { display: none; }
+.editor-text-tabs, .editor-text-tabs [role="tablist"] { display: flex; gap: 0.3rem; align-items: center; }
+.editor-text-tabs [role="tab"][aria-selected="true"] { border-color: var(--editor-focus); font-weight: 600; }
+.editor-text-state { margin: 0 0 0 auto; font-size: 0.85rem; color: var(--editor-muted); }
+.editor-text-panel { display: flex; flex-direction: column; gap: 0.4rem; flex: 1; min-height: 0; }
+.editor-text-panel[hidden] { display: none; }
+.editor-code { flex: 1; min-height: 0; border: 1px solid var(--editor-line); border-radius: 6px; overflow: hidden;
+  background: var(--editor-paper); color: var(--editor-ink); }
+.editor-text-warnings { font-size: 0.85rem; color: var(--editor-muted); }
+.editor-text-warnings ul { margin: 0.25rem 0 0; padding-left: 1.1rem; max-height: 8rem; overflow: auto; }
 .editor-toolbar { grid-column: 1 / -1; display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; }
 .editor-toolbar .editor-status { margin-left: auto; font-size: 0.9rem; color: var(--editor-muted); }
 .editor-status.failed { color: var(--editor-danger); font-weight: 600; }
@@ -36,6 +53,8 @@ body.editing main.editor-page { max-width: none; margin: 0; padding: 0.5rem 1rem
 .editor-panel .row { display: flex; gap: 0.4rem; flex-wrap: wrap; }
 .editor-panel ul.items { list-style: none; padding: 0; margin: 0; display: grid; gap: 0.2rem; }
 .editor-panel ul.items li { display: flex; gap: 0.3rem; align-items: center; justify-content: space-between; }
+.editor-panel ul.items .reorder { display: inline-flex; gap: 0.15rem; }
+.editor-panel ul.items .reorder button { min-width: 1.9rem; padding-inline: 0.3rem; }
 .editor-problem { border: 1px solid var(--editor-problem-line); background: var(--editor-problem-paper);
   color: var(--editor-problem-ink); border-radius: 4px;
   padding: 0.4rem 0.6rem; font-size: 0.9rem; }

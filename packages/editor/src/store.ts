@@ -5,7 +5,7 @@
 // undo applies; redo applies the edit's patch again. Plain data and callbacks, no DOM: the browser layer
 // subscribes and redraws.
 import { apply, type DiagramDocument, type Driver, normalize, validate } from '@dss/schema';
-import { type EditPatch, isEmptyPatch, patchBetween } from './changes';
+import { applyBeside, type EditPatch, isEmptyPatch, patchBetween, splitPatch } from './changes';
 
 /** How many edits undo reaches back; the issue asks for at least 100. */
 export const UNDO_LIMIT = 200;
@@ -121,11 +121,15 @@ export class EditorStore {
   }
 
   #run(patch: EditPatch): { ok: true; document: DiagramDocument } | Extract<EditResult, { ok: false }> {
-    const normalized = normalize(patch);
+    const { schemaPatch, beside } = splitPatch(patch);
+    const normalized = normalize(schemaPatch);
     const checked = validate(normalized.patch, this.#document, this.driver, 'propose');
     if (!checked.ok) return { ok: false, message: checked.message, problems: checked.problems };
     const { document } = apply(this.#document, checked.patch, { newUuid: this.#newUuid });
-    return { ok: true, document };
+    const done = applyBeside(document, beside);
+    if (!done.ok)
+      return { ok: false, message: done.message, problems: [{ path: done.path, message: done.message }] };
+    return { ok: true, document: done.document };
   }
 
   /** Notes of the last replaced document that live on under another uuid (old → new), for the panels. */

@@ -157,4 +157,75 @@ describe('patchBetween()', () => {
     expect(server.applyUnrecorded(patch)).toEqual({ ok: true });
     expect(shape(server)).toEqual(shape(first));
   });
+
+  describe('colours', () => {
+    it('should colour a table as one undoable step, and carry the colour in the save patch', () => {
+      const store = new EditorStore(emptyDocument('pgsql'), 'pgsql');
+      store.edit('Add table', { strategy: 'merge', tables: [table('users', 20)] });
+      const saved = store.document;
+      expect(
+        store.edit('Colour table', { strategy: 'merge', colors: { tables: { users: '#FF8800' } } }),
+      ).toEqual({
+        ok: true,
+      });
+      expect(store.document.tables[0]?.color).toBe('#ff8800');
+      expect(patchBetween(saved, store.document)).toEqual({
+        strategy: 'merge',
+        colors: { tables: { users: '#ff8800' } },
+      });
+      store.undo();
+      expect(store.document.tables[0]?.color).toBeNull();
+      store.redo();
+      expect(store.document.tables[0]?.color).toBe('#ff8800');
+    });
+
+    it('should refuse a colour for a table that is not there, changing nothing', () => {
+      const store = new EditorStore(emptyDocument('pgsql'), 'pgsql');
+      const before = store.document;
+      const refused = store.edit('Colour table', {
+        strategy: 'merge',
+        colors: { tables: { ghosts: '#fff' } },
+      });
+      expect(refused.ok).toBe(false);
+      expect(store.document).toBe(before);
+      expect(store.undoDepth).toBe(0);
+    });
+  });
+
+  describe('column order', () => {
+    it('should move a column as one undoable step, and put a deleted middle column back in its place on undo', () => {
+      const store = new EditorStore(emptyDocument('pgsql'), 'pgsql');
+      store.edit('Add table', {
+        strategy: 'merge',
+        tables: [
+          table('users', 20, [
+            { name: 'email', type: 'text' },
+            { name: 'name', type: 'text' },
+          ]),
+        ],
+      });
+      const names = () => store.document.tables[0]!.columns.map((column) => column.name);
+      const saved = store.document;
+      expect(
+        store.edit('Move column', { strategy: 'merge', column_order: { users: ['id', 'name', 'email'] } }),
+      ).toEqual({
+        ok: true,
+      });
+      expect(names()).toEqual(['id', 'name', 'email']);
+      expect(patchBetween(saved, store.document)).toEqual({
+        strategy: 'merge',
+        column_order: { users: ['id', 'name', 'email'] },
+      });
+      store.undo();
+      expect(names()).toEqual(['id', 'email', 'name']);
+
+      store.edit('Delete column', {
+        strategy: 'merge',
+        deletions: { columns: [{ table: 'users', columns: ['email'] }] },
+      });
+      expect(names()).toEqual(['id', 'name']);
+      store.undo();
+      expect(names()).toEqual(['id', 'email', 'name']);
+    });
+  });
 });

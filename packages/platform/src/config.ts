@@ -145,6 +145,35 @@ export const env = {
       throw new ConfigError(`${name} must be host:port with a port from 0 to 65535, got "${raw}"`);
     return raw;
   },
+
+  /**
+   * Where a caller reaches a gRPC service: a `host:port` as `address` takes, or one of grpc-js's target
+   * URIs that name several replicas, which the client's round_robin policy spreads calls over:
+   * `ipv4:127.0.0.1:15052,127.0.0.1:15062` (ipv6: likewise) or `dns:///diagrams-headless:15052` (every
+   * address the name resolves to). A `unix:` socket path is taken as written.
+   */
+  grpcTarget(name: string, defaultValue: string, source?: Source): string {
+    const raw = read(name, source) ?? defaultValue;
+    const hostPort = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
+    const valid = (target: string): boolean => {
+      const match = hostPort.exec(target);
+      return match !== null && Number(match[2]) > 0 && Number(match[2]) <= 65535;
+    };
+    const list = /^(ipv4|ipv6):(.+)$/.exec(raw);
+    const dns = /^dns:(?:\/\/[^/]*\/)?(.+)$/.exec(raw);
+    const ok = list
+      ? list[2].split(',').every(valid)
+      : dns
+        ? valid(dns[1])
+        : raw.startsWith('unix:')
+          ? raw.length > 'unix:'.length
+          : valid(raw);
+    if (!ok)
+      throw new ConfigError(
+        `${name} must be host:port, ipv4:host:port,host:port,…, ipv6:[addr]:port,… or dns:///host:port, got "${raw}"`,
+      );
+    return raw;
+  },
 };
 
 /**

@@ -18,3 +18,4 @@ export * from './etag';
 export * from './outbox';
 export * from './persistent-service';
 export * from './outage-log';
+export * from './audit';

@@ -126,6 +126,34 @@ describe('env', () => {
       );
     });
   });
+
+  describe('.grpcTarget()', () => {
+    it('should accept host:port and the target URIs that name several replicas', () => {
+      expect(env.grpcTarget('A', '127.0.0.1:15052', {})).toBe('127.0.0.1:15052');
+      for (const target of [
+        'diagrams:15052',
+        'ipv4:127.0.0.1:15052,127.0.0.1:15062',
+        'ipv6:[::1]:15052,[::1]:15062',
+        'dns:///diagrams-headless.dss.svc:15052',
+        'dns:diagrams:15052',
+        'unix:/run/dss/diagrams.sock',
+      ])
+        expect(env.grpcTarget('A', 'x:1', { A: target })).toBe(target);
+    });
+    it('should refuse a list with an entry that is not host:port', () => {
+      expect(
+        errorOf(() =>
+          env.grpcTarget('DSS_DIAGRAMS_GRPC_ADDR', 'x:1', {
+            DSS_DIAGRAMS_GRPC_ADDR: 'ipv4:127.0.0.1:15052,127.0.0.1',
+          }),
+        ),
+      ).toBe(
+        'DSS_DIAGRAMS_GRPC_ADDR must be host:port, ipv4:host:port,host:port,…, ipv6:[addr]:port,… or dns:///host:port, got "ipv4:127.0.0.1:15052,127.0.0.1"',
+      );
+      expect(errorOf(() => env.grpcTarget('A', 'x:1', { A: 'dns:///diagrams' }))).toMatch(/^A must be/);
+      expect(errorOf(() => env.grpcTarget('A', 'x:1', { A: 'h:0' }))).toMatch(/^A must be/);
+    });
+  });
 });
 
 describe('loadConfig()', () => {

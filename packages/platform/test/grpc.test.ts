@@ -201,6 +201,53 @@ describe('gRPC server and client', () => {
   });
 });
 
+describe('a client of two replicas (ipv4:a,b target)', () => {
+  const logger = createLogger('fixture', { level: 'silent' });
+  const replica = (name: string) =>
+    startGrpcServer<FixtureServices>({
+      ...FIXTURE_PROTO,
+      address: '127.0.0.1:0',
+      logger,
+      metrics: createMetrics(`replica-${name}`, { processMetrics: false }),
+      services: {
+        Fixture: {
+          Echo: async () => ({ text: name, count: 0, request_id: '' }),
+          Fail: async () => ({}),
+          Sleep: async (request) => {
+            await new Promise((resolve) => setTimeout(resolve, request.ms));
+            return { text: name };
+          },
+        },
+      },
+    });
+
+  it('should spread calls over both replicas and keep answering from one when the other stops', async () => {
+    const [a, b] = [await replica('a'), await replica('b')];
+    const client = createServiceClient<'Fixture', FixtureServices>(
+      'Fixture',
+      `ipv4:${a.address},${b.address}`,
+      FIXTURE_PROTO,
+    );
+    try {
+      // Until both connections are up, round_robin picks among the ready ones only.
+      const seen = new Set<string>();
+      for (let call = 0; call < 50 && seen.size < 2; call++) seen.add((await client.Echo({})).text);
+      expect([...seen].sort()).toEqual(['a', 'b']);
+      const spread = await Promise.all(Array.from({ length: 10 }, () => client.Echo({})));
+      expect(spread.filter((reply) => reply.text === 'a')).toHaveLength(5);
+
+      await b.stop(0);
+      const afterwards = [];
+      for (let call = 0; call < 10; call++) afterwards.push((await client.Echo({})).text);
+      expect(afterwards).toEqual(Array(10).fill('a'));
+    } finally {
+      client.close();
+      await a.stop(0);
+      await b.stop(0).catch(() => undefined);
+    }
+  });
+});
+
 /** Calls a method with grpc-js directly, to see the status and trailers as any gRPC client would. */
 function rawCall(address: string, methodPath: string, request: object): Promise<grpc.StatusObject> {
   const definition = loadProtos(FIXTURE_PROTO)['dss.test.v1.Fixture'] as Record<

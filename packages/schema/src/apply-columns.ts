@@ -22,6 +22,8 @@ export function createColumn(entry: PatchColumn, uuid: string): Column {
     is_auto_increment: entry.is_auto_increment ?? false,
     is_unsigned: entry.is_unsigned ?? false,
     comment: entry.comment ?? null,
+    ...(entry.collation !== undefined && entry.collation !== '' ? { collation: entry.collation } : {}),
+    ...(entry.enum_name !== undefined && entry.enum_name !== '' ? { enum_name: entry.enum_name } : {}),
   };
 }
 
@@ -43,10 +45,29 @@ export function updateColumn(column: Column, entry: PatchColumn): void {
   if (entry.is_auto_increment !== undefined) column.is_auto_increment = entry.is_auto_increment;
   if (entry.is_unsigned !== undefined) column.is_unsigned = entry.is_unsigned;
   if (entry.comment !== undefined) column.comment = entry.comment;
+  // An empty string sends the field back to its default (absent).
+  if (entry.collation !== undefined) setOptional(column, 'collation', entry.collation);
+  if (entry.enum_name !== undefined) setOptional(column, 'enum_name', entry.enum_name);
 }
 
-export function createIndex(entry: PatchIndex, uuid: string): Index {
-  return { uuid, name: entry.name, type: entry.type, columns: [...entry.columns] };
+/** Sets an optional text field, or removes it when the value is empty. */
+export function setOptional<T extends object, K extends keyof T>(record: T, key: K, value: string): void {
+  if (value === '') delete record[key];
+  else (record as Record<K, string>)[key] = value;
+}
+
+/**
+ * An index record from an entry. Replacing an existing index (`previous`), the method, note and constraint
+ * form the entry does not send are kept; an empty note removes it.
+ */
+export function createIndex(entry: PatchIndex, uuid: string, previous?: Index): Index {
+  const index: Index = { uuid, name: entry.name, type: entry.type, columns: [...entry.columns] };
+  if (previous?.is_constraint === true && entry.type === 'unique') index.is_constraint = true;
+  const method = entry.method ?? previous?.method;
+  if (method !== undefined && method !== 'btree') index.method = method;
+  const note = entry.note ?? previous?.note;
+  if (note !== undefined && note !== '') index.note = note;
+  return index;
 }
 
 /** Index column lists rewritten through a table's column renames (old name → new name). */

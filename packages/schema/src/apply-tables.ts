@@ -1,6 +1,6 @@
 // Table entries of a patch: new tables are created, existing ones are extended (additive) or updated,
 // renamed and extended (merge). Identity is the uuid, so a rename keeps every record's uuid.
-import { createColumn, createIndex, renameIndexColumns, updateColumn } from './apply-columns';
+import { createColumn, createIndex, renameIndexColumns, setOptional, updateColumn } from './apply-columns';
 import type { DocumentDraft } from './apply-draft';
 import { keyFlagsOf, markPrimary, reconcileKeys } from './apply-keys';
 import type { Check, DocumentTable } from './model';
@@ -33,6 +33,8 @@ function createTable(draft: DocumentDraft, entry: PatchTable): void {
     ...(entry.checks !== undefined && entry.checks.length > 0
       ? { checks: mergeChecks([], entry.checks) }
       : {}),
+    ...(entry.charset !== undefined && entry.charset !== '' ? { charset: entry.charset } : {}),
+    ...(entry.collation !== undefined && entry.collation !== '' ? { collation: entry.collation } : {}),
     left: entry.left ?? 0,
     top: entry.top ?? 0,
     width: entry.width ?? size.width,
@@ -77,6 +79,8 @@ function mergeTable(draft: DocumentDraft, uuid: string, entry: PatchTable): void
   const keysBefore = keyFlagsOf(table);
   if (entry.name !== table.name) draft.renameTable(table, entry.name);
   if (entry.comment !== undefined) table.comment = entry.comment;
+  if (entry.charset !== undefined) setOptional(table, 'charset', entry.charset);
+  if (entry.collation !== undefined) setOptional(table, 'collation', entry.collation);
   const parent = draft.resolveParent(entry.parent_uuid, entry.parent_name);
   if (parent !== undefined) table.parent_uuid = parent;
   if (entry.left !== undefined) table.left = entry.left;
@@ -150,7 +154,7 @@ function mergeIndexes(draft: DocumentDraft, table: DocumentTable, entries: Patch
       positions.set(entry.name, table.indexes.length);
       table.indexes.push(createIndex(entry, draft.newUuid()));
     } else {
-      table.indexes[position] = createIndex(entry, table.indexes[position]!.uuid);
+      table.indexes[position] = createIndex(entry, table.indexes[position]!.uuid, table.indexes[position]);
     }
   }
 }

@@ -51,7 +51,16 @@ export interface DocumentDiff {
 
 const FRAME_FIELDS = ['left', 'top', 'width', 'height'] as const;
 // `checks` is compared as one field: a CHECK constraint has no uuid of its own, only its name.
-const TABLE_FIELDS = ['name', 'comment', 'parent_uuid', 'color', 'checks', ...FRAME_FIELDS] as const;
+const TABLE_FIELDS = [
+  'name',
+  'comment',
+  'parent_uuid',
+  'color',
+  'checks',
+  'charset',
+  'collation',
+  ...FRAME_FIELDS,
+] as const;
 const COLUMN_FIELDS = [
   'name',
   'driver_data_type_name',
@@ -64,8 +73,10 @@ const COLUMN_FIELDS = [
   'is_auto_increment',
   'is_unsigned',
   'comment',
+  'collation',
+  'enum_name',
 ] as const;
-const INDEX_FIELDS = ['name', 'type', 'columns'] as const;
+const INDEX_FIELDS = ['name', 'type', 'columns', 'method', 'note'] as const;
 const RELATIONSHIP_FIELDS = [
   'name',
   'type',

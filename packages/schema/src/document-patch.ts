@@ -3,7 +3,7 @@
 // travel as a patch: the `{app_url}/draw#patch=…` link of the MCP server's `visualize_schema` for DDL, which
 // is converted to a document first. Names identify everything in a patch, so record UUIDs are left out;
 // what the patch format cannot carry (relationship names and referential actions, colors) is dropped.
-import type { Column, DataTypeParams, DiagramDocument, Frame } from './model';
+import type { Column, DataTypeParams, DiagramDocument, Frame, IndexMethod } from './model';
 
 /** A patch as a client writes it (the wire format of the contract), not the validated `Patch`. */
 export interface WrittenPatch {
@@ -25,8 +25,16 @@ export interface WrittenTable {
   comment?: string;
   parent_name?: string;
   columns: WrittenColumn[];
-  indexes?: { name: string; type: 'primary' | 'unique' | 'index'; columns: string[] }[];
+  indexes?: {
+    name: string;
+    type: 'primary' | 'unique' | 'index';
+    columns: string[];
+    method?: IndexMethod;
+    note?: string;
+  }[];
   checks?: { name: string; expression: string }[];
+  charset?: string;
+  collation?: string;
   left?: number;
   top?: number;
 }
@@ -43,6 +51,8 @@ export interface WrittenColumn {
   default?: string;
   enum_values?: string[];
   comment?: string;
+  collation?: string;
+  enum_name?: string;
 }
 
 export interface DocumentToPatchOptions {
@@ -70,11 +80,21 @@ export function documentToPatch(
       ...optional('parent_name', parentName(table.parent_uuid)),
       columns: table.columns.map(writtenColumn),
       ...(table.indexes.length > 0
-        ? { indexes: table.indexes.map(({ name, type, columns }) => ({ name, type, columns: [...columns] })) }
+        ? {
+            indexes: table.indexes.map(({ name, type, columns, method, note }) => ({
+              name,
+              type,
+              columns: [...columns],
+              ...(method !== undefined ? { method } : {}),
+              ...optional('note', note),
+            })),
+          }
         : {}),
       ...(table.checks !== undefined && table.checks.length > 0
         ? { checks: table.checks.map(({ name, expression }) => ({ name, expression })) }
         : {}),
+      ...optional('charset', table.charset),
+      ...optional('collation', table.collation),
       ...(positions ? { left: Math.round(table.left), top: Math.round(table.top) } : {}),
     })),
   };
@@ -114,6 +134,8 @@ function writtenColumn(column: Column): WrittenColumn {
     ...optional('default', column.default),
     ...(params?.values !== undefined ? { enum_values: [...params.values] } : {}),
     ...optional('comment', column.comment),
+    ...optional('collation', column.collation),
+    ...optional('enum_name', column.enum_name),
   };
 }
 

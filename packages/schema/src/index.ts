@@ -21,3 +21,7 @@ export * from './rebase';
 export * from './patch-onto';
 export * from './integrity';
 export * from './lint';
+export * from './canvas-colors';
+export * from './column-order';
+export * from './layout-force';
+export { DRIVER_INDEX_METHODS, takesCollation } from './validation/check-expressions';

@@ -71,6 +71,15 @@ function renderDetailed(
 function addTableLines(lines: string[], table: Table): void {
   lines.push(`## ${escapeName(table.name)}`);
   if (table.comment !== null && table.comment !== '') lines.push(`Comment: ${escapeText(table.comment)}`);
+  if (table.charset !== undefined || table.collation !== undefined)
+    lines.push(
+      [
+        table.charset === undefined ? '' : `Charset: ${escapeText(table.charset)}`,
+        table.collation === undefined ? '' : `Collation: ${escapeText(table.collation)}`,
+      ]
+        .filter((part) => part !== '')
+        .join(', '),
+    );
   for (const column of table.columns) lines.push(columnLine(column));
   if (table.indexes.length > 0) {
     lines.push('Indexes:');
@@ -86,6 +95,8 @@ function addTableLines(lines: string[], table: Table): void {
 /** `- name: type, constraints…`, built as one string rather than an array joined per column. */
 function columnLine(column: Column): string {
   let line = `- ${escapeName(column.name)}: ${typeText(column)}`;
+  if (column.enum_name !== undefined) line += ` (type ${escapeName(column.enum_name)})`;
+  if (column.collation !== undefined) line += `, collation ${escapeText(column.collation)}`;
   if (column.is_primary_key) line += ', PK';
   if (column.is_auto_increment) line += ', auto-increment';
   if (column.is_unique_key) line += ', unique';
@@ -120,7 +131,11 @@ function typeArguments(params: DataTypeParams): string {
 }
 
 function indexLine(index: Index): string {
-  return `- ${escapeName(index.name)}: ${index.type} (${index.columns.map(escapeName).join(', ')})`;
+  let line = `- ${escapeName(index.name)}: ${index.type}`;
+  if (index.method !== undefined) line += ` using ${index.method}`;
+  line += ` (${index.columns.map(escapeName).join(', ')})`;
+  if (index.note !== undefined) line += `, note: ${escapeText(index.note)}`;
+  return line;
 }
 
 function relationshipLine(r: Relationship, refused: string[] | undefined): string {

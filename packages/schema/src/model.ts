@@ -37,6 +37,17 @@ export interface Column {
   is_auto_increment: boolean;
   is_unsigned: boolean;
   comment: string | null;
+  /**
+   * Collation of a character column (`utf8mb4_bin`, `C`, `"de-DE-x-icu"` as the server names it). Absent
+   * means the table's (MySQL) or the database's default. Optional: documents saved before it existed and
+   * columns without one keep the shape they had.
+   */
+  collation?: string;
+  /**
+   * The name of the enum type of an enum column (PostgreSQL `CREATE TYPE mood AS ENUM`, DBML `enum mood`),
+   * schema-qualified when not in the default schema. Absent means the export names one itself.
+   */
+  enum_name?: string;
 }
 
 export const INDEX_TYPES = ['primary', 'unique', 'index'] as const;
@@ -53,7 +64,26 @@ export interface Index {
    * unique index. Absent means an index; set by the DDL import, kept by the export and migrations.
    */
   is_constraint?: boolean;
+  /**
+   * Index method where the driver has a choice: PostgreSQL `USING btree|hash|gin|gist|brin|spgist`, MySQL
+   * `USING BTREE|HASH`, MySQL `FULLTEXT` and `SPATIAL` indexes. Absent means the driver's default (btree).
+   */
+  method?: IndexMethod;
+  /** A note on the index (DBML `note:`); kept in the model and DBML, not written to SQL. */
+  note?: string;
 }
+
+export const INDEX_METHODS = [
+  'btree',
+  'hash',
+  'gin',
+  'gist',
+  'brin',
+  'spgist',
+  'fulltext',
+  'spatial',
+] as const;
+export type IndexMethod = (typeof INDEX_METHODS)[number];
 
 export const RELATIONSHIP_TYPES = ['one-to-one', 'one-to-many', 'many-to-one'] as const;
 export type RelationshipType = (typeof RELATIONSHIP_TYPES)[number];
@@ -89,6 +119,10 @@ export interface Table {
   indexes: Index[];
   /** CHECK constraints, in schema order. Absent (documents saved before checks existed) means none. */
   checks?: Check[];
+  /** MySQL/MariaDB: the table's default character set (`utf8mb4`). Absent means the database's default. */
+  charset?: string;
+  /** MySQL/MariaDB: the table's default collation (`utf8mb4_unicode_ci`). Absent means the charset's default. */
+  collation?: string;
 }
 
 /** `data` of GET /diagrams/{uuid}/schema: tables sorted by name, columns and indexes in schema order. */

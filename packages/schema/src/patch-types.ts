@@ -1,6 +1,6 @@
 // Types of a schema patch after normalisation and validation. `validate` returns a `Patch` only when the
 // input had no problems, so code that applies a patch never sees a value of the wrong type.
-import type { DataTypeParams, RelationshipType } from './model';
+import type { DataTypeParams, IndexMethod, RelationshipType } from './model';
 
 export const STRATEGIES = ['merge', 'additive'] as const;
 export type Strategy = (typeof STRATEGIES)[number];
@@ -28,12 +28,18 @@ export interface PatchColumn {
   default?: string;
   enum_values?: string[];
   comment?: string;
+  collation?: string;
+  enum_name?: string;
 }
 
 export interface PatchIndex {
   name: string;
   type: 'primary' | 'unique' | 'index';
   columns: string[];
+  /** Absent: an existing index keeps its method (a new one has the driver's default). */
+  method?: IndexMethod;
+  /** Absent: an existing index keeps its note. */
+  note?: string;
 }
 
 export interface PatchFrame {
@@ -53,6 +59,8 @@ export interface PatchTable extends PatchFrame {
   indexes: PatchIndex[];
   /** CHECK constraints to add, or to replace by name (absent: none sent). */
   checks?: PatchCheck[];
+  charset?: string;
+  collation?: string;
 }
 
 export interface PatchCheck {

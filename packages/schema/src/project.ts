@@ -67,6 +67,8 @@ function projectTable(table: Table): Table {
     ...(table.checks !== undefined && table.checks.length > 0
       ? { checks: table.checks.map(({ name, expression }) => ({ name, expression })) }
       : {}),
+    ...(table.charset !== undefined ? { charset: table.charset } : {}),
+    ...(table.collation !== undefined ? { collation: table.collation } : {}),
   };
 }
 
@@ -83,7 +85,7 @@ function projectDocumentTable(table: DocumentTable): DocumentTable {
 }
 
 export function projectColumn(column: Column): Column {
-  return {
+  const projected: Column = {
     uuid: column.uuid,
     name: column.name,
     driver_data_type_name: column.driver_data_type_name,
@@ -97,6 +99,10 @@ export function projectColumn(column: Column): Column {
     is_unsigned: column.is_unsigned,
     comment: column.comment,
   };
+  // Only when set: columns without them keep the shape (and hash) they always had.
+  if (column.collation !== undefined) projected.collation = column.collation;
+  if (column.enum_name !== undefined) projected.enum_name = column.enum_name;
+  return projected;
 }
 
 /** A deep copy of a column's type parameters. */
@@ -113,6 +119,8 @@ function projectIndex(index: Index): Index {
     columns: [...index.columns],
   };
   if (index.is_constraint === true) projected.is_constraint = true;
+  if (index.method !== undefined) projected.method = index.method;
+  if (index.note !== undefined) projected.note = index.note;
   return projected;
 }
 

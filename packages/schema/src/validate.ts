@@ -8,7 +8,7 @@
 //   2. no_tables (create only): the patch defines no table.
 //   3. invalid_schema: everything else, with up to MAX_PROBLEMS problems.
 // Never throws, and runs in time linear in the size of the patch plus the document.
-import { checkCheckExpressions } from './validation/check-expressions';
+import { checkCheckExpressions, checkCollations, checkWrittenNames } from './validation/check-expressions';
 import { type ContractNode, patchContract } from './contract/contract';
 import type { DiagramDocument, Driver } from './model';
 import {
@@ -111,6 +111,8 @@ function checkPatch(
   const final = new FinalSchema(index, plans, deletions);
   checkIndexColumns(plans, final, problems);
   checkCheckExpressions(shaped.tables, problems);
+  checkWrittenNames(shaped.tables, driver, problems);
+  checkCollations(plans, driver, problems);
   checkRelationships(shaped, final, deletions, problems);
   checkGroups(shaped, index, deletions, problems);
   if (!problems.isEmpty || shaped.strategy === null) return null;

@@ -55,6 +55,9 @@ export interface Key {
   columns: string[];
   /** PostgreSQL: a UNIQUE constraint rather than a unique index (from the index record). */
   is_constraint?: boolean;
+  /** Index method (from the index record); absent is the driver's default. */
+  method?: Index['method'];
+  note?: string;
 }
 
 /** Every key of a table: its index records, then keys for the flags no index record covers. */

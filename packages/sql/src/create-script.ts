@@ -128,6 +128,10 @@ function preamble(document: DiagramDocument, dialect: Dialect): string[] {
       statements.push(`CREATE SEQUENCE IF NOT EXISTS ${sequence}${type}`);
     }
   }
+  // MySQL: a table kept under another database's name (`shop.orders`) needs that database.
+  if (document.driver === 'mysql')
+    for (const schema of [...schemas].sort())
+      statements.push(`CREATE DATABASE IF NOT EXISTS ${dialect.ident(schema)}`);
   if (document.driver === 'sqlsrv')
     for (const schema of [...schemas].sort())
       if (schema !== 'dbo')
@@ -159,17 +163,29 @@ export function createTable(dialect: Dialect, table: DocumentTable, inlineKeys: 
   for (const check of table.checks ?? []) lines.push(checkClause(dialect, check));
   for (const key of inlineKeys) lines.push(foreignKeyClause(dialect, key));
   let statement = `CREATE TABLE ${dialect.table(table.name)} (\n  ${lines.join(',\n  ')}\n)`;
+  if (dialect.driver === 'mysql') statement += tableOptions(table);
   if (dialect.driver === 'mysql' && table.comment !== null)
     statement += ` COMMENT=${dialect.string(table.comment)}`;
   return [statement, ...after, ...comments(dialect, table)];
+}
+
+/** MySQL: the table's default character set and collation (` DEFAULT CHARSET=utf8mb4 COLLATE=…`). */
+export function tableOptions(table: Pick<DocumentTable, 'charset' | 'collation'>): string {
+  let options = '';
+  if (table.charset !== undefined) options += ` DEFAULT CHARSET=${table.charset}`;
+  if (table.collation !== undefined) options += ` COLLATE=${table.collation}`;
+  return options;
 }
 
 /** A key inside CREATE TABLE (or ALTER TABLE … ADD): primary and unique keys, MySQL plain indexes. */
 export function keyClause(dialect: Dialect, table: Pick<DocumentTable, 'columns'>, key: Key): string {
   const columns = keyColumns(dialect, table, key);
   if (dialect.driver === 'mysql') {
-    if (key.type === 'primary') return `PRIMARY KEY (${columns})`;
-    return `${key.type === 'unique' ? 'UNIQUE KEY' : 'KEY'} ${dialect.ident(key.name)} (${columns})`;
+    const using = key.method === 'hash' ? ' USING HASH' : '';
+    if (key.type === 'primary') return `PRIMARY KEY (${columns})${using}`;
+    if (key.type === 'index' && (key.method === 'fulltext' || key.method === 'spatial'))
+      return `${key.method.toUpperCase()} KEY ${dialect.ident(key.name)} (${columns})`;
+    return `${key.type === 'unique' ? 'UNIQUE KEY' : 'KEY'} ${dialect.ident(key.name)} (${columns})${using}`;
   }
   const kind = key.type === 'primary' ? 'PRIMARY KEY' : 'UNIQUE';
   return `CONSTRAINT ${dialect.ident(key.name)} ${kind} (${columns})`;
@@ -202,15 +218,21 @@ export function createIndex(
   key: Key,
 ): string {
   const unique = key.type === 'unique' ? 'UNIQUE ' : '';
-  return `CREATE ${unique}INDEX ${dialect.ident(key.name)} ON ${dialect.table(table.name)} (${keyColumns(dialect, table, key)})`;
+  const using = dialect.driver === 'pgsql' && key.method !== undefined ? ` USING ${key.method}` : '';
+  return `CREATE ${unique}INDEX ${dialect.ident(key.name)} ON ${dialect.table(table.name)}${using} (${keyColumns(dialect, table, key)})`;
 }
 
 function keyColumns(dialect: Dialect, table: Pick<DocumentTable, 'columns'>, key: Key): string {
   return key.columns
     .map((name) => {
       const column = table.columns.find((c) => c.name === name);
+      // FULLTEXT and SPATIAL indexes take whole columns.
       const prefix =
-        dialect.driver === 'mysql' && column && MYSQL_PREFIX_TYPES.has(column.driver_data_type_name)
+        dialect.driver === 'mysql' &&
+        key.method !== 'fulltext' &&
+        key.method !== 'spatial' &&
+        column &&
+        MYSQL_PREFIX_TYPES.has(column.driver_data_type_name)
           ? `(${MYSQL_PREFIX_LENGTH})`
           : '';
       return dialect.ident(name) + prefix;

@@ -35,6 +35,7 @@ function dbmlDefault(value: string): string {
 }
 
 function enumName(document: DiagramDocument, table: string, column: Column): string {
+  if (column.enum_name !== undefined) return column.enum_name;
   if (document.driver === 'pgsql') return pgEnumType(table, column).replaceAll('"', '');
   return enumTypeName(table, column.name);
 }
@@ -95,6 +96,8 @@ export function dbmlScript(document: DiagramDocument): string {
         const settings = [
           key.type === 'primary' ? 'pk' : key.type === 'unique' ? 'unique' : null,
           `name: ${dbmlString(key.name)}`,
+          key.method !== undefined ? `type: ${key.method}` : null,
+          key.note !== undefined ? `note: ${dbmlString(key.note)}` : null,
         ]
           .filter((setting) => setting !== null)
           .join(', ');

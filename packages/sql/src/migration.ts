@@ -17,6 +17,7 @@ import {
   type DocumentTable,
   type Driver,
   lookupDataType,
+  takesCollation,
 } from '@dss/schema';
 import { type ForeignKey, foreignKeys, type Key, tableKeys } from './constraints';
 import { type Check, type Loss, lossOf, typeIdentity, violation } from './data-loss';
@@ -89,7 +90,8 @@ interface ColumnPair {
   after: Column;
 }
 
-const keyShape = (key: Key) => `${key.type}|${key.columns.join(',')}`;
+// The method is part of what an index is: a changed one is dropped and made again (a note is not SQL).
+const keyShape = (key: Key) => `${key.type}|${key.method ?? 'btree'}|${key.columns.join(',')}`;
 
 export function migrationScript(before: DiagramDocument, after: DiagramDocument): Migration {
   return new MigrationWriter(before, after).write();
@@ -195,6 +197,7 @@ class MigrationWriter {
     this.renames(keys.renamed);
     this.createEnumTypes();
     for (const table of this.addedTables) this.createTable(table);
+    this.tableCharsets();
     this.columns(keys);
     const combined = (table: DocumentTable, key: Key) =>
       key.type === 'primary' &&
@@ -355,6 +358,38 @@ class MigrationWriter {
       // MySQL cannot roll back: a column that becomes NOT NULL is checked before anything changes.
       if (this.dialect.driver === 'mysql' && pair.before.is_nullable && !pair.after.is_nullable)
         this.check(pair, { kind: 'not_null' }, 'a NULL cannot stay');
+      // MySQL: a table converted to another character set converts its columns without a collation.
+      const table = this.charsetChanges().find((entry) => entry.after.uuid === pair.table.after.uuid);
+      const tableCharset =
+        table === undefined ? null : (table.after.charset ?? charsetOf(table.after.collation));
+      if (
+        tableCharset !== null &&
+        pair.after.collation === undefined &&
+        takesCollation('mysql', pair.before.driver_data_type_name)
+      ) {
+        const name = this.dialect.table(pair.table.before.name);
+        const column = this.dialect.ident(pair.before.name);
+        this.refuseRows(
+          `${pair.table.before.name}.${pair.before.name}: values not in ${tableCharset}`,
+          `SELECT 1 AS found FROM ${name} WHERE CONVERT(${column} USING ${tableCharset}) <> ${column} LIMIT 1`,
+        );
+      }
+      // MySQL: a collation of another character set converts the values; one with a character the new
+      // set lacks would be refused half way (strict mode), so rows that do not survive stop it first.
+      const charset = charsetOf(pair.after.collation);
+      if (
+        this.dialect.driver === 'mysql' &&
+        charset !== null &&
+        pair.before.collation !== pair.after.collation &&
+        charset !== charsetOf(pair.before.collation)
+      ) {
+        const table = this.dialect.table(pair.table.before.name);
+        const column = this.dialect.ident(pair.before.name);
+        this.refuseRows(
+          `${pair.table.before.name}.${pair.before.name}: values not in ${charset}`,
+          `SELECT 1 AS found FROM ${table} WHERE CONVERT(${column} USING ${charset}) <> ${column} LIMIT 1`,
+        );
+      }
     }
   }
 
@@ -798,6 +833,45 @@ class MigrationWriter {
     for (const pair of this.columnPairs) this.alterColumn(pair);
   }
 
+  /** MySQL: tables whose default character set or collation changed. */
+  private charsetChanges(): TablePair[] {
+    if (this.dialect.driver !== 'mysql') return [];
+    return this.tablePairs.filter(
+      ({ before, after }) => before.charset !== after.charset || before.collation !== after.collation,
+    );
+  }
+
+  /**
+   * MySQL: a table's new default character set or collation, with its text columns converted to it
+   * (`CONVERT TO`: the columns without a collation of their own follow the table's, as in the export).
+   * CONVERT also re-collates the columns that have their own, so those are given it back at once.
+   */
+  private tableCharsets(): void {
+    const { dialect } = this;
+    for (const { before, after } of this.charsetChanges()) {
+      const charset = after.charset ?? charsetOf(after.collation) ?? 'DEFAULT';
+      const collate = after.collation === undefined ? '' : ` COLLATE ${after.collation}`;
+      const name = dialect.table(after.name);
+      const at = this.emit(`ALTER TABLE ${name} CONVERT TO CHARACTER SET ${charset}${collate}`);
+      this.warn(
+        'changes_type',
+        `${after.name}: character set ${before.charset ?? '(default)'}/${before.collation ?? '(default)'} → ${after.charset ?? '(default)'}/${after.collation ?? '(default)'}: every text column without a collation of its own is converted (a value the new set cannot hold stops the statement), compared and sorted by the new collation`,
+        at,
+      );
+      const oldUuids = new Set(before.columns.map((column) => column.uuid));
+      for (const column of after.columns)
+        if (oldUuids.has(column.uuid) && column.collation !== undefined) {
+          const old = before.columns.find((entry) => entry.uuid === column.uuid);
+          this.emit(
+            `ALTER TABLE ${name} MODIFY COLUMN ${dialect.column(after.name, {
+              ...column,
+              is_auto_increment: column.is_auto_increment && old?.is_auto_increment === true,
+            })}`,
+          );
+        }
+    }
+  }
+
   /** MySQL: a new AUTO_INCREMENT column with the key it needs (replacing the primary key where it goes). */
   private numberedColumn(
     table: DocumentTable,
@@ -872,15 +946,25 @@ class MigrationWriter {
           at,
         );
     };
+    const collationChange = before.collation !== after.collation;
+    const warnCollation = (at: number) => {
+      if (collationChange)
+        this.warn(
+          'changes_type',
+          `${label}: collation ${before.collation ?? '(default)'} → ${after.collation ?? '(default)'}: values are compared and sorted by the new collation, and a unique key over values it holds equal fails`,
+          at,
+        );
+    };
     if (dialect.driver === 'mysql') {
       const commentChange = before.comment !== after.comment;
-      if (!typeChange && !nullChange && !defaultChange && !commentChange) return;
+      if (!typeChange && !nullChange && !defaultChange && !commentChange && !collationChange) return;
       // Strict mode (set at the top) and the checks before make the server refuse what would not fit.
       const at = this.emit(
         `ALTER TABLE ${name} MODIFY COLUMN ${dialect.column(table.after.name, { ...after, is_auto_increment: after.is_auto_increment && before.is_auto_increment })}`,
         typeSafety === 'safe' && nullChange && !after.is_nullable ? 'guarded' : typeSafety,
       );
       if (typeChange) warnType(at);
+      warnCollation(at);
       if (nullChange && !after.is_nullable) warnNotNull(at);
       return;
     }
@@ -901,10 +985,21 @@ class MigrationWriter {
             : pgAssignable(before, after)
               ? ''
               : ` USING ${column}::${type}`;
-        warnType(this.emit(`ALTER TABLE ${name} ALTER COLUMN ${column} TYPE ${type}${via}`, typeSafety));
+        const at = this.emit(
+          `ALTER TABLE ${name} ALTER COLUMN ${column} TYPE ${type}${collationChange || after.collation !== undefined ? pgCollate(after) : ''}${via}`,
+          typeSafety,
+        );
+        warnType(at);
+        warnCollation(at);
         if (after.default !== null && !SERIALS.has(after.driver_data_type_name))
           this.emit(`ALTER TABLE ${name} ALTER COLUMN ${column} SET DEFAULT ${after.default}`);
-      } else if (defaultChange)
+      } else if (collationChange)
+        warnCollation(
+          this.emit(
+            `ALTER TABLE ${name} ALTER COLUMN ${column} TYPE ${dialect.type(table.after.name, after)}${pgCollate(after)}`,
+          ),
+        );
+      if (!typeChange && defaultChange)
         this.emit(
           after.default === null
             ? `ALTER TABLE ${name} ALTER COLUMN ${column} DROP DEFAULT`
@@ -1099,6 +1194,19 @@ function baseOfSerial(name: string): string {
       : name === 'smallserial'
         ? 'smallint'
         : name;
+}
+
+/** PostgreSQL: the COLLATE of a column's new type (`"default"`: the database's, when the model has none). */
+function pgCollate(column: Column): string {
+  if (!takesCollation('pgsql', column.driver_data_type_name)) return '';
+  return ` COLLATE ${DIALECTS.pgsql.ident(column.collation ?? 'default')}`;
+}
+
+/** MySQL: the character set a collation belongs to (`utf8mb4_bin` → `utf8mb4`), or null when unknown. */
+function charsetOf(collation: string | undefined): string | null {
+  if (collation === undefined) return null;
+  if (collation === 'binary') return 'binary';
+  return /^([a-z0-9]+)_/i.exec(collation)?.[1]?.toLowerCase() ?? null;
 }
 
 /** The name an enum type is given while its replacement is made: the last part suffixed `__old`. */

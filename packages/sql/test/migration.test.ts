@@ -9,6 +9,7 @@ import { apply, type DiagramDocument, type Driver, normalize, validate } from '@
 import { createScript, type Migration, type MigrationWarningCode, migrationScript } from '../src';
 import { importFile } from './corpus';
 import {
+  catalogSettings,
   expectedShape,
   postgresSchemas,
   type ScratchDatabase,
@@ -829,6 +830,132 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
         mysql: /CONSTRAINT `order_line: rows repeat \(order_id\)` failed/,
       },
     },
+    // --- collations, character sets, index methods, enum names ---------------------------------------
+    {
+      name: 'gives a column a collation',
+      patch: merge({
+        tables: [
+          {
+            name: 'customer',
+            columns: [
+              column('name', t.varchar(100), { collation: driver === 'pgsql' ? 'C' : 'utf8mb4_bin' }),
+            ],
+          },
+        ],
+      }),
+      warnings: ['changes_type'],
+    },
+    {
+      name: 'gives a column a collation of another character set',
+      only: 'mysql',
+      patch: merge({
+        tables: [
+          { name: 'customer', columns: [column('name', t.varchar(100), { collation: 'latin1_bin' })] },
+        ],
+      }),
+      warnings: ['changes_type'],
+      data: ['SELECT name FROM customer WHERE id = 1', [{ name: 'Ann' }]],
+    },
+    {
+      name: 'stops a collation change whose character set cannot hold a value',
+      only: 'mysql',
+      rows: "UPDATE customer SET name = 'Zoë 😀' WHERE id = 2",
+      patch: merge({
+        tables: [
+          { name: 'customer', columns: [column('name', t.varchar(100), { collation: 'latin1_bin' })] },
+        ],
+      }),
+      warnings: ['changes_type'],
+      // The check's own conversion is refused in strict mode, before the first change.
+      fails: { mysql: /Cannot convert 'utf8mb4' character 0xF09F9880 to 'latin1'/ },
+    },
+    {
+      name: 'converts a table to another character set and collation',
+      only: 'mysql',
+      patch: merge({ tables: [{ name: 'audit', charset: 'latin1', collation: 'latin1_general_ci' }] }),
+      warnings: ['changes_type'],
+      data: ['SELECT message FROM audit WHERE id = 1', [{ message: 'created' }]],
+    },
+    {
+      name: 'stops a table conversion whose character set cannot hold a value',
+      only: 'mysql',
+      rows: "UPDATE audit SET message = 'naïve 😀' WHERE id = 2",
+      patch: merge({ tables: [{ name: 'audit', charset: 'latin1' }] }),
+      warnings: ['changes_type'],
+      fails: { mysql: /Cannot convert 'utf8mb4' character 0xF09F9880 to 'latin1'/ },
+    },
+    {
+      name: 'changes a column type and its collation together',
+      only: 'pgsql',
+      patch: merge({
+        tables: [{ name: 'audit', columns: [column('ref', t.varchar(40), { collation: 'C' })] }],
+      }),
+      warnings: ['changes_type'],
+    },
+    {
+      name: 'makes an index a hash index',
+      only: 'pgsql',
+      patch: merge({
+        tables: [
+          {
+            name: 'product',
+            indexes: [{ name: 'product_sku_idx', type: 'index', columns: ['sku'], method: 'hash' }],
+          },
+        ],
+      }),
+    },
+    {
+      name: 'adds a FULLTEXT index',
+      only: 'mysql',
+      patch: merge({
+        tables: [
+          {
+            name: 'audit',
+            indexes: [{ name: 'audit_message_ft', type: 'index', columns: ['message'], method: 'fulltext' }],
+          },
+        ],
+      }),
+    },
+    {
+      name: 'adds a GIN index',
+      only: 'pgsql',
+      edit: (document) => {
+        const audit = document.tables.find((table) => table.name === 'audit');
+        audit?.columns.push({
+          ...(audit.columns[1] as DiagramDocument['tables'][number]['columns'][number]),
+          uuid: randomUUID(),
+          name: 'tags',
+          driver_data_type_name: 'text',
+          driver_data_type_params: { array: true },
+        });
+        audit?.indexes.push({
+          uuid: randomUUID(),
+          name: 'audit_tags_gin',
+          type: 'index',
+          columns: ['tags'],
+          method: 'gin',
+        });
+      },
+    },
+    {
+      name: 'renames an enum type',
+      only: 'pgsql',
+      patch: merge({
+        tables: [
+          {
+            name: 'orders',
+            columns: [
+              column('status', 'enum', {
+                enum_values: enumValues,
+                enum_name: 'order_state',
+                default: "'new'",
+              }),
+            ],
+          },
+        ],
+      }),
+      data: ['SELECT status::text AS status FROM orders WHERE id = 11', [{ status: 'paid' }]],
+    },
     {
       name: 'retargets a relationship',
       edit: (document) => {
@@ -949,6 +1076,8 @@ describe.each(['pgsql', 'mysql'] as const)('migration SQL on real %s', (driver) 
           const exported = withoutImplicit(await fresh.shape(), expected);
           expect(exported).toEqual(expected);
           expect(withoutImplicit(await database.shape(), expected)).toEqual(exported);
+          // Collations, table collations and index methods too: the migrated catalog is the export's.
+          expect(catalogSettings(await database.shape())).toEqual(catalogSettings(await fresh.shape()));
           // Every table that stays keeps its rows.
           for (const table of after.tables) {
             const old = base.tables.find((entry) => entry.uuid === table.uuid);
@@ -988,6 +1117,17 @@ describe.each(['pgsql', 'mysql'] as const)('migration SQL on real %s', (driver) 
       if (order) order.driver_data_type_params = { length: 20 };
       expect(migrationScript(base, restated).statements).toEqual([]);
     });
+
+  it('writes nothing for a version that changes only an index note', async () => {
+    const { base } = await ready();
+    const noted = structuredClone(base);
+    const index = noted.tables
+      .find((table) => table.name === 'product')
+      ?.indexes.find((entry) => entry.type === 'index');
+    if (index) index.note = 'lookups by SKU';
+    expect(index?.note).toBe('lookups by SKU');
+    expect(migrationScript(base, noted).statements).toEqual([]);
+  });
 
   it('writes nothing for a version that changes only the canvas', async () => {
     const { base } = await ready();

@@ -17,6 +17,15 @@ export interface TableShape {
   checks: string[];
   /** MariaDB: names of the table's foreign keys (MySQL indexes a key that has no index under its name). */
   foreignKeyNames?: string[];
+  /**
+   * Catalog only (compared catalog to catalog; `withoutImplicit` leaves them out): `column collation` for
+   * each column whose collation is not its default (PostgreSQL: the type's; MariaDB: the table's).
+   */
+  collations?: string[];
+  /** Catalog only: MariaDB's table collation (TABLE_COLLATION). */
+  collation?: string;
+  /** Catalog only: `index method` for each index not of the default method (btree). */
+  methods?: string[];
 }
 
 export interface Shape {
@@ -153,8 +162,11 @@ async function postgresShape(client: Client, only?: string): Promise<Shape> {
     identity: string;
     comment: string | null;
     labels: string[] | null;
+    collation: string | null;
   }>(
     `SELECT n.nspname AS schema, c.relname AS table, a.attname AS name,
+            (SELECT co.collname FROM pg_collation co JOIN pg_type ty ON ty.oid = a.atttypid
+              WHERE co.oid = a.attcollation AND a.attcollation <> ty.typcollation) AS collation,
             format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull AS not_null,
             a.atthasdef AS has_default, a.attidentity AS identity,
             col_description(c.oid, a.attnum) AS comment,
@@ -170,6 +182,9 @@ async function postgresShape(client: Client, only?: string): Promise<Shape> {
         ? `enum(${row.labels.join(',')})`
         : row.type.replace(' without time zone', '').replaceAll('"', '');
     const numbered = row.identity !== '' ? ' auto' : '';
+    const owner = tables[tableName(row.schema, row.table, home)];
+    if (owner && row.collation !== null)
+      owner.collations = [...(owner.collations ?? []), `${row.name} ${row.collation}`];
     tables[tableName(row.schema, row.table, home)]?.columns.push(
       `${row.name} ${type}${row.not_null ? ' not null' : ''}${row.has_default || numbered ? ' default' : ''}${numbered}${
         row.comment !== null ? ` -- ${row.comment}` : ''
@@ -219,9 +234,10 @@ async function postgresShape(client: Client, only?: string): Promise<Shape> {
     unique: boolean;
     primary: boolean;
     columns: string[];
+    method: string;
   }>(
     `SELECT n.nspname AS schema, t.relname AS table, i.relname AS name, x.indisunique AS unique,
-            x.indisprimary AS primary,
+            x.indisprimary AS primary, (SELECT am.amname FROM pg_am am WHERE am.oid = i.relam) AS method,
             (SELECT array_agg(a.attname::text ORDER BY k.ord) FROM unnest(x.indkey::int2[]) WITH ORDINALITY k(num, ord)
                JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k.num) AS columns
        FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
@@ -229,7 +245,9 @@ async function postgresShape(client: Client, only?: string): Promise<Shape> {
   );
   for (const row of indexes.rows) {
     const shape = tables[tableName(row.schema, row.table, home)];
-    if (!shape || row.primary) continue;
+    if (!shape) continue;
+    if (row.method !== 'btree') shape.methods = [...(shape.methods ?? []), `${row.name} ${row.method}`];
+    if (row.primary) continue;
     if (row.unique) shape.uniques.push(`${row.name}(${(row.columns ?? []).join(',')})`);
     else shape.indexes.push(`${row.name}(${(row.columns ?? []).join(',')})`);
   }
@@ -237,6 +255,7 @@ async function postgresShape(client: Client, only?: string): Promise<Shape> {
     shape.uniques = sorted(shape.uniques);
     shape.indexes = sorted(shape.indexes);
     shape.checks = sorted(shape.checks);
+    if (shape.methods) shape.methods = sorted(shape.methods);
   }
   return { tables, foreignKeys: sorted(keys) };
 }
@@ -244,8 +263,8 @@ async function postgresShape(client: Client, only?: string): Promise<Shape> {
 async function mariadbShape(connection: mysql.Connection, database: string): Promise<Shape> {
   const tables: Record<string, TableShape> = {};
   const [tableRows] = await connection.query<mysql.RowDataPacket[]>(
-    `SELECT TABLE_NAME AS name, TABLE_COMMENT AS comment FROM information_schema.TABLES
-      WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE'`,
+    `SELECT TABLE_NAME AS name, TABLE_COMMENT AS comment, TABLE_COLLATION AS collation
+       FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE'`,
     [database],
   );
   for (const row of tableRows)
@@ -256,10 +275,11 @@ async function mariadbShape(connection: mysql.Connection, database: string): Pro
       uniques: [],
       indexes: [],
       checks: [],
+      collation: row.collation as string,
     };
   const [columnRows] = await connection.query<mysql.RowDataPacket[]>(
     `SELECT TABLE_NAME AS t, COLUMN_NAME AS name, COLUMN_TYPE AS type, IS_NULLABLE AS nullable,
-            COLUMN_DEFAULT AS def, EXTRA AS extra, COLUMN_COMMENT AS comment
+            COLUMN_DEFAULT AS def, EXTRA AS extra, COLUMN_COMMENT AS comment, COLLATION_NAME AS collation
        FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME, ORDINAL_POSITION`,
     [database],
   );
@@ -269,6 +289,9 @@ async function mariadbShape(connection: mysql.Connection, database: string): Pro
       .replace(/^(tinyint|smallint|mediumint|int|bigint)\(\d+\)/, '$1');
     const auto = /auto_increment/i.test(String(row.extra));
     const hasDefault = row.def !== null && row.def !== 'NULL';
+    const owner = tables[row.t as string];
+    if (owner && row.collation !== null && row.collation !== owner.collation)
+      owner.collations = [...(owner.collations ?? []), `${row.name} ${row.collation}`];
     tables[row.t as string]?.columns.push(
       `${row.name} ${type}${row.nullable === 'NO' ? ' not null' : ''}${hasDefault || auto ? ' default' : ''}${
         auto ? ' auto' : ''
@@ -284,11 +307,15 @@ async function mariadbShape(connection: mysql.Connection, database: string): Pro
     if (!isJsonValidCheck(row.name as string, row.clause as string))
       tables[row.t as string]?.checks.push(row.name);
   const [indexRows] = await connection.query<mysql.RowDataPacket[]>(
-    `SELECT TABLE_NAME AS t, INDEX_NAME AS name, NON_UNIQUE AS non_unique, COLUMN_NAME AS col
+    `SELECT TABLE_NAME AS t, INDEX_NAME AS name, NON_UNIQUE AS non_unique, COLUMN_NAME AS col,
+            INDEX_TYPE AS method
        FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? ORDER BY TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX`,
     [database],
   );
-  const grouped = new Map<string, { table: string; name: string; unique: boolean; columns: string[] }>();
+  const grouped = new Map<
+    string,
+    { table: string; name: string; unique: boolean; columns: string[]; method: string }
+  >();
   for (const row of indexRows) {
     const key = `${row.t}\u0000${row.name}`;
     const entry = grouped.get(key) ?? {
@@ -296,6 +323,7 @@ async function mariadbShape(connection: mysql.Connection, database: string): Pro
       name: row.name as string,
       unique: Number(row.non_unique) === 0,
       columns: [],
+      method: String(row.method).toLowerCase(),
     };
     entry.columns.push(row.col as string);
     grouped.set(key, entry);
@@ -329,6 +357,7 @@ async function mariadbShape(connection: mysql.Connection, database: string): Pro
     const shape = tables[index.table];
     if (!shape) continue;
     const text = `${index.name}(${index.columns.join(',')})`;
+    if (index.method !== 'btree') shape.methods = [...(shape.methods ?? []), `${index.name} ${index.method}`];
     if (index.name === 'PRIMARY') shape.primary = index.columns.join(',');
     else if (index.unique) shape.uniques.push(text);
     // MySQL adds an index for a foreign key that has none; it carries the key's name.
@@ -338,6 +367,7 @@ async function mariadbShape(connection: mysql.Connection, database: string): Pro
     shape.uniques = sorted(shape.uniques);
     shape.indexes = sorted(shape.indexes);
     shape.checks = sorted(shape.checks);
+    if (shape.methods) shape.methods = sorted(shape.methods);
   }
   const foreignKeyTexts = [...fks.values()].map(
     (fk) => `${fk.table}(${fk.columns.join(',')}) -> ${fk.ref}(${fk.refColumns.join(',')})`,
@@ -440,7 +470,9 @@ export function expectedShape(document: DiagramDocument): Shape {
  */
 export function withoutImplicit(actual: Shape, expected: Shape): Shape {
   const tables: Record<string, TableShape> = {};
-  for (const [name, { foreignKeyNames, ...shape }] of Object.entries(actual.tables)) {
+  for (const [name, { foreignKeyNames, collations, collation, methods, ...shape }] of Object.entries(
+    actual.tables,
+  )) {
     const declared = new Set(expected.tables[name]?.indexes ?? []);
     // An unnamed key's index is named after its first column.
     const firstColumns = actual.foreignKeys
@@ -455,4 +487,16 @@ export function withoutImplicit(actual: Shape, expected: Shape): Shape {
     };
   }
   return { ...actual, tables };
+}
+
+/** The catalog-only parts of a shape (collations, table collations, index methods), table by table. */
+export function catalogSettings(
+  shape: Shape,
+): Record<string, Pick<TableShape, 'collations' | 'collation' | 'methods'>> {
+  return Object.fromEntries(
+    Object.entries(shape.tables).map(([name, { collations, collation, methods }]) => [
+      name,
+      { collations, collation, methods },
+    ]),
+  );
 }

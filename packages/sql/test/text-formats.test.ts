@@ -2,12 +2,12 @@
 // DBML and Mermaid exports read by the tools they are for: every corpus diagram's DBML is parsed by
 // @dbml/core and must hold the diagram's tables, columns (not null, increment), keys and references; every
 // Mermaid text is rendered by Mermaid in Chromium and must draw one entity per table and one line per key.
-import * as path from 'node:path';
 import { Parser } from '@dbml/core';
 import { convertDbml } from '@dss/ddl';
 import { type Browser, chromium } from 'playwright-core';
 import { dbmlScript, foreignKeys, mermaidScript, tableKeys } from '../src';
 import { corpusFiles, importCorpus, importFile, schemaOf } from './corpus';
+import { readWithMermaid } from './mermaid-in-browser';
 
 const files = corpusFiles();
 
@@ -87,38 +87,7 @@ describe('export as Mermaid', () => {
       const document = await importCorpus(entry);
       const page = await browser.newPage();
       try {
-        await page.setContent('<!doctype html><html><body><div id="out"></div></body></html>');
-        await page.addScriptTag({
-          path: path.join(require.resolve('mermaid/package.json'), '../dist/mermaid.min.js'),
-        });
-        const drawn = await page.evaluate(async (text) => {
-          const mermaid = (
-            window as unknown as {
-              mermaid: {
-                initialize(o: object): void;
-                render(id: string, text: string): Promise<{ svg: string }>;
-                mermaidAPI: {
-                  getDiagramFromText(text: string): Promise<{
-                    db: { getRelationships(): { relSpec: { cardA: string; cardB: string } }[] };
-                  }>;
-                };
-              };
-            }
-          ).mermaid;
-          mermaid.initialize({ startOnLoad: false, maxTextSize: 10_000_000, maxEdges: 100_000 });
-          const { svg } = await mermaid.render('er', text);
-          const root = new DOMParser().parseFromString(svg, 'image/svg+xml');
-          // Mermaid's own reading of each line: cardB is the end beside the first (referencing) entity.
-          const parsed = await mermaid.mermaidAPI.getDiagramFromText(text);
-          return {
-            entities: root.querySelectorAll('g.node, g[id^="entity-"]').length,
-            lines: root.querySelectorAll('path.relationshipLine, path.er.relationshipLine').length,
-            ends: parsed.db
-              .getRelationships()
-              .map((line) => `${line.relSpec.cardB} ${line.relSpec.cardA}`)
-              .sort(),
-          };
-        }, mermaidScript(document));
+        const drawn = await readWithMermaid(page, mermaidScript(document));
         const ends = foreignKeys(document)
           .map((key) => {
             const source = document.tables.find((table) => table.name === key.table);
@@ -157,11 +126,12 @@ describe('DBML written by the export, read by the DBML import', () => {
       const shape = (doc: typeof document) =>
         schemaOf({
           ...doc,
-          tables: doc.tables.map((table) => ({
+          // DBML has no collation or character set (they travel in SQL only).
+          tables: doc.tables.map(({ charset: _charset, collation: _collation, ...table }) => ({
             ...table,
             // SQL Server comments: the DDL @dbml/core writes for them is not MS_Description (left out).
             comment: entry.driver === 'sqlsrv' ? null : table.comment,
-            columns: table.columns.map((column) => ({
+            columns: table.columns.map(({ collation: _, ...column }) => ({
               ...column,
               default: bare(column.default),
               comment: entry.driver === 'sqlsrv' ? null : column.comment,

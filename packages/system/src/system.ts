@@ -144,6 +144,7 @@ export async function startSystem(options: SystemOptions = {}) {
         DSS_DIAGRAMS_GRPC_ADDR: diagramsAddress,
         DSS_PROPOSALS_GRPC_ADDR: proposalsAddress,
         DSS_NOTIFICATIONS_GRPC_ADDR: notificationsAddress,
+        ...(importerAddress ? { DSS_IMPORTER_GRPC_ADDR: importerAddress } : {}),
       }),
     );
     const webMetrics = createMetrics('web');

@@ -21,5 +21,13 @@ export function readAccountsConfig(source: NodeJS.ProcessEnv = process.env) {
     plansFile: env.string('DSS_PLANS_FILE', { default: DEFAULT_PLANS_FILE }, source),
     natsUrl: env.optionalUrl('NATS_URL', { protocols: ['nats:', 'tls:'] }, source),
     adminPort: env.int('DSS_ADMIN_PORT', { default: 9090, min: 0, max: 65535 }, source),
+    /** How long audit entries are kept (default one year); older ones are purged by the retention sweeper. */
+    auditRetentionDays: env.int('DSS_AUDIT_RETENTION_DAYS', { default: 365, min: 1, max: 36_500 }, source),
+    /** How often the retention sweeper purges audit entries past the retention period. */
+    auditSweepIntervalMs: env.int(
+      'DSS_AUDIT_SWEEP_INTERVAL_MS',
+      { default: 3_600_000, min: 50, max: 86_400_000 },
+      source,
+    ),
   };
 }

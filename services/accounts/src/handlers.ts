@@ -21,6 +21,7 @@ import * as links from './link-repository';
 import { createLinkHandlers } from './links';
 import { createSsoHandlers, refuseIfSsoOnly } from './sso';
 import { resolveExpiry } from './token-expiry';
+import { type AuditQuery, audit, forEachTeamOf, listAuditEvents } from './audit-log';
 import { toMembership, toTeam, toTokenRecord, toUser } from './wire';
 
 export const TOKEN_REVOKED_SUBJECT = 'accounts.token.revoked';
@@ -55,7 +56,7 @@ export function createAccountsHandlers(deps: AccountsDeps) {
   }
 
   return {
-    ...createSessionHandlers(pool, now),
+    ...createSessionHandlers(pool, now, plans),
     ...createLinkHandlers(pool, now),
     ...createSsoHandlers(pool, plans),
 
@@ -124,14 +125,23 @@ export function createAccountsHandlers(deps: AccountsDeps) {
         keys.signing.kid,
       );
       const name = (request.name || 'API token').slice(0, 100);
-      await repo.insertToken(pool, {
-        id,
-        team_id: team.id,
-        user_id: user.id,
-        name,
-        token_hash: hashAccessToken(token),
-        write: request.write,
-        expires_at: expiresAt,
+      await withTransaction(pool, async (client) => {
+        await repo.insertToken(client, {
+          id,
+          team_id: team.id,
+          user_id: user.id,
+          name,
+          token_hash: hashAccessToken(token),
+          write: request.write,
+          expires_at: expiresAt,
+        });
+        await audit(client, {
+          action: 'token.created',
+          team_id: team.id,
+          target: { kind: 'token', id, name },
+          user_id: user.id,
+          details: { owner_email: user.email, write: request.write, expires_at: expiresAt.toISOString() },
+        });
       });
       const record = await repo.findToken(pool, id);
       return { record: toTokenRecord(record!), token };
@@ -145,6 +155,13 @@ export function createAccountsHandlers(deps: AccountsDeps) {
       await withTransaction(pool, async (client) => {
         await repo.markTokenRevoked(client, token.id);
         await enqueueEvent(client, repo.SCHEMA, TOKEN_REVOKED_SUBJECT, { token_id: token.id });
+        await audit(client, {
+          action: 'token.revoked',
+          team_id: token.team_id,
+          target: { kind: 'token', id: token.id, name: token.name },
+          user_id: request.user_id || null,
+          details: { owner_email: token.user_email },
+        });
       });
       return toTokenRecord((await repo.findToken(pool, token.id))!);
     },
@@ -182,7 +199,12 @@ export function createAccountsHandlers(deps: AccountsDeps) {
     async DeleteUser(request: { email: string }) {
       const user = await existingUser(request.email);
       await withTransaction(pool, async (client) => {
+        const entries = await forEachTeamOf(client, user.id, {
+          action: 'user.deleted',
+          target: { kind: 'user', id: user.id, name: user.email },
+        });
         const { teamIds, tokenIds } = await repo.markUserDeleted(client, user.id);
+        await audit(client, ...entries);
         // The same events as a revocation and a member's removal, so gateways drop cached answers at once.
         for (const tokenId of tokenIds) {
           await enqueueEvent(client, repo.SCHEMA, TOKEN_REVOKED_SUBJECT, { token_id: tokenId });
@@ -199,7 +221,11 @@ export function createAccountsHandlers(deps: AccountsDeps) {
 
     async ListTeamMembers(request: { team_slug: string }) {
       const team = await liveTeam(request.team_slug);
-      return { memberships: (await repo.listMembersOfTeam(pool, team.id)).map(toMembership) };
+      return {
+        memberships: (await repo.listMembersOfTeam(pool, team.id)).map((membership) =>
+          toMembership(membership, plans),
+        ),
+      };
     },
 
     async SetMemberRole(request: { team_slug: string; user_email: string; role: string }) {
@@ -214,9 +240,16 @@ export function createAccountsHandlers(deps: AccountsDeps) {
         const current = await repo.findMembership(client, team.id, user.id);
         if (current?.role === 'owner' && request.role !== 'owner') await keepAnOwner(client, team.id);
         await repo.upsertMembership(client, team.id, user.id, request.role);
+        if (current?.role !== request.role)
+          await audit(client, {
+            action: 'member.role_changed',
+            team_id: team.id,
+            target: { kind: 'user', id: user.id, name: user.email },
+            details: { from: current?.role ?? null, to: request.role },
+          });
         await enqueueEvent(client, repo.SCHEMA, TEAM_CHANGED_SUBJECT, { team_id: team.id, user_id: user.id });
       });
-      return toMembership((await repo.findMembership(pool, team.id, user.id))!);
+      return toMembership((await repo.findMembership(pool, team.id, user.id))!, plans);
     },
 
     async CreateTeam(request: { slug: string; name: string; plan: string }) {
@@ -255,6 +288,12 @@ export function createAccountsHandlers(deps: AccountsDeps) {
       const plan = requirePlan(plans, request.plan);
       const updated = await withTransaction(pool, async (client) => {
         const row = await repo.updateTeamPlan(client, team.id, plan.name);
+        await audit(client, {
+          action: 'team.plan_changed',
+          team_id: team.id,
+          target: { kind: 'team', id: team.id, name: team.slug },
+          details: { from: team.plan, to: plan.name },
+        });
         await enqueueEvent(client, repo.SCHEMA, TEAM_CHANGED_SUBJECT, { team_id: team.id, user_id: null });
         return row;
       });
@@ -265,6 +304,11 @@ export function createAccountsHandlers(deps: AccountsDeps) {
       const team = await liveTeam(request.slug);
       const deleted = await withTransaction(pool, async (client) => {
         const row = await repo.markTeamDeleted(client, team.id);
+        await audit(client, {
+          action: 'team.deleted',
+          team_id: team.id,
+          target: { kind: 'team', id: team.id, name: team.slug },
+        });
         await enqueueEvent(client, repo.SCHEMA, TEAM_CHANGED_SUBJECT, { team_id: team.id, user_id: null });
         return row;
       });
@@ -305,7 +349,19 @@ export function createAccountsHandlers(deps: AccountsDeps) {
       // An unknown email costs one scrypt too, so response time does not reveal which emails exist.
       const stored = user?.password_hash ?? DECOY_PASSWORD_HASH;
       const matches = (await verifyPassword(request.password ?? '', stored)) && Boolean(user?.password_hash);
-      if (!user || !matches) throw new ServiceError('unauthenticated', 'wrong email or password');
+      if (!user || !matches) {
+        // Who tried is unknown; the team is known only when the email has an account.
+        await audit(
+          pool,
+          ...(await forEachTeamOf(pool, user?.id ?? null, {
+            action: 'user.sign_in_failed',
+            actor: { kind: 'anonymous', id: null, user_id: null },
+            target: { kind: 'user', id: user?.id ?? null, name: (request.email ?? '').trim().slice(0, 320) },
+            details: { method: 'password', reason: user ? 'wrong_password' : 'unknown_email' },
+          })),
+        );
+        throw new ServiceError('unauthenticated', 'wrong email or password');
+      }
       await refuseIfSsoOnly(pool, user.id);
       return toUser(user);
     },
@@ -315,10 +371,17 @@ export function createAccountsHandlers(deps: AccountsDeps) {
       const user = await existingUser(request.user_email);
       requireRole(request.role);
       await withTransaction(pool, async (client) => {
+        const current = await repo.findMembership(client, team.id, user.id);
         await repo.upsertMembership(client, team.id, user.id, request.role);
         await enqueueEvent(client, repo.SCHEMA, TEAM_CHANGED_SUBJECT, { team_id: team.id, user_id: user.id });
+        await audit(client, {
+          action: current ? 'member.role_changed' : 'member.added',
+          team_id: team.id,
+          target: { kind: 'user', id: user.id, name: user.email },
+          details: current ? { from: current.role, to: request.role } : { role: request.role },
+        });
       });
-      return toMembership((await repo.findMembership(pool, team.id, user.id))!);
+      return toMembership((await repo.findMembership(pool, team.id, user.id))!, plans);
     },
 
     async RemoveMember(request: { team_slug: string; user_email: string }) {
@@ -332,12 +395,23 @@ export function createAccountsHandlers(deps: AccountsDeps) {
         if (membership.role === 'owner') await keepAnOwner(client, team.id);
         await repo.deleteMembership(client, team.id, user.id);
         // Their tokens of this team end too, announced like a revocation so gateways drop cached answers.
-        for (const tokenId of await links.revokeTokensOfMember(client, team.id, user.id)) {
+        const revoked = await links.revokeTokensOfMember(client, team.id, user.id);
+        for (const tokenId of revoked) {
           await enqueueEvent(client, repo.SCHEMA, TOKEN_REVOKED_SUBJECT, { token_id: tokenId });
         }
+        await audit(client, {
+          action: 'member.removed',
+          team_id: team.id,
+          target: { kind: 'user', id: user.id, name: user.email },
+          details: { role: membership.role, tokens_revoked: revoked.length },
+        });
         await enqueueEvent(client, repo.SCHEMA, TEAM_CHANGED_SUBJECT, { team_id: team.id, user_id: user.id });
       });
-      return toMembership(membership);
+      return toMembership(membership, plans);
+    },
+
+    async ListAuditEvents(request: AuditQuery) {
+      return listAuditEvents(pool, request);
     },
 
     async GetMembership(request: { team_id: string; user_id: string }) {
@@ -346,12 +420,16 @@ export function createAccountsHandlers(deps: AccountsDeps) {
           ? await repo.findMembership(pool, request.team_id, request.user_id)
           : null;
       if (!membership) throw new ServiceError('not_found', 'no such membership');
-      return toMembership(membership);
+      return toMembership(membership, plans);
     },
 
     async ListMemberships(request: { user_id: string }) {
       if (!isUuid(request.user_id)) return { memberships: [] };
-      return { memberships: (await repo.listMembershipsOfUser(pool, request.user_id)).map(toMembership) };
+      return {
+        memberships: (await repo.listMembershipsOfUser(pool, request.user_id)).map((membership) =>
+          toMembership(membership, plans),
+        ),
+      };
     },
   };
 }

@@ -9,6 +9,7 @@ import * as links from './link-repository';
 import { hashPassword } from './passwords';
 import * as repo from './repository';
 import { toMembership, toUser } from './wire';
+import { audit, forEachTeamOf } from './audit-log';
 
 export const INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 export const RESET_LIFETIME_MS = 60 * 60 * 1000;
@@ -92,6 +93,13 @@ export function createLinkHandlers(pool: Pool, now: () => Date) {
           invited_by: inviter,
           expires_at: new Date(now().getTime() + INVITATION_LIFETIME_MS),
         });
+        await audit(client, {
+          action: 'member.invited',
+          team_id: team.id,
+          target: { kind: 'invitation', id, name: email },
+          user_id: inviter,
+          details: { role: request.role },
+        });
       });
       return { invitation: toInvitation((await links.findInvitationById(pool, id))!), secret };
     },
@@ -105,7 +113,15 @@ export function createLinkHandlers(pool: Pool, now: () => Date) {
       const invitation = isUuid(request.id) ? await links.findInvitationById(pool, request.id) : null;
       if (!invitation || (request.team_slug && invitation.team_slug !== request.team_slug))
         throw new ServiceError('not_found', `no invitation with id "${request.id}"`);
-      await links.markInvitationRevoked(pool, invitation.id);
+      await withTransaction(pool, async (client) => {
+        await links.markInvitationRevoked(client, invitation.id);
+        await audit(client, {
+          action: 'invitation.revoked',
+          team_id: invitation.team_id,
+          target: { kind: 'invitation', id: invitation.id, name: invitation.email },
+          details: { role: invitation.role },
+        });
+      });
       return toInvitation(invitation);
     },
 
@@ -146,6 +162,13 @@ export function createLinkHandlers(pool: Pool, now: () => Date) {
             team_id: invitation.team_id,
             user_id: user.id,
           });
+          await audit(client, {
+            action: 'member.joined',
+            team_id: invitation.team_id,
+            actor: { kind: 'user', id: user.id, user_id: user.id },
+            target: { kind: 'user', id: user.id, name: user.email },
+            details: { role: invitation.role, invitation_id: invitation.id, new_account: !account },
+          });
         }
         return user.id;
       });
@@ -157,14 +180,29 @@ export function createLinkHandlers(pool: Pool, now: () => Date) {
       const user = email ? await repo.findUserByEmail(pool, email) : null;
       const expiresAt = new Date(now().getTime() + RESET_LIFETIME_MS);
       const none = { secret: '', email, expires_at: expiresAt.toISOString() };
-      if (!user) return none;
+      const requested = (linkSent: boolean) => ({
+        action: 'password_reset.requested',
+        actor: { kind: 'anonymous' as const, id: null, user_id: null },
+        target: { kind: 'user', id: user?.id ?? null, name: email.slice(0, 320) },
+        details: { link_sent: linkSent },
+      });
+      if (!user) {
+        if (email) await audit(pool, ...(await forEachTeamOf(pool, null, requested(false))));
+        return none;
+      }
       const hourAgo = new Date(now().getTime() - 60 * 60 * 1000);
-      if ((await links.countRecentPasswordResets(pool, user.id, hourAgo)) >= RESETS_PER_HOUR) return none;
+      if ((await links.countRecentPasswordResets(pool, user.id, hourAgo)) >= RESETS_PER_HOUR) {
+        await audit(pool, ...(await forEachTeamOf(pool, user.id, requested(false))));
+        return none;
+      }
       const secret = newSecret();
-      await links.insertPasswordReset(pool, {
-        token_hash: hashSecret(secret),
-        user_id: user.id,
-        expires_at: expiresAt,
+      await withTransaction(pool, async (client) => {
+        await links.insertPasswordReset(client, {
+          token_hash: hashSecret(secret),
+          user_id: user.id,
+          expires_at: expiresAt,
+        });
+        await audit(client, ...(await forEachTeamOf(client, user.id, requested(true))));
       });
       return { secret, email: user.email, expires_at: expiresAt.toISOString() };
     },
@@ -178,6 +216,14 @@ export function createLinkHandlers(pool: Pool, now: () => Date) {
         if (!found || found.deleted_at) throw linkNotFound();
         const row = await repo.updatePasswordHash(client, found.id, passwordHash);
         await repo.deleteSessionsOfUser(client, found.id);
+        await audit(
+          client,
+          ...(await forEachTeamOf(client, found.id, {
+            action: 'password_reset.completed',
+            actor: { kind: 'user', id: found.id, user_id: found.id },
+            target: { kind: 'user', id: found.id, name: found.email },
+          })),
+        );
         return row;
       });
       return toUser(user);

@@ -29,6 +29,7 @@ export interface MembershipRow {
   team_id: string;
   team_slug: string;
   team_name: string;
+  team_plan: string;
   user_id: string;
   user_email: string;
   role: 'owner' | 'editor' | 'viewer';
@@ -59,8 +60,8 @@ export interface TokenSubject extends TokenRow {
   role: MembershipRow['role'] | null;
 }
 
-const MEMBERSHIP_COLUMNS = `m.team_id, t.slug AS team_slug, t.name AS team_name, m.user_id, u.email AS user_email,
-  m.role, m.created_at`;
+const MEMBERSHIP_COLUMNS = `m.team_id, t.slug AS team_slug, t.name AS team_name, t.plan AS team_plan, m.user_id,
+  u.email AS user_email, m.role, m.created_at`;
 const TOKEN_COLUMNS = `k.id, k.team_id, t.slug AS team_slug, k.user_id, u.email AS user_email, k.name, k.token_hash,
   k.write, k.created_at, k.expires_at, k.last_used_at, k.revoked_at`;
 

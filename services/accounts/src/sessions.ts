@@ -2,8 +2,10 @@
 // it into its cookie); only its SHA-256 is stored. A session lasts a fixed 12 hours from sign-in: a
 // sliding window would keep a forgotten browser signed in for ever, and a reviewer's visit is short.
 import { createHash, randomBytes } from 'node:crypto';
-import { isUuid, ServiceError } from '@dss/platform';
+import { isUuid, ServiceError, withTransaction } from '@dss/platform';
+import { audit, forEachTeamOf } from './audit-log';
 import type { Pool } from 'pg';
+import type { PlanTable } from './plans';
 import * as repo from './repository';
 import { toMembership, toUser } from './wire';
 
@@ -18,7 +20,7 @@ function sessionEnded(): ServiceError {
   return new ServiceError('unauthenticated', 'the session has ended; sign in again');
 }
 
-export function createSessionHandlers(pool: Pool, now: () => Date) {
+export function createSessionHandlers(pool: Pool, now: () => Date, plans: PlanTable) {
   return {
     async CreateSession(request: { user_id: string }) {
       const user = isUuid(request.user_id) ? await repo.findUserById(pool, request.user_id) : null;
@@ -26,10 +28,22 @@ export function createSessionHandlers(pool: Pool, now: () => Date) {
       const sessionId = randomBytes(32).toString('base64url');
       const expiresAt = new Date(now().getTime() + SESSION_LIFETIME_MS);
       await repo.deleteExpiredSessions(pool, now());
-      await repo.insertSession(pool, {
-        id_hash: hashSessionId(sessionId),
-        user_id: user.id,
-        expires_at: expiresAt,
+      // Every way of signing in (password, invitation, single sign-on) ends here, so this is where a
+      // sign-in is recorded; the method is the caller's to say.
+      await withTransaction(pool, async (client) => {
+        await repo.insertSession(client, {
+          id_hash: hashSessionId(sessionId),
+          user_id: user.id,
+          expires_at: expiresAt,
+        });
+        await audit(
+          client,
+          ...(await forEachTeamOf(client, user.id, {
+            action: 'user.signed_in',
+            actor: { kind: 'user', id: user.id, user_id: user.id },
+            target: { kind: 'user', id: user.id, name: user.email },
+          })),
+        );
       });
       return { session_id: sessionId, expires_at: expiresAt.toISOString() };
     },
@@ -44,13 +58,27 @@ export function createSessionHandlers(pool: Pool, now: () => Date) {
       return {
         user: toUser(user),
         expires_at: session.expires_at.toISOString(),
-        memberships: memberships.map(toMembership),
+        memberships: memberships.map((membership) => toMembership(membership, plans)),
       };
     },
 
     async DeleteSession(request: { session_id: string }) {
-      if (SESSION_ID_PATTERN.test(request.session_id ?? ''))
-        await repo.deleteSession(pool, hashSessionId(request.session_id));
+      if (!SESSION_ID_PATTERN.test(request.session_id ?? '')) return {};
+      const hash = hashSessionId(request.session_id);
+      const session = await repo.findLiveSession(pool, hash, now());
+      await withTransaction(pool, async (client) => {
+        await repo.deleteSession(client, hash);
+        const user = session ? await repo.findUserById(client, session.user_id) : null;
+        if (user)
+          await audit(
+            client,
+            ...(await forEachTeamOf(client, user.id, {
+              action: 'user.signed_out',
+              actor: { kind: 'user', id: user.id, user_id: user.id },
+              target: { kind: 'user', id: user.id, name: user.email },
+            })),
+          );
+      });
       return {};
     },
   };

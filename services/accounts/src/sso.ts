@@ -9,6 +9,7 @@ import type { Pool } from 'pg';
 import { requirePlan, type PlanTable } from './plans';
 import * as repo from './repository';
 import * as sso from './sso-repository';
+import { audit } from './audit-log';
 import { toTeam, toUser } from './wire';
 
 const TEAM_CHANGED_SUBJECT = 'accounts.team.changed';
@@ -88,7 +89,16 @@ export function createSsoHandlers(pool: Pool, plans: PlanTable) {
     async SetTeamSsoOnly(request: { team_slug: string; sso_only: boolean }) {
       const team = await repo.findLiveTeamBySlug(pool, (request.team_slug ?? '').trim());
       if (!team) throw new ServiceError('not_found', `no team with slug "${request.team_slug}"`);
-      const updated = await sso.updateTeamSsoOnly(pool, team.id, Boolean(request.sso_only));
+      const updated = await withTransaction(pool, async (client) => {
+        const row = await sso.updateTeamSsoOnly(client, team.id, Boolean(request.sso_only));
+        await audit(client, {
+          action: 'team.sso_only_changed',
+          team_id: team.id,
+          target: { kind: 'team', id: team.id, name: team.slug },
+          details: { sso_only: Boolean(request.sso_only) },
+        });
+        return row;
+      });
       return toTeam(updated, requirePlan(plans, updated.plan));
     },
   };

@@ -1,5 +1,5 @@
 // Database rows to the proto's message shapes (timestamps as ISO 8601 strings).
-import type { Plan } from './plans';
+import type { Plan, PlanTable } from './plans';
 import { planCaps } from './plans';
 import type { MembershipRow, TeamRow, TokenRow, UserRow } from './repository';
 
@@ -20,8 +20,16 @@ export function toUser(user: UserRow) {
   return { id: user.id, email: user.email, name: user.name, created_at: user.created_at.toISOString() };
 }
 
-export function toMembership(membership: MembershipRow) {
-  return { ...membership, created_at: membership.created_at.toISOString() };
+/** A membership with its team's plan; the plan's caps when the plan table is at hand (else unlimited). */
+export function toMembership(membership: MembershipRow, plans?: PlanTable) {
+  const { team_plan, ...rest } = membership;
+  const plan = plans?.get(team_plan);
+  return {
+    ...rest,
+    created_at: membership.created_at.toISOString(),
+    plan: team_plan,
+    caps: plan ? planCaps(plan) : {},
+  };
 }
 
 export function toTokenRecord(token: TokenRow) {

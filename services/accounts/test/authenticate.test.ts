@@ -60,10 +60,19 @@ describe('Accounts.Authenticate (real PostgreSQL, real gRPC)', () => {
   });
 
   it('gives unauthenticated for an expired token', async () => {
-    const soon = new Date(Date.now() + 1500).toISOString();
-    const issued = await seedMember(harness.client, { team: 'exp', email: 'e@exp.test', expiresAt: soon });
+    // The member first, then a token that expires soon: seeding takes several writes, slow on a loaded machine.
+    await seedMember(harness.client, { team: 'exp', email: 'e@exp.test' });
+    const soon = new Date(Date.now() + 5000).toISOString();
+    const issued = await harness.client.IssueToken({
+      team_slug: 'exp',
+      user_email: 'e@exp.test',
+      name: 'soon',
+      write: false,
+      expires_in: '',
+      expires_at: soon,
+    });
     await expect(authenticate(issued.token)).resolves.toMatchObject({ team_slug: 'exp' });
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(soon) - Date.now()) + 500));
     await expectRefusal(issued.token, 'unauthenticated', /expired/);
   });
 

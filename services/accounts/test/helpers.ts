@@ -23,7 +23,9 @@ export interface AccountsHarness {
   stop(): Promise<void>;
 }
 
-export async function startAccountsHarness(options: { bus?: EventBus } = {}): Promise<AccountsHarness> {
+export async function startAccountsHarness(
+  options: { bus?: EventBus; env?: Record<string, string> } = {},
+): Promise<AccountsHarness> {
   const database = await createTestDatabase();
   const logger = createLogger('accounts', { level: 'silent' });
   const bus = options.bus ?? (await createEventBus({ logger }));
@@ -32,6 +34,7 @@ export async function startAccountsHarness(options: { bus?: EventBus } = {}): Pr
     DATABASE_URL: database.url,
     DSS_ACCOUNTS_GRPC_ADDR: '127.0.0.1:0',
     DSS_TOKEN_SIGNING_KEY_FILE: keyFile,
+    ...options.env,
   });
   const service = await startAccountsService({ config, logger, metrics: createMetrics('accounts'), bus });
   const address = `127.0.0.1:${service.grpc.port}`;

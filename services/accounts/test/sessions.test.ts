@@ -64,6 +64,15 @@ describe('Accounts web sessions (real PostgreSQL, real gRPC)', () => {
       expect(session.expires_at).toBe(created.expires_at);
     });
 
+    it('carries each team’s plan and caps, so the web app bounds a person’s writes as a token’s', async () => {
+      const created = await harness.client.CreateSession({ user_id: userId });
+      const session = await harness.client.GetSession({ session_id: created.session_id });
+      expect(session.memberships[0]).toMatchObject({
+        plan: 'team',
+        caps: { max_tables_per_diagram: 250, max_private_diagrams: 100 },
+      });
+    });
+
     it('gives unauthenticated for an unknown, malformed or expired session', async () => {
       const unknown = await refusal(harness.client.GetSession({ session_id: 'A'.repeat(43) }));
       expect(unknown?.code).toBe('unauthenticated');

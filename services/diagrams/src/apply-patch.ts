@@ -15,9 +15,15 @@ import { randomUUID } from 'node:crypto';
 import { enqueueEvent, invalidField, isUuid, ServiceError, withTransaction } from '@dss/platform';
 import {
   apply,
+  applyCanvasColors,
+  applyColumnOrder,
+  type CanvasColors,
+  type ColumnOrder,
   type DiagramDocument,
   type Driver,
   normalize,
+  parseCanvasColors,
+  parseColumnOrder,
   type RebaseConflict,
   rebaseConflictMessage,
   rebasePatch,
@@ -28,6 +34,7 @@ import { DIAGRAMS_CHANGED_SUBJECT, validationError } from './create-diagram';
 import * as life from './lifecycle-repository';
 import { lockTeamListClockShared } from './locks';
 import { buildRepresentations } from './representations';
+import { auditDiagramAction } from './audit';
 import * as repo from './repository';
 import { diagramNotFound } from './requests';
 import { toDiagram } from './wire';
@@ -41,6 +48,9 @@ export interface ApplyPatchInput {
   source_id: string;
   base_version_uuid?: string;
   note_positions_json?: string;
+  colors_json?: string;
+  column_order_json?: string;
+  max_tables_per_diagram?: number | null;
 }
 
 const SOURCE_KIND = /^[a-z][a-z_]{0,31}$/;
@@ -60,6 +70,8 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
   if (!isUuid(input.diagram_uuid)) throw diagramNotFound();
   const patchInput = parsePatch(input.patch_json);
   const notePositions = parseNotePositions(input.note_positions_json ?? '');
+  const colors = parseColors(input.colors_json ?? '');
+  const columnOrder = parseOrder(input.column_order_json ?? '');
   const teamId = input.team_id.toLowerCase();
 
   return withTransaction(context.pool, async (client) => {
@@ -96,12 +108,46 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
     const result = validate(normalized.patch, current.document, driver, 'propose');
     if (!result.ok) throw validationError(result);
     const document = apply(current.document, result.patch).document;
+    const maxTables = input.max_tables_per_diagram ?? null;
+    // A diagram already past the cap (the plan changed) may still be edited, as long as it does not grow.
+    if (maxTables !== null && document.tables.length > Math.max(maxTables, current.document.tables.length))
+      throw new ServiceError(
+        'plan_limit',
+        `the team's plan allows at most ${maxTables} tables per diagram; the change makes ${document.tables.length}`,
+        { limit_type: 'tables', limit: maxTables, requested: document.tables.length },
+      );
     for (const [uuid, [left, top]] of notePositions) {
       const note = document.sticky_notes.find((entry) => entry.uuid === uuid);
       if (!note) throw invalidField('note_positions_json', `the diagram has no sticky note ${uuid}`);
       note.left = left;
       note.top = top;
     }
+    const colored = applyCanvasColors(document, colors);
+    if (!colored.ok) {
+      // On a rebased save the name is the one the edit was made with: someone renamed or removed it since.
+      if (stale)
+        throw new ServiceError(
+          'conflict',
+          `${colored.message} any more: it changed after the edit was made`,
+          {
+            errors: [{ path: colored.path, message: colored.message }],
+          },
+        );
+      throw invalidField(colored.path, colored.message);
+    }
+    const ordered = applyColumnOrder(colored.value, columnOrder);
+    if (!ordered.ok) {
+      if (stale)
+        throw new ServiceError(
+          'conflict',
+          `column_order: ${ordered.message}; the table changed after the edit was made`,
+          {
+            errors: [{ path: ordered.path, message: ordered.message }],
+          },
+        );
+      throw invalidField(ordered.path, ordered.message);
+    }
+    Object.assign(document, { tables: ordered.value.tables, groups: ordered.value.groups });
 
     const versionUuid = randomUUID();
     const userId = input.user_id.toLowerCase();
@@ -126,6 +172,15 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
     });
     if (session) await life.supersedeVersion(client, session.uuid, versionUuid);
     const versionNumber = await life.countVisibleVersions(client, current.uuid);
+    // One entry per editing session (its first save), like the one History entry the session makes.
+    if (sourceKind === EDITOR && !session)
+      await auditDiagramAction(
+        client,
+        { tokenId: '', userId, teamId },
+        'editor_session.started',
+        { id: current.uuid, name: current.name },
+        { version: versionNumber, session_minutes: SESSION_MINUTES },
+      );
     await enqueueEvent(client, repo.SCHEMA, DIAGRAMS_CHANGED_SUBJECT, {
       diagram_uuid: current.uuid,
       team_id: teamId,
@@ -172,6 +227,34 @@ function conflictPath(conflict: RebaseConflict): string {
     default:
       return ['sticky_notes', conflict.name ?? ''].join('.');
   }
+}
+
+/** `{"tables": {"<name>": colour | null}, "groups": {…}}`; empty text is none. */
+function parseColors(text: string): CanvasColors | undefined {
+  if (text === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw invalidField('colors', 'must be a JSON object');
+  }
+  const parsed = parseCanvasColors(value);
+  if (!parsed.ok) throw invalidField(parsed.path, parsed.message);
+  return parsed.value;
+}
+
+/** `{"<table>": ["<column>", …]}`; empty text is none. */
+function parseOrder(text: string): ColumnOrder | undefined {
+  if (text === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw invalidField('column_order', 'must be a JSON object');
+  }
+  const parsed = parseColumnOrder(value);
+  if (!parsed.ok) throw invalidField(parsed.path, parsed.message);
+  return parsed.value;
 }
 
 /** `{"<uuid>": [left, top]}` as whole, non-negative positions; empty text is none. */

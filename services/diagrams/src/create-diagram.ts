@@ -32,6 +32,7 @@ import type { Pool, PoolClient } from 'pg';
 import { lockReplayKey, lockTeamCaps, lockTeamListClockShared } from './locks';
 import type { ImportWaiters } from './import-waiters';
 import { buildRepresentations } from './representations';
+import { auditDiagramAction } from './audit';
 import * as repo from './repository';
 import { type Caller, diagramDriver, diagramName, diagramNotFound, slugOf } from './requests';
 import { toDiagram } from './wire';
@@ -176,6 +177,16 @@ async function createFromDdl(
       ...(input.format === 'dbml' ? { format: 'dbml' as const } : {}),
     };
     await enqueueEvent(client, repo.SCHEMA, IMPORTER_JOBS_SUBJECT, job);
+    await auditDiagramAction(
+      client,
+      caller,
+      'diagram.created',
+      { id: uuid, name: input.name },
+      {
+        from: input.format === 'dbml' ? 'dbml' : 'ddl',
+        driver: input.driver,
+      },
+    );
     return { diagram, replay: null };
   });
   if (created.replay) return replayAnswer(context, caller, created.replay);
@@ -534,5 +545,26 @@ export async function storeNewDiagram(
     source: 'create',
     updated_at: diagram.updated_at.toISOString(),
   });
+  if (origin.kind === 'duplicate')
+    await auditDiagramAction(
+      client,
+      caller,
+      'diagram.duplicated',
+      { id: uuid, name: input.name },
+      {
+        source_uuid: origin.id,
+      },
+    );
+  else
+    await auditDiagramAction(
+      client,
+      caller,
+      'diagram.created',
+      { id: uuid, name: input.name },
+      {
+        driver: input.driver,
+        tables: input.document.tables.length,
+      },
+    );
   return { ...diagram, current_version_uuid: versionUuid };
 }

@@ -93,9 +93,9 @@ export async function lockDuePurges(
   client: PoolClient,
   cutoff: Date,
   limit: number,
-): Promise<{ uuid: string; team_id: string }[]> {
-  const { rows } = await client.query<{ uuid: string; team_id: string }>(
-    `SELECT uuid, team_id FROM diagrams.diagrams
+): Promise<{ uuid: string; team_id: string; name: string }[]> {
+  const { rows } = await client.query<{ uuid: string; team_id: string; name: string }>(
+    `SELECT uuid, team_id, name FROM diagrams.diagrams
       WHERE deleted_at IS NOT NULL AND deleted_at <= $1
       ORDER BY deleted_at LIMIT $2
       FOR UPDATE SKIP LOCKED`,

@@ -8,6 +8,7 @@ import type { Pool, PoolClient } from 'pg';
 import { checkPrivateDiagramsCap, checkTablesCap, storeNewDiagram } from './create-diagram';
 import * as life from './lifecycle-repository';
 import { lockTeamCaps, lockTeamListClockShared } from './locks';
+import { auditDiagramAction } from './audit';
 import * as repo from './repository';
 import {
   type Caller,
@@ -78,6 +79,16 @@ export async function updateDiagram(
       description: diagram.description,
       updated_at: diagram.updated_at.toISOString(),
     });
+    await auditDiagramAction(
+      client,
+      caller,
+      'diagram.renamed',
+      { id: diagram.uuid, name: diagram.name },
+      {
+        ...(next.name !== current.name ? { previous_name: current.name } : {}),
+        description_changed: next.description !== current.description,
+      },
+    );
     return toDiagram(diagram, context.appUrl, teamNames(caller));
   });
 }
@@ -131,6 +142,15 @@ export async function deleteDiagram(context: LifecycleContext, caller: Caller, u
       deleted_at: trashed.deleted_at.toISOString(),
       purge_after: purgeAfter(trashed.deleted_at).toISOString(),
     });
+    await auditDiagramAction(
+      client,
+      caller,
+      'diagram.deleted',
+      { id: current.uuid, name: current.name },
+      {
+        purge_after: purgeAfter(trashed.deleted_at).toISOString(),
+      },
+    );
     return toTrashed(context, caller, trashed);
   });
 }
@@ -149,6 +169,7 @@ export async function restoreDiagram(context: LifecycleContext, caller: Caller, 
       user_id: caller.userId,
       updated_at: diagram.updated_at.toISOString(),
     });
+    await auditDiagramAction(client, caller, 'diagram.restored', { id: diagram.uuid, name: diagram.name });
     return toDiagram(diagram, context.appUrl, teamNames(caller));
   });
 }
@@ -163,7 +184,7 @@ export async function purgeNow(context: LifecycleContext, caller: Caller, uuid: 
   requireOwner(caller);
   await withTransaction(context.pool, async (client) => {
     const trashed = await lockedTrashed(context, client, caller, uuid);
-    await purge(client, trashed, caller.userId);
+    await purge(client, trashed, caller);
   });
   return {};
 }
@@ -171,15 +192,22 @@ export async function purgeNow(context: LifecycleContext, caller: Caller, uuid: 
 /** Removes a trashed diagram and announces it (`user_id` empty when the sweeper purges). */
 export async function purge(
   client: PoolClient,
-  diagram: { uuid: string; team_id: string },
-  userId: string,
+  diagram: { uuid: string; team_id: string; name?: string },
+  caller: Pick<Caller, 'tokenId' | 'userId'> | null,
 ): Promise<void> {
   await life.purgeDiagram(client, diagram.uuid);
   await enqueueEvent(client, repo.SCHEMA, DIAGRAMS_PURGED_SUBJECT, {
     diagram_uuid: diagram.uuid,
     team_id: diagram.team_id,
-    user_id: userId,
+    user_id: caller?.userId ?? '',
   });
+  await auditDiagramAction(
+    client,
+    { tokenId: caller?.tokenId ?? '', userId: caller?.userId ?? '', teamId: diagram.team_id },
+    'diagram.purged',
+    { id: diagram.uuid, name: diagram.name ?? null },
+    { by: caller ? 'owner' : 'trash_sweeper' },
+  );
 }
 
 async function lockedDiagram(client: PoolClient, caller: Caller, uuid: string) {

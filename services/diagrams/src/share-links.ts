@@ -3,7 +3,8 @@
 // nor a backup holds a working link. A link is checked at every visit (revoked_at, expires_at, the
 // diagram not in the Trash), so revoking or deleting ends access at once.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { invalidField, isUuid, ServiceError } from '@dss/platform';
+import { invalidField, isUuid, ServiceError, withTransaction } from '@dss/platform';
+import { auditDiagramAction } from './audit';
 import type { Pool } from 'pg';
 import * as repo from './repository';
 import { type Caller, diagramNotFound, requireEditor } from './requests';
@@ -41,6 +42,11 @@ function toLink(row: LinkRow) {
   };
 }
 
+/** A share link as an audit target: named after its diagram (its secret is never recorded). */
+function shareTarget(link: LinkRow, diagram: { name: string }) {
+  return { kind: 'share_link', id: link.uuid, name: diagram.name };
+}
+
 async function visibleDiagram(context: ShareContext, caller: Caller, uuid: string) {
   if (!isUuid(uuid)) throw diagramNotFound();
   const diagram = await repo.findDiagram(context.pool, caller.teamId, uuid.toLowerCase());
@@ -68,22 +74,30 @@ export async function createShareLink(
     if (expiresAt <= context.now()) throw invalidField('expires_at', 'must be in the future');
   }
   const token = randomBytes(32).toString('base64url');
-  const { rows } = await context.pool.query<LinkRow>(
-    `INSERT INTO diagrams.share_links
-       (uuid, token_hash, diagram_uuid, team_id, version_number, created_by, created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${LINK_COLUMNS}`,
-    [
-      randomUUID(),
-      hashOf(token),
-      diagram.uuid,
-      caller.teamId,
-      version || null,
-      caller.userId,
-      context.now(),
-      expiresAt,
-    ],
-  );
-  return { link: toLink(rows[0]!), token };
+  const link = await withTransaction(context.pool, async (client) => {
+    const { rows } = await client.query<LinkRow>(
+      `INSERT INTO diagrams.share_links
+         (uuid, token_hash, diagram_uuid, team_id, version_number, created_by, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${LINK_COLUMNS}`,
+      [
+        randomUUID(),
+        hashOf(token),
+        diagram.uuid,
+        caller.teamId,
+        version || null,
+        caller.userId,
+        context.now(),
+        expiresAt,
+      ],
+    );
+    await auditDiagramAction(client, caller, 'share_link.created', shareTarget(rows[0]!, diagram), {
+      diagram_uuid: diagram.uuid,
+      version: version || null,
+      expires_at: expiresAt?.toISOString() ?? null,
+    });
+    return rows[0]!;
+  });
+  return { link: toLink(link), token };
 }
 
 export async function listShareLinks(context: ShareContext, caller: Caller, uuid: string) {
@@ -102,14 +116,19 @@ export async function revokeShareLink(
 ) {
   requireEditor(caller);
   const diagram = await visibleDiagram(context, caller, input.uuid);
-  const { rowCount } = isUuid(input.link_uuid)
-    ? await context.pool.query(
-        `UPDATE diagrams.share_links SET revoked_at = coalesce(revoked_at, $3)
-          WHERE uuid = $1 AND diagram_uuid = $2`,
-        [input.link_uuid.toLowerCase(), diagram.uuid, context.now()],
-      )
-    : { rowCount: 0 };
-  if (rowCount !== 1) throw new ServiceError('not_found', 'no such share link of this diagram');
+  if (!isUuid(input.link_uuid)) throw new ServiceError('not_found', 'no such share link of this diagram');
+  await withTransaction(context.pool, async (client) => {
+    const { rows } = await client.query<LinkRow>(
+      `UPDATE diagrams.share_links SET revoked_at = coalesce(revoked_at, $3)
+        WHERE uuid = $1 AND diagram_uuid = $2
+        RETURNING ${LINK_COLUMNS}`,
+      [input.link_uuid.toLowerCase(), diagram.uuid, context.now()],
+    );
+    if (rows.length !== 1) throw new ServiceError('not_found', 'no such share link of this diagram');
+    await auditDiagramAction(client, caller, 'share_link.revoked', shareTarget(rows[0]!, diagram), {
+      diagram_uuid: diagram.uuid,
+    });
+  });
   return {};
 }
 

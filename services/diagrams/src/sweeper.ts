@@ -17,7 +17,7 @@ export async function sweepTrash(pool: Pool, now: () => Date = () => new Date())
   for (;;) {
     const purged = await withTransaction(pool, async (client) => {
       const due = await lockDuePurges(client, cutoff, BATCH);
-      for (const diagram of due) await purge(client, diagram, '');
+      for (const diagram of due) await purge(client, diagram, null);
       return due.length;
     });
     total += purged;

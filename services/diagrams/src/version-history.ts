@@ -9,6 +9,7 @@ import { DIAGRAMS_CHANGED_SUBJECT } from './create-diagram';
 import * as life from './lifecycle-repository';
 import { lockTeamListClockShared } from './locks';
 import { buildRepresentations } from './representations';
+import { auditDiagramAction } from './audit';
 import * as repo from './repository';
 import { type Caller, diagramNotFound, requireEditor } from './requests';
 import { toDiagram, toVersion } from './wire';
@@ -73,6 +74,16 @@ export async function restoreVersion(
       version_number: versionNumber,
       updated_at: diagram.updated_at.toISOString(),
     });
+    await auditDiagramAction(
+      client,
+      caller,
+      'version.restored',
+      { id: current.uuid, name: current.name },
+      {
+        restored_version: input.number,
+        new_version: versionNumber,
+      },
+    );
     return {
       version_uuid: versionUuid,
       diagram: toDiagram(diagram, context.appUrl, { team_slug: caller.teamSlug, team_name: caller.teamName }),
@@ -96,10 +107,22 @@ export async function setVersionLabel(
   if (!isUuid(input.uuid)) throw diagramNotFound();
   const diagram = await repo.findDiagram(context.pool, caller.teamId, input.uuid.toLowerCase());
   if (!diagram) throw diagramNotFound();
-  const row =
-    Number.isInteger(input.number) && input.number >= 1
-      ? await repo.labelVersion(context.pool, diagram.uuid, input.number, label === '' ? null : label)
-      : null;
+  if (!Number.isInteger(input.number) || input.number < 1) throw noSuchVersion(input.number);
+  const row = await withTransaction(context.pool, async (client) => {
+    const labelled = await repo.labelVersion(client, diagram.uuid, input.number, label === '' ? null : label);
+    if (labelled !== null)
+      await auditDiagramAction(
+        client,
+        caller,
+        'version.labelled',
+        { id: diagram.uuid, name: diagram.name },
+        {
+          version: input.number,
+          label: label === '' ? null : label,
+        },
+      );
+    return labelled;
+  });
   if (row === null) throw noSuchVersion(input.number);
   return toVersion(row, input.number);
 }

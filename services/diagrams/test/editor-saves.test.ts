@@ -34,7 +34,14 @@ describe('ApplyPatch from the editor', () => {
     const versions = await harness.client.ListVersions({ principal: alice, uuid: created.diagram!.uuid });
     return { uuid: created.diagram!.uuid, first: versions.versions[0]!.uuid };
   };
-  const save = (uuid: string, who: TestPrincipal, patch: unknown, base: string, source = 'editor') =>
+  const save = (
+    uuid: string,
+    who: TestPrincipal,
+    patch: unknown,
+    base: string,
+    source = 'editor',
+    colors?: unknown,
+  ) =>
     harness.client.ApplyPatch({
       diagram_uuid: uuid,
       team_id: who.team_id,
@@ -43,6 +50,7 @@ describe('ApplyPatch from the editor', () => {
       source,
       source_id: '',
       base_version_uuid: base,
+      colors_json: colors === undefined ? '' : JSON.stringify(colors),
     });
   const addColumn = (table: string, column: string) => ({
     strategy: 'merge',
@@ -227,6 +235,163 @@ describe('ApplyPatch from the editor', () => {
       expect(two.version_number).toBe(one.version_number);
       expect(await columnsOf(diagram.uuid, 'orders')).toContain('a');
       expect(await columnsOf(diagram.uuid, 'customers')).toContain('b');
+    });
+  });
+
+  describe('colours beside the patch', () => {
+    const empty = { strategy: 'merge' };
+    const document = async (uuid: string) => {
+      const full = await harness.client.GetFullDocument({ principal: alice, uuid, known_etag: '' });
+      return JSON.parse(full.body).data as {
+        tables: { name: string; color: string | null }[];
+        groups: { name: string; color: string | null }[];
+      };
+    };
+
+    it('should set a table’s colour and the colour of a group made in the same save, by name, leaving the schema ETag alone', async () => {
+      const diagram = await newDiagram();
+      const before = await harness.client.GetSchema({
+        principal: alice,
+        uuid: diagram.uuid,
+        format: '',
+        level: '',
+      });
+      await save(
+        diagram.uuid,
+        alice,
+        { strategy: 'merge', groups: [{ name: 'sales' }] },
+        diagram.first,
+        'editor',
+        { tables: { orders: '#3B82F6' }, groups: { sales: '#22c55e' } },
+      );
+      const after = await document(diagram.uuid);
+      expect(after.tables.find((table) => table.name === 'orders')?.color).toBe('#3b82f6');
+      expect(after.tables.find((table) => table.name === 'customers')?.color).toBeNull();
+      expect(after.groups.find((group) => group.name === 'sales')?.color).toBe('#22c55e');
+      const schema = await harness.client.GetSchema({
+        principal: alice,
+        uuid: diagram.uuid,
+        format: '',
+        level: '',
+      });
+      expect(schema.etag).toBe(before.etag);
+    });
+
+    it('should put a table back to the default colour with null', async () => {
+      const diagram = await newDiagram();
+      const one = await save(diagram.uuid, alice, empty, diagram.first, 'editor', {
+        tables: { orders: '#abc' },
+      });
+      expect((await document(diagram.uuid)).tables.find((table) => table.name === 'orders')?.color).toBe(
+        '#abc',
+      );
+      await save(diagram.uuid, alice, empty, one.version_uuid, 'editor', { tables: { orders: null } });
+      expect(
+        (await document(diagram.uuid)).tables.find((table) => table.name === 'orders')?.color,
+      ).toBeNull();
+    });
+
+    it('should refuse a colour that is not a hex colour and a name the diagram lacks, naming the place, storing nothing', async () => {
+      const diagram = await newDiagram();
+      const script = await failureOf(
+        save(diagram.uuid, alice, empty, diagram.first, 'editor', { tables: { orders: 'red;fill:url(x)' } }),
+      );
+      expect(script.code).toBe('invalid_request');
+      expect(script.message).toContain('colors.tables.orders');
+      const missing = await failureOf(
+        save(diagram.uuid, alice, empty, diagram.first, 'editor', { tables: { nowhere: '#fff' } }),
+      );
+      expect(missing.code).toBe('invalid_request');
+      expect(missing.message).toContain('nowhere');
+      const versions = await harness.client.ListVersions({ principal: alice, uuid: diagram.uuid });
+      expect(versions.versions).toHaveLength(1);
+    });
+
+    it('should answer conflict when a rebased save colours a table renamed since its version', async () => {
+      const diagram = await newDiagram();
+      await save(
+        diagram.uuid,
+        bob,
+        { strategy: 'merge', tables: [{ name: 'purchases', old_name: 'orders', columns: [] }] },
+        diagram.first,
+      );
+      const error = await failureOf(
+        save(diagram.uuid, alice, empty, diagram.first, 'editor', { tables: { orders: '#fff' } }),
+      );
+      expect(error.code).toBe('conflict');
+      expect(error.message).toContain('orders');
+    });
+  });
+
+  describe('column order beside the patch', () => {
+    const saveOrdered = (uuid: string, base: string, patch: unknown, order: unknown) =>
+      harness.client.ApplyPatch({
+        diagram_uuid: uuid,
+        team_id: alice.team_id,
+        user_id: alice.user_id,
+        patch_json: JSON.stringify(patch),
+        source: 'editor',
+        source_id: '',
+        base_version_uuid: base,
+        column_order_json: JSON.stringify(order),
+      });
+
+    it('should reorder a table’s columns after the patch, with a column the same patch adds', async () => {
+      const diagram = await newDiagram();
+      const before = await columnsOf(diagram.uuid, 'orders');
+      const wanted = ['note', ...[...before].reverse()];
+      await saveOrdered(diagram.uuid, diagram.first, addColumn('orders', 'note'), { orders: wanted });
+      expect(await columnsOf(diagram.uuid, 'orders')).toEqual(wanted);
+    });
+
+    it('should refuse a list that leaves a column out, storing nothing', async () => {
+      const diagram = await newDiagram();
+      const before = await columnsOf(diagram.uuid, 'orders');
+      const error = await failureOf(
+        saveOrdered(diagram.uuid, diagram.first, { strategy: 'merge' }, { orders: before.slice(1) }),
+      );
+      expect(error.code).toBe('invalid_request');
+      expect(error.message).toContain('column_order.orders');
+      expect(await columnsOf(diagram.uuid, 'orders')).toEqual(before);
+    });
+  });
+
+  describe('the plan’s table cap on editor saves', () => {
+    const capped = (uuid: string, base: string, patch: unknown, max: number) =>
+      harness.client.ApplyPatch({
+        diagram_uuid: uuid,
+        team_id: alice.team_id,
+        user_id: alice.user_id,
+        patch_json: JSON.stringify(patch),
+        source: 'editor',
+        source_id: '',
+        base_version_uuid: base,
+        max_tables_per_diagram: max,
+      });
+    const newTable = (name: string) => ({
+      strategy: 'merge',
+      tables: [{ name, columns: [{ name: 'id', type: 'bigint', is_primary_key: true }] }],
+    });
+    const tableCount = async (uuid: string) => {
+      const schema = await harness.client.GetSchema({ principal: alice, uuid, format: '', level: '' });
+      return JSON.parse(schema.body).data.tables.length as number;
+    };
+
+    it('should refuse a save that grows the diagram past the cap with plan_limit, storing nothing', async () => {
+      const diagram = await newDiagram();
+      const tables = await tableCount(diagram.uuid);
+      const error = await failureOf(capped(diagram.uuid, diagram.first, newTable('extra'), tables));
+      expect(error.code).toBe('plan_limit');
+      expect(error.extra).toMatchObject({ limit_type: 'tables', limit: tables, requested: tables + 1 });
+      expect(await tableCount(diagram.uuid)).toBe(tables);
+      await capped(diagram.uuid, diagram.first, newTable('fits'), tables + 1);
+      expect(await tableCount(diagram.uuid)).toBe(tables + 1);
+    });
+
+    it('should let a diagram already past the cap be edited as long as it does not grow', async () => {
+      const diagram = await newDiagram();
+      const saved = await capped(diagram.uuid, diagram.first, addColumn('orders', 'note'), 1);
+      expect(saved.version_uuid).toBeTruthy();
     });
   });
 });

@@ -1,7 +1,13 @@
 // The gateway's HTTP application: request ids, the per-IP limit before anything else, bearer
 // authentication, the per-token limit of each route's operation class, the write-scope check, JSON
 // bodies, and one error handler that writes the spec's error shape for every failure.
-import { type HttpRequestFinished, isServiceError, OutageLog, ServiceError } from '@dss/platform';
+import {
+  type HttpRequestFinished,
+  isServiceError,
+  OutageLog,
+  ServiceError,
+  setRequestActor,
+} from '@dss/platform';
 import cors from 'cors';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { type Authenticator, bearerTokenOf, type Principal } from './authenticator';
@@ -39,7 +45,8 @@ export interface GatewayAppOptions {
   /** Express's `trust proxy` setting; false by default so X-Forwarded-For cannot spoof the client IP. */
   trustProxy: boolean | number | string;
   /** Runs each request inside a context carrying its request id (for logs and outgoing calls). */
-  runWithRequestId?: (requestId: string, work: () => void) => void;
+  /** Runs the rest of a request in its context: its id and the client's address (for logs and the audit log). */
+  runWithRequestId?: (requestId: string, work: () => void, clientIp?: string) => void;
   onRequestFinished?: (finished: HttpRequestFinished) => void;
   /** Origins allowed to call the API from a browser (`*` for any); none by default. */
   corsOrigins?: string[];
@@ -90,7 +97,7 @@ function assignRequestId(options: GatewayAppOptions): RequestHandler {
   return (req, res, next) => {
     const requestId = requestIdOf(req);
     res.setHeader('X-Request-Id', requestId);
-    if (options.runWithRequestId) options.runWithRequestId(requestId, () => next());
+    if (options.runWithRequestId) options.runWithRequestId(requestId, () => next(), req.ip);
     else next();
   };
 }
@@ -179,7 +186,10 @@ function limitByIp(rateLimits: RateLimits): RequestHandler {
 function authenticate(authenticator: Authenticator): RequestHandler {
   return async (req, _res, next) => {
     try {
-      principalOf.set(req, await authenticator.authenticate(bearerTokenOf(req)));
+      const principal = await authenticator.authenticate(bearerTokenOf(req));
+      principalOf.set(req, principal);
+      // What the services record as the actor of any change this request makes.
+      setRequestActor({ kind: 'token', id: principal.token_id, user_id: principal.user_id });
       next();
     } catch (error) {
       next(error);

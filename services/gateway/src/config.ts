@@ -33,11 +33,11 @@ export function readGatewayConfig(source: NodeJS.ProcessEnv = process.env) {
     etagProofMs: env.int('DSS_ETAG_PROOF_MS', { default: 5000, min: 0, max: 60_000 }, source),
     redisUrl: env.optionalUrl('REDIS_URL', { protocols: ['redis:', 'rediss:'] }, source),
     natsUrl: env.optionalUrl('NATS_URL', { protocols: ['nats:', 'tls:'] }, source),
-    accountsAddress: env.address('DSS_ACCOUNTS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.accounts, source),
-    diagramsAddress: env.address('DSS_DIAGRAMS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.diagrams, source),
-    proposalsAddress: env.address('DSS_PROPOSALS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.proposals, source),
-    catalogAddress: env.address('DSS_CATALOG_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.catalog, source),
-    notificationsAddress: env.address(
+    accountsAddress: env.grpcTarget('DSS_ACCOUNTS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.accounts, source),
+    diagramsAddress: env.grpcTarget('DSS_DIAGRAMS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.diagrams, source),
+    proposalsAddress: env.grpcTarget('DSS_PROPOSALS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.proposals, source),
+    catalogAddress: env.grpcTarget('DSS_CATALOG_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.catalog, source),
+    notificationsAddress: env.grpcTarget(
       'DSS_NOTIFICATIONS_GRPC_ADDR',
       DEFAULT_GRPC_ADDRESSES.notifications,
       source,

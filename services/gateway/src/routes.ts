@@ -13,6 +13,7 @@ import { proposalRoutes } from './proposal-routes';
 import type { ProposalWaits } from './proposal-waits';
 import { versionRoutes } from './version-routes';
 import { webhookRoutes } from './webhook-routes';
+import { auditRoutes } from './audit-routes';
 import { optionalQueryEnum } from './query';
 import { sendRepresentation } from './representation';
 import type { RepresentationCache } from './representation-cache';
@@ -62,6 +63,7 @@ export function v1Routes(
     ...exportRoutes(clients.diagrams, clients.proposals),
     ...(clients.notifications ? webhookRoutes(clients.notifications) : []),
     ...lintRoutes(clients.diagrams, clients.proposals),
+    ...(clients.accounts ? auditRoutes(clients.accounts) : []),
     {
       method: 'get',
       path: '/data-types',

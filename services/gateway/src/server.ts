@@ -81,7 +81,7 @@ export async function startGateway({ config, logger, metrics, bus, routes }: Gat
     logger,
     trustProxy: config.trustProxy,
     corsOrigins: config.corsOrigins,
-    runWithRequestId: (requestId, work) => runWithRequestContext({ requestId }, work),
+    runWithRequestId: (requestId, work, clientIp) => runWithRequestContext({ requestId, clientIp }, work),
     onRequestFinished: requestFinished,
   });
 

@@ -94,6 +94,7 @@ const ADDITIONS: [string, string][] = [
   ['POST', '/proposals/{uuid}/revisions'],
   ['PATCH', '/diagrams/{uuid}'],
   ['POST', '/diagrams/{uuid}/duplicate'],
+  ['GET', '/audit-events'],
   ['GET', '/diagrams/{uuid}/lint'],
   ['GET', '/proposals/{uuid}/lint'],
   ['GET', '/lint-settings'],

@@ -28,7 +28,7 @@ export type ImporterConfig = ReturnType<typeof readImporterConfig>;
 export function readImporterConfig(source: NodeJS.ProcessEnv = process.env) {
   return {
     grpcAddress: env.address('DSS_IMPORTER_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.importer, source),
-    diagramsAddress: env.address('DSS_DIAGRAMS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.diagrams, source),
+    diagramsAddress: env.grpcTarget('DSS_DIAGRAMS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.diagrams, source),
     natsUrl: env.optionalUrl('NATS_URL', { protocols: ['nats:', 'tls:'] }, source),
     adminPort: env.int('DSS_ADMIN_PORT', { default: 9090, min: 0, max: 65535 }, source),
     /** A conversion running longer is terminated and its diagram fails with `ddl_timeout`. */

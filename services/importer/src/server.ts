@@ -1,7 +1,7 @@
 // Wiring of the importer service: a consumer of `importer.jobs` (queue `importers`) that converts each
 // job's DDL in a pool of long-lived worker threads (@dss/ddl's ConversionPool) and reports the outcome to
 // diagrams.CompleteImport, and a gRPC server with health and ParseDdl (a direct parse in the same pool,
-// for tooling and tests). It holds nothing durable.
+// for tooling, tests and the web editor's DBML pane). It holds nothing durable.
 import { type Conversion, ConversionPool, type DdlDriver } from '@dss/ddl';
 import {
   type BusMessage,
@@ -166,7 +166,13 @@ export async function startImporterService({ config, logger, metrics, bus }: Imp
             throw new ServiceError('invalid_request', 'driver must be mysql, pgsql or sqlsrv');
           // The same workers, time limit and heap cap as the jobs, so a direct parse cannot stall this
           // process either.
-          const outcome = await pool.convert(request.driver as DdlDriver, request.ddl);
+          if (request.format !== '' && request.format !== 'sql' && request.format !== 'dbml')
+            throw new ServiceError('invalid_request', 'format must be sql or dbml');
+          const outcome = await pool.convert(
+            request.driver as DdlDriver,
+            request.ddl,
+            request.format === 'dbml' ? 'dbml' : 'sql',
+          );
           if (outcome.kind === 'timeout')
             return {
               error_code: timeoutError.code,
@@ -175,8 +181,19 @@ export async function startImporterService({ config, logger, metrics, bus }: Imp
             };
           const result = outcome.result;
           return result.ok
-            ? { document_json: result.document_json, skipped_statements: result.skipped }
-            : { error_code: result.code, error_message: result.message, skipped_statements: 0 };
+            ? {
+                document_json: result.document_json,
+                skipped_statements: result.skipped,
+                warnings: { total: result.warnings_total, items: result.warnings },
+              }
+            : {
+                error_code: result.code,
+                error_message: result.message,
+                skipped_statements: 0,
+                ...(result.line !== undefined
+                  ? { error_line: result.line, error_column: result.column ?? 1 }
+                  : {}),
+              };
         },
       },
     },

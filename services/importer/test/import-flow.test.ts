@@ -197,6 +197,27 @@ describe('DDL create through the importer (embedded system, in-process bus)', ()
         code: 'invalid_request',
       });
     });
+
+    it('should read DBML (format dbml) with its warnings, and answer a DBML error at its DBML line and column', async () => {
+      const dbml =
+        'Table customers {\n  id bigint [pk]\n}\n\nTable orders {\n  id bigint [pk]\n  customer_id bigint [ref: > customers.id]\n}\n';
+      const parsed = await importer.ParseDdl({ driver: 'pgsql', ddl: dbml, format: 'dbml' });
+      expect(parsed.error_code ?? null).toBeNull();
+      const document = JSON.parse(parsed.document_json!);
+      expect(document.tables.map((table: { name: string }) => table.name)).toEqual(['customers', 'orders']);
+      expect(document.relationships).toHaveLength(1);
+      expect(parsed.warnings).toMatchObject({ total: 0, items: [] });
+      const broken = await importer.ParseDdl({
+        driver: 'pgsql',
+        ddl: 'Table customers {\n  id bigint [pk]\n  name varchar(100) [notnul]\n}\n',
+        format: 'dbml',
+      });
+      expect(broken.document_json ?? null).toBeNull();
+      expect(broken).toMatchObject({ error_code: 'ddl_syntax_error', error_line: 3, error_column: 22 });
+      await expect(importer.ParseDdl({ driver: 'pgsql', ddl: 'x', format: 'yaml' })).rejects.toMatchObject({
+        code: 'invalid_request',
+      });
+    });
   });
 });
 

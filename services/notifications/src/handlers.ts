@@ -2,8 +2,15 @@
 // webhook endpoints and read and replay their deliveries. Another team's endpoint, like an unknown one,
 // is not_found.
 import { randomUUID } from 'node:crypto';
-import { invalidField, isUuid, ServiceError, type ServiceHandlers } from '@dss/platform';
-import type { Pool } from 'pg';
+import {
+  invalidField,
+  isUuid,
+  recordAudit,
+  ServiceError,
+  type ServiceHandlers,
+  withTransaction,
+} from '@dss/platform';
+import type { Pool, PoolClient } from 'pg';
 import { WEBHOOK_EVENT_TYPES } from './events';
 import { type AllowList, checkTarget, parseTargetUrl, TargetRefused } from './outbound-guard';
 import * as repo from './repository';
@@ -26,6 +33,38 @@ interface PrincipalLike {
   team_id: string;
   role: string;
   token_id: string;
+  user_id?: string;
+}
+
+/** One webhook change, recorded in the audit log in the transaction that makes it. */
+function auditWebhook(
+  client: PoolClient,
+  principal: PrincipalLike | null | undefined,
+  action: string,
+  endpoint: { id: string; team_id: string; url: string },
+  details: Record<string, unknown> = {},
+) {
+  const userId = principal?.user_id || null;
+  return recordAudit(client, repo.SCHEMA, {
+    action,
+    team_id: endpoint.team_id,
+    // The URL without its query, which may carry a receiver's own secret.
+    target: { kind: 'webhook', id: endpoint.id, name: urlWithoutQuery(endpoint.url) },
+    user_id: userId,
+    ...(principal?.token_id
+      ? { actor: { kind: 'token' as const, id: principal.token_id, user_id: userId } }
+      : {}),
+    details,
+  });
+}
+
+function urlWithoutQuery(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return '';
+  }
 }
 
 function ownerTeam(principal: PrincipalLike | null | undefined): string {
@@ -83,13 +122,17 @@ export function createNotificationsHandlers(
           `a team has at most ${MAX_ENDPOINTS_PER_TEAM} webhooks; delete one first`,
         );
       const secret = newSecret();
-      const row = await repo.insertEndpoint(pool, {
-        id: randomUUID(),
-        team_id: teamId,
-        url,
-        events,
-        secret,
-        token_id: request.principal?.token_id ?? '',
+      const row = await withTransaction(pool, async (client) => {
+        const inserted = await repo.insertEndpoint(client, {
+          id: randomUUID(),
+          team_id: teamId,
+          url,
+          events,
+          secret,
+          token_id: request.principal?.token_id ?? '',
+        });
+        await auditWebhook(client, request.principal, 'webhook.created', inserted, { events });
+        return inserted;
       });
       return { ...toWebhook(row), secret };
     },
@@ -101,20 +144,38 @@ export function createNotificationsHandlers(
 
     async DeleteWebhook(request) {
       const endpoint = await owned(request.principal, request.id);
-      await repo.deleteEndpoint(pool, endpoint.team_id, endpoint.id);
+      await withTransaction(pool, async (client) => {
+        if (await repo.deleteEndpoint(client, endpoint.team_id, endpoint.id))
+          await auditWebhook(client, request.principal, 'webhook.deleted', endpoint);
+      });
       return toWebhook(endpoint);
     },
 
     async RotateWebhookSecret(request) {
       const endpoint = await owned(request.principal, request.id);
       const secret = newSecret();
-      const row = await repo.rotateSecret(pool, endpoint.id, secret, deps.secretOverlapSeconds);
+      const row = await withTransaction(pool, async (client) => {
+        const rotated = await repo.rotateSecret(client, endpoint.id, secret, deps.secretOverlapSeconds);
+        await auditWebhook(client, request.principal, 'webhook.secret_rotated', endpoint, {
+          overlap_seconds: deps.secretOverlapSeconds,
+        });
+        return rotated;
+      });
       return { ...toWebhook(row), secret };
     },
 
     async EnableWebhook(request) {
       const endpoint = await owned(request.principal, request.id);
-      const row = endpoint.status === 'enabled' ? endpoint : await repo.setEnabled(pool, endpoint.id);
+      const row =
+        endpoint.status === 'enabled'
+          ? endpoint
+          : await withTransaction(pool, async (client) => {
+              const enabled = await repo.setEnabled(client, endpoint.id);
+              await auditWebhook(client, request.principal, 'webhook.changed', endpoint, {
+                status: { from: endpoint.status, to: 'enabled' },
+              });
+              return enabled;
+            });
       deps.wake();
       return toWebhook(row);
     },

@@ -10,8 +10,8 @@ export function readProposalsConfig(source: NodeJS.ProcessEnv = process.env) {
   return {
     databaseUrl: env.url('DATABASE_URL', { protocols: ['postgres:', 'postgresql:'] }, source),
     grpcAddress: env.address('DSS_PROPOSALS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.proposals, source),
-    accountsAddress: env.address('DSS_ACCOUNTS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.accounts, source),
-    diagramsAddress: env.address('DSS_DIAGRAMS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.diagrams, source),
+    accountsAddress: env.grpcTarget('DSS_ACCOUNTS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.accounts, source),
+    diagramsAddress: env.grpcTarget('DSS_DIAGRAMS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.diagrams, source),
     /** `{app_url}` of the spec: review links are `{appUrl}/review/{uuid}`. */
     appUrl: env
       .url('DSS_APP_URL', { default: 'http://localhost:8081', protocols: ['http:', 'https:'] }, source)

@@ -210,7 +210,7 @@ export function createConversationHandlers(
           kind: 'changes_requested',
           by: userId,
         });
-        await announce(client, updated, 'changes_requested', { comment_id: written.id });
+        await announce(client, updated, 'changes_requested', { comment_id: written.id }, userId);
         return updated;
       });
       return answer(row);
@@ -269,7 +269,7 @@ export function createConversationHandlers(
           baseVersionUuid: checked.baseVersionUuid,
           lint,
         });
-        await announce(client, updated, 'revised', { revision: written.number });
+        await announce(client, updated, 'revised', { revision: written.number }, caller.userId);
         return written;
       });
       return toRevision(revision);

@@ -1,6 +1,6 @@
 // The `proposals.changed` events: one per written change of a proposal, in the transaction of the change
 // (outbox). Ids, numbers and the state only, never names or values from a patch or text of a comment.
-import { enqueueEvent, type Metrics } from '@dss/platform';
+import { enqueueEvent, type Metrics, recordAudit } from '@dss/platform';
 import type { PoolClient } from 'pg';
 import * as repo from './repository';
 import { effectiveState } from './wire';
@@ -30,7 +30,19 @@ export type Announce = (
   row: repo.ProposalRow,
   kind: ProposalEventKind,
   detail?: EventDetail,
+  /** The person who made the change (recorded in the audit log for the kinds in AUDITED_KINDS). */
+  actorUserId?: string,
 ) => Promise<void>;
+
+/** The transitions a person makes that the audit log records (as `proposal.<kind>`). */
+const AUDITED_KINDS = new Set<ProposalEventKind>([
+  'created',
+  'applied',
+  'declined',
+  'reopened',
+  'changes_requested',
+  'revised',
+]);
 
 /**
  * The writer of `proposals.changed` events. Also counts `dss_proposal_transitions_total{transition}` when
@@ -41,7 +53,7 @@ export function createAnnounce(metrics?: Metrics): Announce {
   const counter = metrics?.counter('proposal_transitions_total', 'Proposal transitions written, by kind', [
     'transition',
   ]);
-  return async (client, row, kind, detail = {}) => {
+  return async (client, row, kind, detail = {}, actorUserId) => {
     await enqueueEvent(client, repo.SCHEMA, PROPOSALS_CHANGED_SUBJECT, {
       proposal_uuid: row.uuid,
       diagram_uuid: row.diagram_uuid,
@@ -51,6 +63,18 @@ export function createAnnounce(metrics?: Metrics): Announce {
       at: row.updated_at.toISOString(),
       ...detail,
     });
+    if (AUDITED_KINDS.has(kind))
+      await recordAudit(client, repo.SCHEMA, {
+        action: `proposal.${kind}`,
+        team_id: row.team_id,
+        target: { kind: 'proposal', id: row.uuid, name: row.title },
+        user_id: actorUserId ?? null,
+        details: {
+          diagram_uuid: row.diagram_uuid,
+          ...(kind === 'applied' ? { version_uuid: row.applied_version_uuid } : {}),
+          ...(detail.revision ? { revision: detail.revision } : {}),
+        },
+      });
     counter?.inc({ transition: kind });
   };
 }

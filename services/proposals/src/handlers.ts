@@ -162,7 +162,7 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
           author_user_id: caller.userId,
           base_version_uuid: checked.baseVersionUuid,
         });
-        await announce(client, created, 'created');
+        await announce(client, created, 'created', {}, caller.userId);
         return created;
       });
       return answer(row);
@@ -214,7 +214,7 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
           versionUuid: applied.version_uuid,
           by: userId,
         });
-        await announce(client, updated, 'applied');
+        await announce(client, updated, 'applied', {}, userId);
         return updated;
       });
     },
@@ -231,13 +231,13 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
           reason,
           by: userId,
         });
-        await announce(client, updated, 'declined');
+        await announce(client, updated, 'declined', {}, userId);
         return updated;
       });
     },
 
     async ReopenProposal(request) {
-      const { uuid } = await reviewed(request);
+      const { uuid, userId } = await reviewed(request);
       return review(uuid, async (client, row) => {
         if (row.state !== 'expired')
           return new ServiceError(
@@ -248,7 +248,7 @@ export function createProposalsHandlers(deps: ProposalsHandlerDeps): ServiceHand
           kind: 'reopened',
           lifetimeSeconds: deps.lifetimeSeconds,
         });
-        await announce(client, updated, 'reopened');
+        await announce(client, updated, 'reopened', {}, userId);
         return updated;
       });
     },

@@ -1,7 +1,15 @@
 // Lint in the proposals context: the team's settings (review policy: they decide whether a proposal may
 // be applied, so they live here rather than with accounts), the findings of a proposed change, and the
 // gRPC calls that read and write them.
-import { invalidField, isUuid, ServiceError, type ServiceClient, type ServiceHandlers } from '@dss/platform';
+import {
+  invalidField,
+  isUuid,
+  recordAudit,
+  ServiceError,
+  type ServiceClient,
+  type ServiceHandlers,
+  withTransaction,
+} from '@dss/platform';
 import {
   type DiagramDocument,
   type LintConfig,
@@ -115,7 +123,17 @@ export function createLintHandlers({ pool, accounts }: LintDeps): LintHandlers {
             })),
           },
         );
-      await saveLintSettings(pool, teamId, userId, parsed.config);
+      await withTransaction(pool, async (client) => {
+        const before = await findLintSettings(client, teamId);
+        await saveLintSettings(client, teamId, userId, parsed.config);
+        await recordAudit(client, repo.SCHEMA, {
+          action: 'lint_settings.changed',
+          team_id: teamId,
+          target: { kind: 'lint_settings', id: teamId, name: 'Lint settings' },
+          user_id: userId,
+          details: { before: before?.settings ?? null, after: parsed.config },
+        });
+      });
       return answer(teamId);
     },
   };

@@ -17,6 +17,7 @@ import { editorRoutes } from './routes/editor';
 import { exportRoutes } from './routes/exports';
 import { homeRoutes } from './routes/home';
 import { lintSettingsRoutes } from './routes/lint-settings';
+import { auditLogRoutes } from './routes/audit-log';
 import { liveRoutes } from './routes/live';
 import { reviewRoutes } from './routes/review';
 import { shareRoutes } from './routes/share';
@@ -37,8 +38,8 @@ import { messagePage } from './views/layout';
 const FORM_BODY_LIMIT = '64kb';
 const PASTE_BODY_LIMIT = '2mb';
 const PASTE_PATH = /^\/diagrams\/(?:[^/]+\/(?:paste(?:\/apply)?|layout)|new)$/;
-/** The editor's autosave: a JSON patch, as large as the API's. */
-const EDITS_PATH = /^\/diagrams\/[^/]+\/edits$/;
+/** The editor's autosave (a JSON patch, as large as the API's) and its DBML pane (JSON text to read). */
+const EDITS_PATH = /^\/diagrams\/[^/]+\/(?:edits|dbml)$/;
 
 export interface WebAppOptions {
   trustProxy: boolean | number | string;
@@ -64,7 +65,7 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
         seconds: Number(process.hrtime.bigint() - started) / 1e9,
       });
     });
-    runWithRequestContext({ requestId }, () => next());
+    runWithRequestContext({ requestId, clientIp: req.ip }, () => next());
   });
   app.use(securityHeaders());
 
@@ -114,6 +115,7 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
   webhookRoutes(pages, context);
   for (const mount of [memberRoutes, invitationRoutes, passwordResetRoutes]) mount(pages, context);
   lintSettingsRoutes(pages, context);
+  auditLogRoutes(pages, context);
   app.use(pages);
 
   app.use((_req, _res, next) => next(notFound()));

@@ -7,6 +7,7 @@ export interface WebClients {
   diagrams: ServiceClient<'Diagrams'>;
   proposals: ServiceClient<'Proposals'>;
   notifications: ServiceClient<'Notifications'>;
+  importer: ServiceClient<'Importer'>;
   close(): void;
 }
 
@@ -15,12 +16,15 @@ export function connectWebClients(config: WebConfig, metrics?: Metrics): WebClie
   const diagrams = createServiceClient('Diagrams', config.diagramsAddress, { metrics });
   const proposals = createServiceClient('Proposals', config.proposalsAddress, { metrics });
   const notifications = createServiceClient('Notifications', config.notificationsAddress, { metrics });
+  const importer = createServiceClient('Importer', config.importerAddress, { metrics });
   return {
     accounts,
     diagrams,
     proposals,
     notifications,
+    importer,
     close() {
+      importer.close();
       notifications.close();
       accounts.close();
       diagrams.close();

@@ -29,14 +29,16 @@ export function readWebConfig(source: NodeJS.ProcessEnv = process.env) {
     /** Express `trust proxy`, so the per-IP sign-in throttle sees the client behind an ingress. */
     trustProxy: env.trustProxy('DSS_TRUST_PROXY', source),
     natsUrl: env.optionalUrl('NATS_URL', { protocols: ['nats:', 'tls:'] }, source),
-    accountsAddress: env.address('DSS_ACCOUNTS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.accounts, source),
-    diagramsAddress: env.address('DSS_DIAGRAMS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.diagrams, source),
-    proposalsAddress: env.address('DSS_PROPOSALS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.proposals, source),
-    notificationsAddress: env.address(
+    accountsAddress: env.grpcTarget('DSS_ACCOUNTS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.accounts, source),
+    diagramsAddress: env.grpcTarget('DSS_DIAGRAMS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.diagrams, source),
+    proposalsAddress: env.grpcTarget('DSS_PROPOSALS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.proposals, source),
+    notificationsAddress: env.grpcTarget(
       'DSS_NOTIFICATIONS_GRPC_ADDR',
       DEFAULT_GRPC_ADDRESSES.notifications,
       source,
     ),
+    /** The importer, which reads the editor's DBML pane (ParseDdl, format dbml). */
+    importerAddress: env.address('DSS_IMPORTER_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.importer, source),
     /** smtp(s)://user:password@host:port; without it no email is sent (invitation links are shown only). */
     smtpUrl: env.optionalUrl('DSS_SMTP_URL', { protocols: ['smtp:', 'smtps:'] }, source),
     mailFrom: env.string('DSS_MAIL_FROM', { default: 'Diagram Schema Service <noreply@localhost>' }, source),

@@ -1,6 +1,6 @@
 // Resolving the session cookie to the signed-in person (accounts owns sessions), and the guard that sends
 // anonymous page requests to the sign-in page with a `next` that can only be a local path.
-import { isServiceError } from '@dss/platform';
+import { isServiceError, setRequestActor } from '@dss/platform';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { WebAppContext } from './app-context';
 import { clearCookie, readCookie } from './cookies';
@@ -21,6 +21,8 @@ export function loadViewer(context: WebAppContext): RequestHandler {
         user: { id: session.user!.id, email: session.user!.email, name: session.user!.name },
         memberships: session.memberships,
       } satisfies Viewer;
+      // The services record this person as the actor of whatever this request changes.
+      setRequestActor({ kind: 'user', id: session.user!.id });
     } catch (error) {
       if (!isServiceError(error) || error.code !== 'unauthenticated') return next(error);
       clearCookie(res, context.cookies, context.cookies.session);

@@ -1,9 +1,9 @@
 // The signed-in person of a request, resolved from the session cookie through accounts, and the Principal
 // the diagrams and proposals services expect, built from the person's membership in one team. The web
 // holds no access token, so `token_id` stays empty: diagrams reads it only when creating a diagram (its
-// replay key), which the web never does. Plan and caps are left empty for the same reason: they bound
-// writes, and the web's writes (apply, decline, reopen) go through the review calls, which check the
-// reviewer's role in accounts themselves.
+// replay key), which the web never does. Plan and caps are the team's (accounts puts them on each
+// membership), so a person's writes in the web app (new diagrams, duplicates, editor saves) are bounded by
+// the plan as a token's are.
 import type { ServiceClient } from '@dss/platform';
 
 type Session = Awaited<ReturnType<ServiceClient<'Accounts'>['GetSession']>>;
@@ -15,7 +15,23 @@ export interface Viewer {
   memberships: Membership[];
 }
 
-export function principalFor(viewer: Viewer, membership: Membership) {
+/** The Principal message as the diagrams and proposals services read it. */
+export interface WebPrincipal {
+  token_id: string;
+  user_id: string;
+  user_email: string;
+  user_name: string;
+  team_id: string;
+  team_slug: string;
+  team_name: string;
+  role: string;
+  write: boolean;
+  plan: string;
+  caps: { max_tables_per_diagram?: number; max_private_diagrams?: number };
+  expires_at: string;
+}
+
+export function principalFor(viewer: Viewer, membership: Membership): WebPrincipal {
   return {
     token_id: '',
     user_id: viewer.user.id,
@@ -26,7 +42,15 @@ export function principalFor(viewer: Viewer, membership: Membership) {
     team_name: membership.team_name,
     role: membership.role,
     write: false,
-    plan: '',
+    plan: membership.plan ?? '',
+    caps: {
+      ...(typeof membership.caps?.max_tables_per_diagram === 'number'
+        ? { max_tables_per_diagram: membership.caps.max_tables_per_diagram }
+        : {}),
+      ...(typeof membership.caps?.max_private_diagrams === 'number'
+        ? { max_private_diagrams: membership.caps.max_private_diagrams }
+        : {}),
+    },
     expires_at: '',
   };
 }

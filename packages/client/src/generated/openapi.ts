@@ -348,6 +348,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the team's audit log
+         * @description The audit entries of the token's team, newest first, one page at a time, paged exactly like the diagram list: while `meta.has_more` is true, pass `meta.next_cursor` back as `cursor`. Every security- or data-relevant action is recorded: sign-in, sign-out and failed sign-ins, tokens, members and invitations, password resets, diagrams (created, renamed, deleted, restored, duplicated, purged), versions (restored, labelled), share links, proposals (created, applied, declined, reopened, changes requested, revised), editing sessions (one per session), webhooks and settings. An entry recorded by another service may appear a moment after the action's answer. Owner tokens only (other roles get 403 `forbidden`). Counts toward the read limit.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/diagrams/{uuid}/schema": {
         parameters: {
             query?: never;
@@ -985,6 +1005,61 @@ export interface components {
             /** @description One line of text (trimmed); null or an empty string clears the label. */
             label: string | null;
         };
+        AuditEventListResponse: {
+            data: components["schemas"]["AuditEvent"][];
+            meta: {
+                /** @description Pass as `cursor` for the next page; null on the last page. */
+                next_cursor: string | null;
+                /** @description Whether another page follows. */
+                has_more: boolean;
+            };
+        };
+        AuditEvent: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description `<kind>.<verb>`, e.g. `token.created`, `proposal.applied`, `user.sign_in_failed`.
+             * @example proposal.applied
+             */
+            action: string;
+            actor: {
+                /**
+                 * @description `user`: a signed-in person (web app) or an operator acting for them; `token`: a personal access token; `system`: the service itself (the Trash sweeper); `anonymous`: an unidentified caller (a failed sign-in, a password reset request).
+                 * @enum {string}
+                 */
+                kind: "user" | "token" | "system" | "anonymous";
+                /** @description The user's id (kind user) or the token's id (kind token). */
+                id: string | null;
+                /** @description The person behind the actor, as they are now. */
+                user: {
+                    /** Format: uuid */
+                    id: string;
+                    email: string | null;
+                    name: string | null;
+                } | null;
+            };
+            target: {
+                /** @example diagram */
+                kind: string;
+                id: string | null;
+                /** @description A display name as it was at the time (a diagram's name, a member's email). Plain text. */
+                name: string | null;
+            };
+            team: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name: string;
+            } | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The `X-Request-Id` of the request that made the change. */
+            request_id: string | null;
+            /** @description The client's IP address as the API or the web app saw it. */
+            ip: string | null;
+            /** @description Facts of the action, e.g. a role's `from` and `to`, a failure's `reason`. */
+            details: Record<string, unknown>;
+        };
         DiagramListResponse: {
             data: components["schemas"]["Diagram"][];
             meta: {
@@ -1121,6 +1196,10 @@ export interface components {
             /** @description Unsigned numeric (MySQL). */
             is_unsigned: boolean;
             comment: string | null;
+            /** @description Collation of a character column as the server names it (`utf8mb4_bin`, `C`). Present only when the column has one of its own; absent means the table's (MySQL) or the database's default. */
+            collation?: string;
+            /** @description Name of the enum type of an enum column (PostgreSQL `CREATE TYPE … AS ENUM`, DBML `enum`), schema-qualified outside the default schema. Absent: the export names the type itself. */
+            enum_name?: string;
         };
         Index: {
             uuid: string;
@@ -1129,7 +1208,15 @@ export interface components {
             type: "primary" | "unique" | "index";
             /** @description Column names, in index order. */
             columns: string[];
+            method?: components["schemas"]["IndexMethod"];
+            /** @description A note on the index (DBML `note`); kept in the model and DBML, not written to SQL. */
+            note?: string;
         };
+        /**
+         * @description Index method where the driver has one (PostgreSQL `USING …`; MySQL `USING HASH`, `FULLTEXT`, `SPATIAL`). Absent means the default, btree.
+         * @enum {string}
+         */
+        IndexMethod: "btree" | "hash" | "gin" | "gist" | "brin" | "spgist" | "fulltext" | "spatial";
         /** @description A link between two columns, referenced by table and column names. Stored in one direction: the source holds the foreign key, so `type` is `many-to-one` or `one-to-one`. */
         Relationship: {
             uuid: string;
@@ -1156,6 +1243,10 @@ export interface components {
             indexes: components["schemas"]["Index"][];
             /** @description CHECK constraints, in schema order. Present only when the table has some (absent means none). Exported with CREATE TABLE, added and dropped by migrations. */
             checks?: components["schemas"]["Check"][];
+            /** @description MySQL/MariaDB default character set of the table (`utf8mb4`); absent means the database's. */
+            charset?: string;
+            /** @description MySQL/MariaDB default collation of the table; absent means the character set's default. */
+            collation?: string;
         };
         /** @description A table-level CHECK constraint. */
         Check: {
@@ -1516,6 +1607,10 @@ export interface components {
             indexes?: components["schemas"]["PatchIndex"][];
             /** @description CHECK constraints to add; one with the name of an existing check replaces its condition. Delete one through `deletions.indexes` by its name. */
             checks?: components["schemas"]["Check"][];
+            /** @description MySQL table character set (letters, digits and `_`); an empty string removes it. */
+            charset?: string;
+            /** @description MySQL table collation (letters, digits and `_`); an empty string removes it. */
+            collation?: string;
             left?: components["schemas"]["PatchCoordinate"];
             top?: components["schemas"]["PatchCoordinate"];
             width?: components["schemas"]["PatchCoordinate"];
@@ -1549,6 +1644,10 @@ export interface components {
             /** @description Allowed values of `enum` and `set` columns (put them here, not in a sticky note). */
             enum_values?: string[];
             comment?: string;
+            /** @description Collation of a character column (letters, digits and `_ - . @`); an empty string removes it. */
+            collation?: string;
+            /** @description Name of the enum type (`mood`, `sales.mood`); an empty string removes it. */
+            enum_name?: string;
             /** @description Alias of `is_primary_key`. */
             is_primary?: boolean;
             /** @description Alias of `is_nullable`, inverted. */
@@ -1564,6 +1663,9 @@ export interface components {
             type: "primary" | "unique" | "index";
             /** @description Column names in index order, as they are after the patch. */
             columns: string[];
+            method?: components["schemas"]["IndexMethod"];
+            /** @description A note on the index; when absent an existing index keeps its note, an empty string removes it. */
+            note?: string;
         } & {
             [key: string]: unknown;
         };
@@ -2631,6 +2733,48 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["InvalidBody"];
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["OtherClientError"];
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `meta.next_cursor` of the previous page; omit for the first page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Entries whose actor is this user (id or email) or this token (id). */
+                actor?: string;
+                /** @description An action (`token.created`) or a group of actions (`token`). */
+                action?: string;
+                /** @description Entries about this thing (a diagram's uuid, a user's id, a token's id, ...). */
+                target?: string;
+                /** @description Entries created at or after this ISO 8601 date or timestamp (with offset). */
+                since?: string;
+                /** @description Entries created before this ISO 8601 date or timestamp (with offset). */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of audit entries. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventListResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenRead"];
+            422: components["responses"]["InvalidQuery"];
             429: components["responses"]["RateLimited"];
             "4XX": components["responses"]["OtherClientError"];
         };

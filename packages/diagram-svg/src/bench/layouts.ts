@@ -1,31 +1,43 @@
 // `npm run bench -w @dss/diagram-svg` (after a build), third part: whole-schema layouts side by side. For
-// each graph (OpenStreetMap's 57 tables, danbooru's 66 and the corpus's other schemas, and a generated
+// each graph (Lago's 139 tables and 340 FKs, OpenStreetMap's 57, danbooru's 66 and the corpus's other schemas, and a generated
 // 300-table/600-FK schema), each candidate lays out every table, the server-side drawing routes the lines,
 // and the drawing is measured in drawing units: line crossings (per relationship), pairs of lines 2–8 px
 // apart for more than 80 px, lines within 3 px of a table they do not connect, lines through tables, shared
 // runs, median line length in table widths, area, and the time of layout plus routing.
-//   today      the import's layout (packages/schema: dagre per connected unit, units packed in rows)
+//   import     the import's layout as it is now: of dagre and force, the one whose straight lines cross less
+//   dagre      the import's layout before (packages/schema: dagre per connected unit, units packed in rows)
 //   elk-layered, elk-stress   elkjs 0.12.1 (ELK's layered and stress algorithms) on the whole graph
 //   clustered  packages/schema's layOutClusters (clusters by foreign-key neighbourhood and prefix, hubs central)
+//   force      packages/schema's layOutForce (d3-force: springs and repulsion, then the Placer removes overlaps)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { convertDdl, type DdlDriver } from '@dss/ddl';
-import { apply, type DiagramDocument, emptyDocument, layOutClusters, normalize, validate } from '@dss/schema';
+import { type DiagramDocument, layOutClusters, layOutForce, layOutNewRecords } from '@dss/schema';
 import { crossings, measureSvg, sharedRuns } from '../geometry-check';
 import { readabilityMetrics } from '../line-metrics';
 import { renderDiagramSvg } from '../render';
-import { generateSchemaPatch } from './schema-generator';
+import { generatedDiagram } from './schema-generator';
 
 // elkjs's bundled build runs ELK (compiled from Java) in this thread; its API answers with a promise.
 const ELK = require('elkjs/lib/elk.bundled.js');
 
 const CORPUS = path.resolve(__dirname, '../../../../../shared/corpus');
-const DATA = path.resolve(__dirname, '../../test/data');
 
 type Layout = (document: DiagramDocument) => Promise<Map<string, { left: number; top: number }>>;
 
 const LAYOUTS: [string, Layout | null][] = [
-  ['today', null],
+  ['import', null],
+  [
+    'dagre',
+    async (document) => {
+      const frames = layOutNewRecords(
+        document,
+        { tables: new Set(document.tables.map((table) => table.uuid)), groups: new Set(), notes: new Set() },
+        { wholeSchema: false },
+      );
+      return new Map(document.tables.map((table) => [table.name, frames.get(table.uuid) ?? table] as const));
+    },
+  ],
   [
     'elk-layered',
     (document) => elkLayout(document, { 'elk.algorithm': 'layered', 'elk.direction': 'RIGHT' }),
@@ -38,6 +50,14 @@ const LAYOUTS: [string, Layout | null][] = [
     'clustered',
     async (document) =>
       layOutClusters(
+        document.tables.map((table) => ({ name: table.name, width: table.width, height: table.height })),
+        document.relationships.map((link) => ({ source: link.source_table, target: link.target_table })),
+      ),
+  ],
+  [
+    'force',
+    async (document) =>
+      layOutForce(
         document.tables.map((table) => ({ name: table.name, width: table.width, height: table.height })),
         document.relationships.map((link) => ({ source: link.source_table, target: link.target_table })),
       ),
@@ -73,29 +93,32 @@ async function graphs(): Promise<[string, DiagramDocument][]> {
     if (!result.ok) throw new Error(`${label}: ${result.message}`);
     out.push([label, result.document]);
   };
-  await fromDdl('openstreetmap 57/76', path.join(DATA, 'openstreetmap.sql'), 'pgsql');
+  // Larger real schemas are not kept in the repository (public dumps are not copied into the project):
+  // DSS_WILD_SCHEMAS names a folder holding them; README "Layout benchmark" says where each comes from.
+  const wild = process.env.DSS_WILD_SCHEMAS;
+  for (const [label, file] of [
+    ['lago 139/340', 'lago.sql'],
+    ['openstreetmap 57/76', 'openstreetmap.sql'],
+  ] as const) {
+    if (wild && fs.existsSync(path.join(wild, file))) await fromDdl(label, path.join(wild, file), 'pgsql');
+    else console.log(`layouts: ${label} not measured (put ${file} in the folder DSS_WILD_SCHEMAS names)`);
+  }
   await fromDdl('danbooru 66/93', path.join(CORPUS, 'pgsql/danbooru.sql'), 'pgsql');
   await fromDdl('adventureworks 71/90', path.join(CORPUS, 'sqlsrv/adventureworks.sql'), 'sqlsrv');
   await fromDdl('pterodactyl 35/35', path.join(CORPUS, 'mysql/pterodactyl.sql'), 'mysql');
-  const base = emptyDocument('pgsql');
-  const checked = validate(
-    normalize(generateSchemaPatch({ tables: 300, relationships: 600 })).patch,
-    base,
-    'pgsql',
-    'propose',
-  );
-  if (!checked.ok)
-    throw new Error(`the generated schema is invalid: ${JSON.stringify(checked.problems.slice(0, 3))}`);
-  out.push(['generated 300/600', apply(base, checked.patch).document]);
+  out.push(['generated 140/340', generatedDiagram({ tables: 140, relationships: 340 })]);
+  out.push(['generated 300/600', generatedDiagram({ tables: 300, relationships: 600 })]);
   return out;
 }
 
 async function main(): Promise<void> {
   const only = process.env.DSS_BENCH_LAYOUTS?.split(',');
+  const onlyGraphs = process.env.DSS_BENCH_GRAPHS?.split(',');
   console.log(
     'layouts: crossings (per relationship) | near-parallel pairs | border runs | through tables | shared runs | median length (table widths) | area (Mpx) | layout + routing ms',
   );
   for (const [label, document] of await graphs()) {
+    if (onlyGraphs && !onlyGraphs.some((prefix) => label.startsWith(prefix))) continue;
     for (const [name, layout] of LAYOUTS) {
       if (only && !only.includes(name)) continue;
       const started = performance.now();

@@ -2,6 +2,7 @@
 // whose tables share a name prefix and reference each other, a few hub tables (`users`, `accounts`,
 // `organizations`) that most modules reference, and some references across modules. Returns a schema
 // patch without positions, so applying it lays the tables out as an import does today.
+import { apply, type DiagramDocument, emptyDocument, normalize, validate } from '@dss/schema';
 import { SeededRandom } from '@dss/schema/dist/bench/random';
 
 const MODULES = [
@@ -142,4 +143,16 @@ function someColumns(random: SeededRandom) {
       type: random.pick(TYPES),
     });
   return columns;
+}
+
+/**
+ * The generated schema as a diagram, imported as an import lays it out (applying a patch without
+ * positions): what the layout benchmark and the large-schema tests measure.
+ */
+export function generatedDiagram(shape: GeneratedShape): DiagramDocument {
+  const base = emptyDocument('pgsql');
+  const checked = validate(normalize(generateSchemaPatch(shape)).patch, base, 'pgsql', 'propose');
+  if (!checked.ok)
+    throw new Error(`the generated schema is invalid: ${JSON.stringify(checked.problems.slice(0, 3))}`);
+  return apply(base, checked.patch).document;
 }

@@ -5,6 +5,7 @@
 // Diagrams of 20 tables or more get a search box that centres a table, and a minimap while zoomed in:
 // every table as a box, the part in view as a frame, and a press or drag on it moves the view there.
 // Nothing is sent anywhere.
+import { addGroups } from './groups';
 import { type Selection, select } from 'd3-selection';
 import {
   type D3ZoomEvent,
@@ -314,6 +315,7 @@ function addControls(figure: HTMLElement, svg: SVGSVGElement, viewport: Viewport
     addMinimap(figure, svg, viewport, tables);
   }
   addFocus(figure, svg, viewport, bar);
+  addGroups(figure, svg, bar);
   const layoutForm = document.getElementById('layout-form') as HTMLFormElement | null;
   if (layoutForm !== null) addArranging(bar, svg, viewport, layoutForm);
   figure.prepend(bar);

@@ -15,7 +15,8 @@ export type Point = [number, number];
 
 /** Cost of one bend, in pixels of line: a two-bend detour of up to 2 × BEND px is preferred to a third bend. */
 const BEND = 36;
-const WINDOWS = [160, Number.POSITIVE_INFINITY];
+const WINDOWS = [160, 480, 1440, Number.POSITIVE_INFINITY];
+export const windowStats: number[] = [0, 0, 0, 0, 0];
 
 /**
  * The path from `start` to `goal` (both outside every obstacle), leaving `start` and reaching `goal`
@@ -48,15 +49,38 @@ export interface SearchOptions {
 export class SearchCache {
   private previous = new Map<string, Point[]>();
   private current = new Map<string, Point[]>();
+  private previousLanes = new Map<string, readonly number[]>();
+  private currentLanes = new Map<string, readonly number[]>();
   hits = 0;
   misses = 0;
+  laneHits = 0;
+  laneMisses = 0;
 
   /** Called before each routing: what the last routing used is kept, the rest dropped. */
   nextRouting(): void {
     this.previous = this.current;
     this.current = new Map();
+    this.previousLanes = this.currentLanes;
+    this.currentLanes = new Map();
     this.hits = 0;
     this.misses = 0;
+    this.laneHits = 0;
+    this.laneMisses = 0;
+  }
+
+  /** The lanes of a group of crowded runs (see lanes.ts, LaneMemo), kept like the paths. */
+  findLanes(key: string): readonly number[] | undefined {
+    const found = this.currentLanes.get(key) ?? this.previousLanes.get(key);
+    if (found === undefined) this.laneMisses++;
+    else {
+      this.laneHits++;
+      this.currentLanes.set(key, found);
+    }
+    return found;
+  }
+
+  keepLanes(key: string, lanes: readonly number[]): void {
+    this.currentLanes.set(key, [...lanes]);
   }
 
   find(key: string): Point[] | undefined {
@@ -88,24 +112,45 @@ const CONGESTION = 80;
 export class RunUsage {
   private readonly horizontal = new Map<number, [number, number][]>();
   private readonly vertical = new Map<number, [number, number][]>();
+  /** The grid lines that have runs, sorted, so a window's lines are found by binary search. */
+  private readonly horizontalLines: number[] = [];
+  private readonly verticalLines: number[] = [];
 
   add(points: readonly Point[]): void {
     for (let at = 1; at < points.length; at++) {
       const [x1, y1] = points[at - 1] as Point;
       const [x2, y2] = points[at] as Point;
-      if (y1 === y2 && x1 !== x2) push(this.horizontal, y1, Math.min(x1, x2), Math.max(x1, x2));
-      else if (x1 === x2 && y1 !== y2) push(this.vertical, x1, Math.min(y1, y2), Math.max(y1, y2));
+      if (y1 === y2 && x1 !== x2)
+        push(this.horizontal, this.horizontalLines, y1, Math.min(x1, x2), Math.max(x1, x2));
+      else if (x1 === x2 && y1 !== y2)
+        push(this.vertical, this.verticalLines, x1, Math.min(y1, y2), Math.max(y1, y2));
     }
   }
 
   /** The runs on grid lines inside `window` (the only ones a search in it reads), as a string. */
   keyWithin(window: Rect): string {
-    const parts: string[] = [];
-    for (const [y, runs] of this.horizontal)
-      if (y >= window.top && y <= window.bottom) parts.push(`h${y}:${runs.join(';')}`);
-    for (const [x, runs] of this.vertical)
-      if (x >= window.left && x <= window.right) parts.push(`v${x}:${runs.join(';')}`);
-    return parts.join(' ');
+    // A run that does not reach into the window along its grid line adds nothing to any step in it.
+    let key = '';
+    const lines = (
+      map: Map<number, [number, number][]>,
+      sorted: readonly number[],
+      low: number,
+      high: number,
+      from: number,
+      to: number,
+      tag: string,
+    ) => {
+      for (let at = lowerIndex(sorted, low); at < sorted.length && (sorted[at] as number) <= high; at++) {
+        const value = sorted[at] as number;
+        let line = '';
+        for (const [start, end] of map.get(value) ?? NO_RUNS)
+          if (end >= from && start <= to) line += `${start},${end};`;
+        if (line !== '') key += `${tag}${value}:${line} `;
+      }
+    };
+    lines(this.horizontal, this.horizontalLines, window.top, window.bottom, window.left, window.right, 'h');
+    lines(this.vertical, this.verticalLines, window.left, window.right, window.top, window.bottom, 'v');
+    return key;
   }
 
   /** Every earlier run on line `line`. */
@@ -128,10 +173,20 @@ function lowerIndex(list: readonly number[], value: number): number {
   return low;
 }
 
-function push(map: Map<number, [number, number][]>, line: number, from: number, to: number): void {
+function push(
+  map: Map<number, [number, number][]>,
+  sorted: number[],
+  line: number,
+  from: number,
+  to: number,
+): void {
   const runs = map.get(line);
-  if (runs === undefined) map.set(line, [[from, to]]);
-  else runs.push([from, to]);
+  if (runs === undefined) {
+    map.set(line, [[from, to]]);
+    let at = sorted.length;
+    while (at > 0 && (sorted[at - 1] as number) > line) at--;
+    sorted.splice(at, 0, line);
+  } else runs.push([from, to]);
 }
 
 /**
@@ -174,8 +229,12 @@ export function searchPath(
       options,
     );
     if (key !== null && path !== null) options.cache?.keep(key, path);
-    if (path !== null) return path;
+    if (path !== null) {
+      windowStats[WINDOWS.indexOf(margin)]++;
+      return path;
+    }
   }
+  windowStats[4]++;
   return null;
 }
 

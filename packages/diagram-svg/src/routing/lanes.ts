@@ -47,10 +47,20 @@ export interface LaneRoute {
   targetBand?: [number, number];
 }
 
-export function separateLanes(routes: LaneRoute[], tableRects: readonly Rect[]): void {
+/**
+ * Lanes found by an earlier routing of the same diagram, by everything a group's lanes depend on (see
+ * assignLanes): a group of runs whose key is unchanged gets the same lanes without the checks against the
+ * tables, so a routing with the memo draws exactly what one without it draws.
+ */
+export interface LaneMemo {
+  findLanes(key: string): readonly number[] | undefined;
+  keepLanes(key: string, lanes: readonly number[]): void;
+}
+
+export function separateLanes(routes: LaneRoute[], tableRects: readonly Rect[], memo?: LaneMemo): void {
   const tables = new TableIndex(tableRects);
   for (let round = 0; round < ROUNDS; round++) {
-    const moved = spread(routes, tables, 'vertical') + spread(routes, tables, 'horizontal');
+    const moved = spread(routes, tables, 'vertical', memo) + spread(routes, tables, 'horizontal', memo);
     if (moved === 0) break;
   }
   repair(routes, tables, 'vertical');
@@ -164,7 +174,12 @@ function segmentsOf(routes: LaneRoute[], orientation: 'vertical' | 'horizontal')
 }
 
 /** Moves crowded segments into lanes; returns how many moved. */
-function spread(routes: LaneRoute[], tables: TableIndex, orientation: 'vertical' | 'horizontal'): number {
+function spread(
+  routes: LaneRoute[],
+  tables: TableIndex,
+  orientation: 'vertical' | 'horizontal',
+  memo: LaneMemo | undefined,
+): number {
   const segments = segmentsOf(routes, orientation).sort((a, b) => a.line - b.line);
   // Components of "closer than a lane and overlapping, on different lines".
   const parent = segments.map((_, index) => index);
@@ -199,16 +214,23 @@ function spread(routes: LaneRoute[], tables: TableIndex, orientation: 'vertical'
   for (const component of components.values()) {
     if (new Set(component.map((s) => s.route)).size < 2) continue;
     if (component.every((segment) => segment.fixed)) continue;
-    moved += assignLanes(component, routes, tables, orientation);
+    moved += assignLanes(component, routes, tables, orientation, memo);
   }
   return moved;
 }
 
+/**
+ * Spreads one group of crowded runs (a corridor) over the free space beside it. What it reads: the runs
+ * themselves, the tables near them (which narrow the space), and, for the check that a moved run and the two
+ * runs it joins stay off every table, the points of those runs and the tables around them. The key of the
+ * memo holds all of these, so a group whose key is unchanged takes its earlier lanes as they are.
+ */
 function assignLanes(
   component: Segment[],
   routes: LaneRoute[],
   tables: TableIndex,
   orientation: 'vertical' | 'horizontal',
+  memo: LaneMemo | undefined,
 ): number {
   const lines = component.map((s) => s.line);
   const lowestLine = Math.min(...lines);
@@ -241,19 +263,76 @@ function assignLanes(
   const centre = lines.reduce((sum, line) => sum + line, 0) / count;
   const first = Math.min(Math.max(centre - width / 2, low), high - width);
   const ordered = [...component].sort((a, b) => a.line - b.line || a.order - b.order || a.route - b.route);
+  const index = orientation === 'vertical' ? 0 : 1;
+  const moving = ordered
+    .map((segment, lane) => ({
+      segment,
+      wanted: Math.min(segment.high, Math.max(segment.low, first + lane * spacing)),
+    }))
+    .filter(({ segment }) => !segment.fixed);
+  const key = memo === undefined ? null : laneKey(moving, routes, tables, index);
+  const known = key === null ? undefined : memo?.findLanes(key);
   let moved = 0;
-  ordered.forEach((segment, lane) => {
-    if (segment.fixed) return;
-    const wanted = Math.min(segment.high, Math.max(segment.low, first + lane * spacing));
-    const value = closestFitting(routes[segment.route] as LaneRoute, segment, wanted, orientation, tables);
+  const lanes: number[] = [];
+  moving.forEach(({ segment, wanted }, at) => {
+    const value =
+      known?.[at] ?? closestFitting(routes[segment.route] as LaneRoute, segment, wanted, orientation, tables);
+    lanes.push(value);
     if (Math.abs(value - segment.line) < 0.01) return;
     const points = (routes[segment.route] as LaneRoute).points;
-    const index = orientation === 'vertical' ? 0 : 1;
     (points[segment.at] as Point)[index] = value;
     (points[segment.at + 1] as Point)[index] = value;
     moved++;
   });
+  if (key !== null && known === undefined) memo?.keepLanes(key, lanes);
   return moved;
+}
+
+/**
+ * Everything the fit checks of a group's moves read: each moving run's wanted lane and line, the points of
+ * it and of the runs it joins, and every table in the area those runs can reach (the points' box, widened
+ * across to the wanted lanes), sorted so that the key does not depend on the tables' order.
+ */
+function laneKey(
+  moving: readonly { segment: Segment; wanted: number }[],
+  routes: readonly LaneRoute[],
+  tables: TableIndex,
+  index: 0 | 1,
+): string {
+  const area = {
+    left: Number.POSITIVE_INFINITY,
+    top: Number.POSITIVE_INFINITY,
+    right: Number.NEGATIVE_INFINITY,
+    bottom: Number.NEGATIVE_INFINITY,
+  };
+  const include = (x: number, y: number) => {
+    area.left = Math.min(area.left, x);
+    area.right = Math.max(area.right, x);
+    area.top = Math.min(area.top, y);
+    area.bottom = Math.max(area.bottom, y);
+  };
+  let key = `${index}|`;
+  // Runs of one line move each other's shared points: which runs belong to one line is part of the key.
+  const lineOf = new Map<number, number>();
+  for (const { segment, wanted } of moving) {
+    const points = (routes[segment.route] as LaneRoute).points;
+    const line = lineOf.get(segment.route) ?? lineOf.size;
+    lineOf.set(segment.route, line);
+    key += `${line},${segment.at},${segment.line},${wanted}:`;
+    for (let at = segment.at - 1; at <= segment.at + 2; at++) {
+      const point = points[at] as Point;
+      include(point[0], point[1]);
+      key += `${point[0]},${point[1]};`;
+      if (index === 0) include(wanted, point[1]);
+      else include(point[0], wanted);
+    }
+    key += '|';
+  }
+  const found = tables
+    .within(area)
+    .map((table) => `${table.left},${table.top},${table.right},${table.bottom}`)
+    .sort();
+  return `${key}${found.join(';')}`;
 }
 
 /** `wanted`, or the value nearest to it on the way back to the segment's line that keeps off every table. */
@@ -290,30 +369,39 @@ function fits(
     [a, b],
     [b, points[at + 2] as Point],
   ];
-  return checks.every(([p, q]) =>
-    tables
-      .within({
-        left: Math.min(p[0], q[0]),
-        right: Math.max(p[0], q[0]),
-        top: Math.min(p[1], q[1]),
-        bottom: Math.max(p[1], q[1]),
-      })
-      .every((table) => !entersTable(p, q, table)),
+  return checks.every(
+    ([p, q]) =>
+      !tables.some(
+        {
+          left: Math.min(p[0], q[0]),
+          right: Math.max(p[0], q[0]),
+          top: Math.min(p[1], q[1]),
+          bottom: Math.max(p[1], q[1]),
+        },
+        (table) => entersTable(p, q, table),
+      ),
   );
 }
 
 /** Side of the cells of TableIndex, in px: about a table's size. */
 const CELL = 256;
+/** Cell coordinates are offset by this much so that a cell's key is one non-negative number. */
+const CELL_OFFSET = 1 << 15;
 
 /**
  * The tables by the square cells they cover, so that a check near a segment looks at the few tables around
  * it instead of all of them (a 300-table diagram's lanes make tens of thousands of checks). `within`
- * returns every table whose rectangle meets the given one (edges included), in their given order.
+ * returns every table whose rectangle meets the given one (edges included); `some` asks whether one of
+ * them passes a test, without building a list.
  */
-class TableIndex {
-  private readonly cells = new Map<string, number[]>();
+export class TableIndex {
+  private readonly cells = new Map<number, number[]>();
+  /** Per table, the number of the last query that met it (a query meets a table in several cells). */
+  private readonly stamps: Int32Array;
+  private query = 0;
 
   constructor(private readonly tables: readonly Rect[]) {
+    this.stamps = new Int32Array(tables.length);
     tables.forEach((table, at) => {
       this.eachCell(table, (key) => {
         const list = this.cells.get(key);
@@ -324,29 +412,57 @@ class TableIndex {
   }
 
   within(area: Rect): Rect[] {
-    const found = new Set<number>();
-    this.eachCell(area, (key) => {
-      for (const at of this.cells.get(key) ?? []) found.add(at);
+    const found: Rect[] = [];
+    this.visit(area, (table) => {
+      found.push(table);
+      return false;
     });
-    return [...found]
-      .sort((a, b) => a - b)
-      .map((at) => this.tables[at] as Rect)
-      .filter(
-        (table) =>
-          table.right >= area.left &&
-          table.left <= area.right &&
-          table.bottom >= area.top &&
-          table.top <= area.bottom,
-      );
+    return found;
   }
 
-  private eachCell(area: Rect, visit: (key: string) => void): void {
+  some(area: Rect, test: (table: Rect) => boolean): boolean {
+    return this.visit(area, test);
+  }
+
+  /** Calls `test` once per table meeting `area` until it returns true; whether one did. */
+  private visit(area: Rect, test: (table: Rect) => boolean): boolean {
+    const query = ++this.query;
     const x0 = Math.floor(area.left / CELL);
     const x1 = Math.floor(area.right / CELL);
     const y0 = Math.floor(area.top / CELL);
     const y1 = Math.floor(area.bottom / CELL);
-    for (let x = x0; x <= x1; x++) for (let y = y0; y <= y1; y++) visit(`${x},${y}`);
+    for (let x = x0; x <= x1; x++)
+      for (let y = y0; y <= y1; y++) {
+        const list = this.cells.get(cellKey(x, y));
+        if (list === undefined) continue;
+        for (const at of list) {
+          if (this.stamps[at] === query) continue;
+          this.stamps[at] = query;
+          const table = this.tables[at] as Rect;
+          if (
+            table.right >= area.left &&
+            table.left <= area.right &&
+            table.bottom >= area.top &&
+            table.top <= area.bottom &&
+            test(table)
+          )
+            return true;
+        }
+      }
+    return false;
   }
+
+  private eachCell(area: Rect, visit: (key: number) => void): void {
+    const x0 = Math.floor(area.left / CELL);
+    const x1 = Math.floor(area.right / CELL);
+    const y0 = Math.floor(area.top / CELL);
+    const y1 = Math.floor(area.bottom / CELL);
+    for (let x = x0; x <= x1; x++) for (let y = y0; y <= y1; y++) visit(cellKey(x, y));
+  }
+}
+
+function cellKey(x: number, y: number): number {
+  return (x + CELL_OFFSET) * 2 * CELL_OFFSET + (y + CELL_OFFSET);
 }
 
 /** Whether the axis-parallel segment p–q has a part inside the table (its outline excepted, 2 px in). */

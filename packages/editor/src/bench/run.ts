@@ -9,7 +9,7 @@ import { generateDiagram } from '@dss/schema/dist/bench/generate-diagram';
 import { type Measurement, measurePair } from '@dss/schema/dist/bench/measure';
 import { renderDiagramSvg } from '@dss/diagram-svg';
 import { EditorStore } from '../store';
-import { runBrowserBench } from './browser';
+import { runBrowserBench, runTypingBench } from './browser';
 
 const RUNS = Number(process.env.DSS_BENCH_RUNS ?? 5);
 
@@ -67,8 +67,16 @@ function row(measurement: Measurement, baseline: Measurement): string {
   );
 }
 
-main();
-runBrowserBench().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 1;
-});
+// DSS_BENCH_PART=dbml runs only the DBML pane's part (typing in a 100-table diagram).
+if (process.env.DSS_BENCH_PART === 'dbml')
+  runTypingBench().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  });
+else {
+  main();
+  runBrowserBench().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  });
+}

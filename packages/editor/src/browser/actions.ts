@@ -15,6 +15,8 @@ export interface Action {
   /** Needs edit rights (a viewer's page leaves it out). */
   edits: boolean;
   enabled?: (editor: EditorController) => boolean;
+  /** A toggle's state (the button's aria-pressed). */
+  pressed?: (editor: EditorController) => boolean;
   perform: (editor: EditorController) => void;
 }
 
@@ -65,6 +67,15 @@ export const ACTIONS: Action[] = [
     toolbar: true,
     edits: true,
     perform: (editor) => editor.addNote(),
+  },
+  {
+    name: 'auto-layout',
+    label: 'Auto-layout',
+    keys: ['L'],
+    matches: (e) => e.key === 'l' && !mod(e),
+    toolbar: true,
+    edits: true,
+    perform: (editor) => editor.autoLayout(),
   },
   {
     name: 'undo',
@@ -118,11 +129,25 @@ export const ACTIONS: Action[] = [
     edits: false,
     perform: (editor) => editor.toggleHelp(),
   },
+  {
+    name: 'toggle-text',
+    label: 'DBML pane',
+    keys: ['D'],
+    matches: (e) => e.key === 'd' && !mod(e) && !e.altKey,
+    toolbar: true,
+    edits: false,
+    pressed: (editor) => editor.textOpen.value,
+    perform: (editor) => {
+      editor.textOpen.value = !editor.textOpen.value;
+    },
+  },
 ];
 
 /** The action a key press runs, or undefined. Keys typed into a field belong to the field, except Escape and undo/redo. */
 export function actionForKey(event: KeyboardEvent, editable: boolean): Action | undefined {
-  const target = event.target as HTMLElement | null;
+  // The element the key went to, also inside a shadow root (the DBML pane's code editor), where
+  // `event.target` is only the shadow's host.
+  const target = (event.composedPath()[0] ?? event.target) as HTMLElement | null;
   const typing =
     target !== null && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
   return ACTIONS.find((action) => {

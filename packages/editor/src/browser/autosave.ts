@@ -11,7 +11,7 @@ import {
   rebasePatch,
   validate,
 } from '@dss/schema';
-import { type EditPatch, isEmptyPatch, patchBetween } from '../changes';
+import { applyBeside, type EditPatch, isEmptyPatch, patchBetween, splitPatch } from '../changes';
 import type { EditorStore } from '../store';
 
 export type SaveState =
@@ -149,13 +149,16 @@ export class Autosave {
     const mine = patchBetween(this.#saved, this.store.document);
     let next = document;
     if (!isEmptyPatch(mine)) {
-      const normalized = normalize(mine).patch;
+      const { schemaPatch, beside } = splitPatch(mine);
+      const normalized = normalize(schemaPatch).patch;
       const onBase = validate(normalized, this.#saved, this.store.driver, 'propose');
       const rebased = onBase.ok ? rebasePatch(onBase.patch, this.#saved, document) : null;
       if (rebased && !rebased.ok) return this.#remoteConflict(rebaseConflictMessage(rebased.conflicts));
       const onRemote = validate(normalized, document, this.store.driver, 'propose');
       if (!onRemote.ok) return this.#remoteConflict(onRemote.message);
-      next = apply(document, onRemote.patch).document;
+      const done = applyBeside(apply(document, onRemote.patch).document, beside);
+      if (!done.ok) return this.#remoteConflict(done.message);
+      next = done.document;
     }
     this.#saved = document;
     this.#version = versionUuid;
@@ -195,7 +198,7 @@ export class Autosave {
         method: 'POST',
         credentials: 'same-origin',
         headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': this.csrfToken },
-        body: JSON.stringify({ base_version_uuid: this.#version, patch }),
+        body: JSON.stringify(saveBody(this.#version, patch)),
       });
       const answer = (await response.json().catch(() => null)) as {
         version_uuid?: string;
@@ -280,6 +283,12 @@ export class Autosave {
       // Nothing kept to clear.
     }
   }
+}
+
+/** The save's body: the patch, and beside it what the patch format cannot say (colours, column order). */
+function saveBody(baseVersionUuid: string, patch: EditPatch) {
+  const { schemaPatch, beside } = splitPatch(patch);
+  return { base_version_uuid: baseVersionUuid, patch: schemaPatch, ...beside };
 }
 
 export function describeSaveState(state: SaveState): string {

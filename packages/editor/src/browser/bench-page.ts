@@ -5,7 +5,9 @@
 import { renderDiagramSvg } from '@dss/diagram-svg';
 import type { DiagramDocument } from '@dss/schema';
 import { EditorStore } from '../store';
+import { EditorController } from './controller';
 import { CanvasDrawing } from './drawing';
+import { DbmlText, type ReadAnswer } from './text-pane';
 
 interface BenchApi {
   /** Loads the document; returns ms to its first complete drawing (the page's first paint of it). */
@@ -20,9 +22,16 @@ interface BenchApi {
   fullMarkup(): string;
   /** Any edit, drawn patched (for checking the patching on documents of any shape). */
   edit(patch: Parameters<EditorStore['edit']>[1]): Promise<number>;
+  /**
+   * The DBML pane on the loaded document: a column typed into the table's DBML, from the end of the pause
+   * (the text read by `dssReadDbml`, the importer's conversion in the bench process, then one edit) until
+   * the drawing with the column is on screen; `canvas`: the same column added as a canvas edit (baseline).
+   */
+  typeColumn(table: string, canvas: boolean): Promise<number>;
 }
 
 let store: EditorStore | null = null;
+let text: DbmlText | null = null;
 let drawing = new CanvasDrawing();
 let added = 0;
 const host = document.createElement('section');
@@ -55,6 +64,8 @@ const api: BenchApi = {
   async load(diagram) {
     const start = performance.now();
     store = new EditorStore(diagram, diagram.driver);
+    const read = (window as unknown as { dssReadDbml: (dbml: string) => Promise<ReadAnswer> }).dssReadDbml;
+    text = new DbmlText(new EditorController(store, null, true), read);
     drawing = new CanvasDrawing();
     return drawn(start, false);
   },
@@ -83,6 +94,40 @@ const api: BenchApi = {
     const start = performance.now();
     const result = (store as EditorStore).edit('Edit', patch);
     if (!result.ok) throw new Error(result.message);
+    return drawn(start, false);
+  },
+  async typeColumn(table, canvas) {
+    const name = `typed_${added++}`;
+    const pane = text as DbmlText;
+    if (canvas) {
+      const start = performance.now();
+      const result = pane.editor.edit(
+        'Add column',
+        {
+          strategy: 'merge',
+          tables: [{ name: table, columns: [{ name, type: 'varchar(40)', is_nullable: true }] }],
+        },
+        'canvas',
+      );
+      if (!result) throw new Error(pane.editor.refusal.value?.message ?? 'refused');
+      return drawn(start, false);
+    }
+    const lines = pane.text.split('\n');
+    const header = lines.findIndex((line) => line.startsWith(`Table "${table}" {`));
+    if (header < 0) throw new Error(`no table ${table} in the DBML`);
+    lines.splice(header + 1, 0, `  "${name}" varchar(40)`);
+    pane.typed(lines.join('\n'));
+    // The pause is over: from here the text is read, the edit made and the drawing patched.
+    const start = performance.now();
+    await pane.settle();
+    const problem = pane.problem.value;
+    if (problem) throw new Error(`line ${problem.line}: ${problem.message}`);
+    if (
+      !(store as EditorStore).document.tables
+        .find((t) => t.name === table)
+        ?.columns.some((c) => c.name === name)
+    )
+      throw new Error('the typed column was not applied');
     return drawn(start, false);
   },
   markup: () => new XMLSerializer().serializeToString(host.querySelector('svg') as SVGSVGElement),

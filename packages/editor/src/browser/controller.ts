@@ -2,8 +2,8 @@
 // what is selected, which panel is open, the last refused edit and the save state, as signals the
 // components read. Every button, shortcut, drag and test goes through these methods.
 import { signal } from '@preact/signals';
-import type { DiagramDocument, DocumentTable } from '@dss/schema';
-import { writtenColumn, type EditPatch } from '../changes';
+import { type DiagramDocument, type DocumentTable, reLayOut } from '@dss/schema';
+import { type EditPatch, isEmptyPatch, patchBetween, writtenColumn } from '../changes';
 import { freeSpotFor, type Rect } from '../placement';
 import type { EditorStore, EditResult } from '../store';
 import type { Autosave, SaveState } from './autosave';
@@ -30,6 +30,8 @@ export class EditorController {
   readonly refusal = signal<Refusal | null>(null);
   readonly saveState = signal<SaveState>({ kind: 'saved' });
   readonly helpOpen = signal(false);
+  /** The DBML/SQL pane beside the drawing is shown. */
+  readonly textOpen = signal(false);
   readonly history = signal({ canUndo: false, canRedo: false });
   /** The part of the diagram in view, in diagram units (set by the canvas as it scrolls). */
   view: Rect = { left: 0, top: 0, width: 900, height: 600 };
@@ -202,8 +204,31 @@ export class EditorController {
       groups: [{ name: to, left: group.left, top: group.top, width: group.width, height: group.height }],
       tables: members.map((table) => ({ name: table.name, parent_name: to, columns: [] })),
       deletions: { groups: [{ name: from, delete_children: false }] },
+      // The group is written again under its new name: its colour goes with it.
+      ...(group.color ? { colors: { groups: { [to]: group.color } } } : {}),
     };
     if (this.edit('Rename group', patch, 'group')) this.panel.value = { kind: 'group', name: to };
+  }
+
+  /** Moves a column one place up (-1) or down (1) in its table: the order travels beside the patch. */
+  moveColumn(tableName: string, columnName: string, step: -1 | 1): void {
+    const table = this.document.value.tables.find((candidate) => candidate.name === tableName);
+    const names = table?.columns.map((column) => column.name) ?? [];
+    const from = names.indexOf(columnName);
+    const to = from + step;
+    if (from < 0 || to < 0 || to >= names.length) return;
+    [names[from], names[to]] = [names[to]!, names[from]!];
+    this.edit('Move column', { strategy: 'merge', column_order: { [tableName]: names } }, 'table');
+  }
+
+  /** A table's or group's colour (a hex colour, or null for the default): a canvas-only edit. */
+  recolor(kind: 'table' | 'group', name: string, color: string | null): void {
+    const section = kind === 'table' ? 'tables' : 'groups';
+    this.edit(
+      kind === 'table' ? 'Colour table' : 'Colour group',
+      { strategy: 'merge', colors: { [section]: { [name]: color } } },
+      kind,
+    );
   }
 
   moveGroup(name: string, dx: number, dy: number): void {
@@ -336,6 +361,16 @@ export class EditorController {
       },
       'canvas',
     );
+  }
+
+  /**
+   * Lays out every table, group and note anew (the layout an import gets), as one undo step saved like
+   * any move.
+   */
+  autoLayout(): void {
+    const before = this.document.value;
+    const patch = patchBetween(before, reLayOut(before));
+    if (!isEmptyPatch(patch)) this.edit('Auto-layout', patch, 'toolbar');
   }
 
   /** A column written anew from the form (its old name when renamed), through the engine. */

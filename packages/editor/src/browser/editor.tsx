@@ -14,8 +14,9 @@ import { EditorController } from './controller';
 import { GroupPanel, NotePanel } from './group-panels';
 import { startLive } from './live';
 import { ColumnForm, Problem, RelationshipPanel, TablePanel } from './panels';
+import { DbmlText, readWithServer, TextPane } from './text-pane';
 
-function App({ editor, title }: { editor: EditorController; title: string }) {
+function App({ editor, title, text }: { editor: EditorController; title: string; text: DbmlText }) {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const action = actionForKey(event, editor.editable);
@@ -29,7 +30,9 @@ function App({ editor, title }: { editor: EditorController; title: string }) {
   const state = editor.saveState.value;
   editor.history.value; // read so undo/redo availability redraws the toolbar
   return (
-    <div class={editor.editable ? 'editor-shell' : 'editor-shell read-only'}>
+    <div
+      class={`editor-shell${editor.editable ? '' : ' read-only'}${editor.textOpen.value ? ' with-text' : ''}`}
+    >
       <div class="editor-toolbar" role="toolbar" aria-label="Editor">
         {ACTIONS.filter((action) => action.toolbar && (editor.editable || !action.edits)).map((action) => (
           <button
@@ -37,6 +40,7 @@ function App({ editor, title }: { editor: EditorController; title: string }) {
             type="button"
             disabled={action.enabled ? !action.enabled(editor) : false}
             aria-keyshortcuts={action.keys.join(' ')}
+            aria-pressed={action.pressed ? action.pressed(editor) : undefined}
             onClick={() => action.perform(editor)}
           >
             {action.label}
@@ -66,6 +70,7 @@ function App({ editor, title }: { editor: EditorController; title: string }) {
       <Problem editor={editor} place="toolbar" />
       <Problem editor={editor} place="canvas" />
       {editor.helpOpen.value && <Help />}
+      <TextPane editor={editor} text={text} />
       <Canvas editor={editor} title={title} />
       {editor.editable || editor.panel.value ? <Side editor={editor} /> : null}
     </div>
@@ -175,7 +180,8 @@ function start(): void {
     onSelectionChange: (listener: (tables: string[]) => void) => editor.onSelectionChange(listener),
     controller: editor,
   };
-  render(<App editor={editor} title={title} />, root);
+  const text = new DbmlText(editor, readWithServer(diagram, root.dataset['csrf'] ?? ''));
+  render(<App editor={editor} title={title} text={text} />, root);
   startLive(editor, diagram, root.dataset['version'] ?? '');
 }
 

@@ -1,8 +1,9 @@
 // The side panels of groups and sticky notes: a group's name (rename), its tables, delete; a note's text
-// and delete. Moving both is a drag on the canvas. Colours are not offered: the patch format has none.
+// and delete; a group's colour. Moving both is a drag on the canvas. A note's colour is not offered (a note
+// is written again under a new uuid when it changes, so a colour sent beside the patch could not name it).
 import type { Group, StickyNote } from '@dss/schema';
 import type { EditorController } from './controller';
-import { Problem } from './panels';
+import { ColorField, Problem } from './panels';
 
 export function GroupPanel({ editor, group }: { editor: EditorController; group: Group }) {
   const members = editor.document.value.tables.filter((table) => table.parent_uuid === group.uuid);
@@ -26,6 +27,7 @@ export function GroupPanel({ editor, group }: { editor: EditorController; group:
           <button type="submit">Save group</button>
         </form>
       )}
+      <ColorField editor={editor} kind="group" name={group.name} color={group.color} />
       <h3>Tables in the group</h3>
       <p>
         {members.length === 0

@@ -6,6 +6,7 @@
 // the others, and the save queue is flushed when the connection comes back. Names are set as text only.
 import type { DiagramDocument } from '@dss/schema';
 import type { EditorController } from './controller';
+import { showPeople } from './presence-list';
 
 interface PresencePerson {
   tab: string;
@@ -67,7 +68,7 @@ export function startLive(editor: EditorController, diagramUuid: string, version
 
   document.addEventListener('dss:live-presence', (event) => {
     people = (event as CustomEvent<{ people: PresencePerson[] }>).detail.people;
-    list?.replaceChildren(...byPerson(people).map(personItem));
+    if (list) showPeople(list, people, 'is here');
     markPeople(people);
   });
 
@@ -148,42 +149,6 @@ function serialized(run: () => Promise<void>): () => Promise<void> {
     running = loop();
     return running;
   };
-}
-
-interface Person {
-  name: string;
-  email: string;
-  tables: string[];
-}
-
-/** One entry per person (e-mail addresses are unique), with the tables selected in any of their tabs. */
-function byPerson(people: PresencePerson[]): Person[] {
-  const persons = new Map<string, Person>();
-  for (const entry of people) {
-    const person = persons.get(entry.email) ?? { name: entry.name, email: entry.email, tables: [] };
-    if (entry.table && !person.tables.includes(entry.table)) person.tables.push(entry.table);
-    persons.set(entry.email, person);
-  }
-  return [...persons.values()];
-}
-
-function personItem(person: Person): HTMLLIElement {
-  const item = document.createElement('li');
-  const who = document.createElement('span');
-  who.className = 'live-person';
-  who.textContent = person.name || person.email;
-  who.title = person.email;
-  item.append(who);
-  if (person.tables.length > 0) {
-    item.append(' has ');
-    person.tables.forEach((name, index) => {
-      const table = document.createElement('code');
-      table.textContent = name;
-      item.append(...(index > 0 ? [', ', table] : [table]));
-    });
-    item.append(' selected');
-  } else item.append(' is here');
-  return item;
 }
 
 /** Outlines each table someone else has selected; the names are in the presence bar. */

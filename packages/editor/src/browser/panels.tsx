@@ -1,4 +1,4 @@
-// The side panel: a table (name, comment, columns, indexes, delete), a column form (type from the
+// The side panel: a table (name, comment, colour, columns, indexes, delete), a column form (type from the
 // driver's catalog with its parameters, flags the driver has, default, comment) and the relationship form.
 // A refused edit shows the engine's message in the panel where it was made.
 import { useState } from 'preact/hooks';
@@ -10,6 +10,7 @@ import {
   lookupDataType,
   writtenType,
 } from '@dss/schema';
+import { GROUP_DEFAULT, TABLE_HEADER_DEFAULT } from '@dss/diagram-svg/src/palette';
 import type { EditorController } from './controller';
 
 export function Problem({ editor, place }: { editor: EditorController; place: string }) {
@@ -61,9 +62,10 @@ export function TablePanel({ editor, table }: { editor: EditorController; table:
         </label>
         {!readOnly && <button type="submit">Save table</button>}
       </form>
+      <ColorField editor={editor} kind="table" name={table.name} color={table.color} />
       <h3>Columns</h3>
       <ul class="items">
-        {table.columns.map((column) => (
+        {table.columns.map((column, at) => (
           <li key={column.uuid}>
             <span>
               {column.name}{' '}
@@ -78,6 +80,28 @@ export function TablePanel({ editor, table }: { editor: EditorController; table:
               >
                 Edit column {column.name}
               </button>
+            )}
+            {!readOnly && table.columns.length > 1 && (
+              <span class="reorder">
+                <button
+                  type="button"
+                  aria-label={`Move column ${column.name} up`}
+                  title="Move up"
+                  disabled={at === 0}
+                  onClick={() => editor.moveColumn(table.name, column.name, -1)}
+                >
+                  ↑
+                </button>
+                <button
+                  type="button"
+                  aria-label={`Move column ${column.name} down`}
+                  title="Move down"
+                  disabled={at === table.columns.length - 1}
+                  onClick={() => editor.moveColumn(table.name, column.name, 1)}
+                >
+                  ↓
+                </button>
+              </span>
             )}
           </li>
         ))}
@@ -358,6 +382,49 @@ export function ColumnForm({
       </form>
     </section>
   );
+}
+
+/**
+ * A table's or group's colour: a colour picker (committed when the picker closes) and "Default colour".
+ * Read-only people see the colour only.
+ */
+export function ColorField({
+  editor,
+  kind,
+  name,
+  color,
+}: {
+  editor: EditorController;
+  kind: 'table' | 'group';
+  name: string;
+  color: string | null;
+}) {
+  const label = kind === 'table' ? 'Table colour' : 'Group colour';
+  const fallback = kind === 'table' ? TABLE_HEADER_DEFAULT : GROUP_DEFAULT;
+  return (
+    <div class="color-field">
+      <label>
+        {label}
+        <input
+          type="color"
+          name="color"
+          value={normalHex(color ?? fallback)}
+          disabled={!editor.editable}
+          onChange={(event) => editor.recolor(kind, name, event.currentTarget.value.toLowerCase())}
+        />
+      </label>
+      {editor.editable && color !== null && (
+        <button type="button" onClick={() => editor.recolor(kind, name, null)}>
+          Default colour
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** `#abc` → `#aabbcc`, as a colour input wants it. */
+function normalHex(color: string): string {
+  return color.length === 4 ? `#${[...color.slice(1)].map((digit) => digit + digit).join('')}` : color;
 }
 
 function Check({ name, label, checked }: { name: string; label: string; checked: boolean }) {

@@ -27,6 +27,9 @@ export const DEFAULT_STREAMS: readonly StreamSpec[] = [
     maxAgeMs: DAY_MS,
   },
   { name: 'JOBS', subjects: ['importer.>'], retention: 'workqueue', maxAgeMs: 7 * DAY_MS },
+  // Audit entries on their way from the service that recorded them (its outbox) to the accounts service
+  // that stores them: kept until stored, like jobs.
+  { name: 'AUDIT', subjects: ['audit.>'], retention: 'workqueue', maxAgeMs: 7 * DAY_MS },
   // Who has a diagram open in the web app, shared between its replicas: worthless after seconds, kept
   // only as long as JetStream allows (max age may not be shorter than the duplicate window).
   { name: 'PRESENCE', subjects: ['web.>'], retention: 'limits', maxAgeMs: DEDUPE_WINDOW_MS },

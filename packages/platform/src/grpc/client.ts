@@ -8,7 +8,7 @@ import { currentRequestContext } from '../request-context';
 import { clientRpcMetrics, type RpcMetrics } from './call-metrics';
 import { fromGrpcError } from './error-status';
 import { type ProtoSource, serviceDefinition } from './protos';
-import { MAX_MESSAGE_BYTES, REQUEST_ID_METADATA } from './server';
+import { ACTOR_METADATA, CLIENT_IP_METADATA, MAX_MESSAGE_BYTES, REQUEST_ID_METADATA } from './server';
 import type { CallOptions, ClientOf, DssServiceDefinitions, ServiceDefinitionMap } from './types';
 
 export const DEFAULT_DEADLINE_MS = 10_000;
@@ -19,6 +19,14 @@ export const DEFAULT_DEADLINE_MS = 10_000;
  * restarted service is ready again; a peer on the same cluster network is cheap to retry once a second.
  */
 export const RECONNECT_BACKOFF_MS = { initial: 250, max: 1_000 } as const;
+
+/**
+ * Calls are spread over every address the target names (`ipv4:a:p,b:p` or a `dns:` name of several
+ * replicas) and skip a replica whose connection is down; one address behaves as pick_first would. grpc-js
+ * only retries a call transparently when it never reached a server, so a replica killed mid-call fails
+ * exactly its in-flight calls.
+ */
+const SERVICE_CONFIG = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] });
 
 export interface ServiceClientOptions extends ProtoSource {
   /** Deadline of each call unless the call gives its own; default 10 s. */
@@ -39,6 +47,7 @@ export function createServiceClient<
     'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
     'grpc.initial_reconnect_backoff_ms': RECONNECT_BACKOFF_MS.initial,
     'grpc.max_reconnect_backoff_ms': RECONNECT_BACKOFF_MS.max,
+    'grpc.service_config': SERVICE_CONFIG,
   });
   const defaultDeadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
   const rpcMetrics = options.metrics ? clientRpcMetrics(options.metrics) : undefined;
@@ -74,9 +83,13 @@ function callUnary(
   rpcMetrics: RpcMetrics | undefined,
 ): Promise<unknown> {
   const metadata = toMetadata(callOptions.metadata);
-  const requestId = currentRequestContext()?.requestId;
-  if (requestId && metadata.get(REQUEST_ID_METADATA).length === 0)
-    metadata.set(REQUEST_ID_METADATA, requestId);
+  const context = currentRequestContext();
+  if (context?.requestId && metadata.get(REQUEST_ID_METADATA).length === 0)
+    metadata.set(REQUEST_ID_METADATA, context.requestId);
+  if (context?.clientIp && metadata.get(CLIENT_IP_METADATA).length === 0)
+    metadata.set(CLIENT_IP_METADATA, context.clientIp);
+  if (context?.actor && metadata.get(ACTOR_METADATA).length === 0)
+    metadata.set(ACTOR_METADATA, JSON.stringify(context.actor));
   const deadline = new Date(Date.now() + (callOptions.deadlineMs ?? defaultDeadlineMs));
   const started = process.hrtime.bigint();
   const record = (code: grpc.status) =>

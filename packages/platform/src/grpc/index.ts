@@ -13,6 +13,8 @@ export {
   type GrpcServerOptions,
   MAX_MESSAGE_BYTES,
   REQUEST_ID_METADATA,
+  CLIENT_IP_METADATA,
+  ACTOR_METADATA,
   startGrpcServer,
 } from './server';
 export type {

@@ -6,7 +6,7 @@ import { HealthImplementation } from 'grpc-health-check';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logging';
 import type { Metrics } from '../metrics';
-import { runWithRequestContext } from '../request-context';
+import { type RequestActor, type RequestContext, runWithRequestContext } from '../request-context';
 import { serverRpcMetrics, type RpcMetrics } from './call-metrics';
 import { toGrpcStatus } from './error-status';
 import { type ProtoSource, serviceDefinition } from './protos';
@@ -14,6 +14,14 @@ import type { DssServiceDefinitions, HandlersOf, ServiceDefinitionMap } from './
 
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 export const REQUEST_ID_METADATA = 'x-request-id';
+/** The client's IP address as the edge (gateway, web app) saw it, for the audit log. */
+export const CLIENT_IP_METADATA = 'x-dss-client-ip';
+/** Who acts (JSON of RequestActor), set by the edge once it has authenticated the caller. */
+export const ACTOR_METADATA = 'x-dss-actor';
+/** How long a client connection lasts before the server asks the client to reconnect (and resolve again). */
+export const MAX_CONNECTION_AGE_MS = 5 * 60_000;
+/** Calls in flight on a connection past its age get this long to finish (above any call's deadline). */
+const DEFAULT_DEADLINE_GRACE_MS = 30_000;
 
 export interface GrpcServerOptions<M extends ServiceDefinitionMap = DssServiceDefinitions>
   extends ProtoSource {
@@ -46,6 +54,11 @@ export async function startGrpcServer<M extends ServiceDefinitionMap = DssServic
   const server = new grpc.Server({
     'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
     'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+    // Callers balance over the addresses their target resolves to (round_robin; the chart's headless
+    // Services): ending each connection after a while (calls in flight finish first) makes them reconnect
+    // and resolve again, so replicas added since are used within minutes, not only after a failure.
+    'grpc.max_connection_age_ms': MAX_CONNECTION_AGE_MS,
+    'grpc.max_connection_age_grace_ms': DEFAULT_DEADLINE_GRACE_MS,
   });
   const rpcMetrics = serverRpcMetrics(options.metrics);
   const serviceNames = Object.keys(options.services);
@@ -119,7 +132,7 @@ function wrapHandler(
     const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
     const incoming = call.metadata.get(REQUEST_ID_METADATA)[0];
     const requestId = typeof incoming === 'string' && incoming.length > 0 ? incoming : randomUUID();
-    runWithRequestContext({ requestId }, async () => {
+    runWithRequestContext({ requestId, ...contextFromMetadata(call.metadata) }, async () => {
       try {
         const response = await handler(call.request, call);
         rpcMetrics.record(service, method, grpc.status.OK, seconds());
@@ -138,6 +151,28 @@ function wrapHandler(
       }
     });
   };
+}
+
+/** The client address and actor an edge passed along (grpc/client.ts sends them); absent ones stay absent. */
+function contextFromMetadata(metadata: grpc.Metadata): Omit<RequestContext, 'requestId'> {
+  const context: Omit<RequestContext, 'requestId'> = {};
+  const ip = metadata.get(CLIENT_IP_METADATA)[0];
+  if (typeof ip === 'string' && ip.length > 0 && ip.length <= 64) context.clientIp = ip;
+  const actor = metadata.get(ACTOR_METADATA)[0];
+  if (typeof actor === 'string' && actor.length > 0 && actor.length <= 512) {
+    try {
+      const parsed = JSON.parse(actor) as RequestActor;
+      if (['user', 'token', 'system'].includes(parsed.kind) && typeof parsed.id === 'string')
+        context.actor = {
+          kind: parsed.kind,
+          id: parsed.id,
+          ...(typeof parsed.user_id === 'string' ? { user_id: parsed.user_id } : {}),
+        };
+    } catch {
+      // A malformed actor is dropped: the handler still knows the user from its request.
+    }
+  }
+  return context;
 }
 
 function stopServer(server: grpc.Server, graceMs: number): Promise<void> {

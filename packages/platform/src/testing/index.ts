@@ -7,6 +7,7 @@ export { eventually } from './eventually';
 export { freePort } from './free-port';
 export { grpcHealthStatus } from './grpc-health';
 export { findNatsServer, OwnNats, waitFor } from './own-nats';
+export { type ReceivedRequest, WebhookReceiver } from './webhook-receiver';
 
 export function testDatabaseUrl(): string {
   return process.env.DSS_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

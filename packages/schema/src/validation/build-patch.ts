@@ -43,6 +43,8 @@ function buildColumn({ located, dataType, isUnsigned }: ResolvedColumn): PatchCo
   if (entry.is_index !== undefined) column.is_index = entry.is_index;
   if (entry.default !== undefined) column.default = entry.default;
   if (entry.comment !== undefined) column.comment = entry.comment;
+  if (entry.collation !== undefined) column.collation = entry.collation;
+  if (entry.enum_name !== undefined) column.enum_name = entry.enum_name;
   if (isUnsigned !== undefined) column.is_unsigned = isUnsigned;
   if (entry.enum_values !== undefined) column.enum_values = [...entry.enum_values];
   return column;
@@ -50,15 +52,23 @@ function buildColumn({ located, dataType, isUnsigned }: ResolvedColumn): PatchCo
 
 function buildTable(plan: TablePlan): PatchTable {
   const entry = plan.located.entry;
-  const indexes: PatchIndex[] = (entry.indexes ?? []).map((index) => ({
-    name: index.name,
-    type: index.type,
-    columns: [...index.columns],
-  }));
+  const indexes: PatchIndex[] = (entry.indexes ?? []).map((index) => {
+    const built: PatchIndex = { name: index.name, type: index.type, columns: [...index.columns] };
+    if (index.method !== undefined) built.method = index.method;
+    if (index.note !== undefined) built.note = index.note;
+    return built;
+  });
   const table: PatchTable = { name: entry.name, columns: (plan.columns ?? []).map(buildColumn), indexes };
   if (entry.checks !== undefined)
     table.checks = entry.checks.map((check) => ({ name: check.name, expression: check.expression }));
-  copyDefined(entry, table, ['old_name', 'comment', 'parent_name', 'parent_uuid'] as const);
+  copyDefined(entry, table, [
+    'old_name',
+    'comment',
+    'parent_name',
+    'parent_uuid',
+    'charset',
+    'collation',
+  ] as const);
   copyFrame(entry, table);
   return table;
 }

@@ -1,5 +1,6 @@
 // Entries of a normalised patch once `checkShape` has accepted them against the contract: the same field
 // names and types as the contract document, nothing resolved yet (types are still written text).
+import type { IndexMethod } from '../model';
 import type { RelationshipEndpoints, Strategy } from '../patch-types';
 
 export interface ShapedFrame {
@@ -23,12 +24,16 @@ export interface ShapedColumn {
   default?: string;
   enum_values?: string[];
   comment?: string;
+  collation?: string;
+  enum_name?: string;
 }
 
 export interface ShapedIndex {
   name: string;
   type: 'primary' | 'unique' | 'index';
   columns: string[];
+  method?: IndexMethod;
+  note?: string;
 }
 
 export interface ShapedTable extends ShapedFrame {
@@ -40,6 +45,8 @@ export interface ShapedTable extends ShapedFrame {
   columns?: ShapedColumn[];
   indexes?: ShapedIndex[];
   checks?: { name: string; expression: string }[];
+  charset?: string;
+  collation?: string;
 }
 
 export interface ShapedGroup extends ShapedFrame {

@@ -2,8 +2,6 @@
 // are published on it as the outboxes publish them), a gRPC client, and a webhook receiver on 127.0.0.1
 // whose answers each test decides.
 import { randomBytes, randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   createEventBus,
   createLogger,
@@ -19,45 +17,7 @@ import { type NotificationsService, startNotificationsService } from '../../src/
 
 export const APP_URL = 'https://app.example.test';
 
-export interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** The receiver: records every request; `answer` picks each status (200 by default). */
-export class Receiver {
-  readonly received: Received[] = [];
-  answer: (request: Received) => number | 'hang' = () => 200;
-  private server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const request = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-      this.received.push(request);
-      const status = this.answer(request);
-      if (status === 'hang') return;
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(`answered ${status}`);
-    });
-  });
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
-  }
-
-  /** Bodies as parsed JSON, in the order they arrived. */
-  events(): { id: string; type: string; data: Record<string, unknown> }[] {
-    return this.received.map((request) => JSON.parse(request.body));
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
+export { type ReceivedRequest as Received, WebhookReceiver as Receiver } from '@dss/platform/testing';
 
 export interface Harness {
   database: TestDatabase;

@@ -160,4 +160,14 @@ main.embed figure.diagram { border: none; height: 100vh; border-radius: 0; }
 .top-tools { display: flex; align-items: center; gap: 1rem; }
 .theme-toggle { font-size: 0.9rem; padding: 0.2rem 0.7rem; }
 .theme-toggle[aria-pressed="true"] { border-color: var(--accent); }
+.audit-filters { display: flex; flex-wrap: wrap; gap: 0.8rem; align-items: end; }
+.audit-filters label { display: flex; flex-direction: column; gap: 0.2rem; font-size: 0.9rem; }
+.table-scroll { overflow-x: auto; }
+#audit-events td { vertical-align: top; font-size: 0.9rem; }
+#audit-events td code { overflow-wrap: anywhere; }
+#audit-events td:nth-child(2) code { white-space: nowrap; overflow-wrap: normal; }
+.audit-filters .buttons { display: flex; gap: 0.8rem; align-items: center; }
+#audit-events .detail { display: block; overflow-wrap: anywhere; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.pager { display: flex; gap: 1.2rem; }
 `;

@@ -9,6 +9,7 @@
 import type { DiagramDocument } from '@dss/schema';
 import { renderDiagramSvg } from '@dss/diagram-svg/src/render';
 import { enableViewports } from '@dss/diagram-svg/src/browser/viewport';
+import { showPeople } from '@dss/editor/src/browser/presence-list';
 import { connectLive, type PresencePerson } from './live-connection';
 
 interface DocumentAnswer {
@@ -104,7 +105,7 @@ function startDiagramPage(section: HTMLElement, diagramUuid: string): void {
   document.addEventListener('dss:live-deleted', showDeleted);
   document.addEventListener('dss:live-presence', (event) => {
     people = (event as CustomEvent<{ people: PresencePerson[] }>).detail.people;
-    if (list) list.replaceChildren(...byPerson(people).map(personItem));
+    if (list) showPeople(list, people, 'is viewing');
     markPeople(people);
   });
 
@@ -155,43 +156,6 @@ function redraw(documentData: DiagramDocument, title: string): boolean {
   enableViewports(figure.parentElement ?? document);
   if (selected) tableGroup(selected)?.classList.add('dss-selected');
   return true;
-}
-
-interface Person {
-  name: string;
-  email: string;
-  tables: string[];
-}
-
-/** One entry per person (e-mail addresses are unique), with the tables selected in any of their tabs. */
-function byPerson(people: PresencePerson[]): Person[] {
-  const persons = new Map<string, Person>();
-  for (const entry of people) {
-    const person = persons.get(entry.email) ?? { name: entry.name, email: entry.email, tables: [] };
-    if (entry.table && !person.tables.includes(entry.table)) person.tables.push(entry.table);
-    persons.set(entry.email, person);
-  }
-  return [...persons.values()];
-}
-
-function personItem(person: Person): HTMLLIElement {
-  const item = document.createElement('li');
-  const who = document.createElement('span');
-  who.className = 'live-person';
-  who.textContent = person.name || person.email;
-  who.title = person.email;
-  item.append(who);
-  if (person.tables.length > 0) {
-    item.append(' has ');
-    person.tables.forEach((name, index) => {
-      const table = document.createElement('code');
-      table.textContent = name;
-      item.append(...(index > 0 ? [', ', table] : [table]));
-    });
-    item.append(' selected');
-  } else item.append(' is viewing');
-  item.dataset['tables'] = person.tables.join(' ');
-  return item;
 }
 
 /** Marks each table someone else has selected, named in its tooltip-free label for screen readers too. */

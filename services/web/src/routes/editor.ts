@@ -2,7 +2,9 @@
 // (the page the @dss/editor bundle turns into an editor, live through /assets/live.js with a presence bar;
 // viewers get it read-only), and
 // `POST /diagrams/{uuid}/edits`, where the page's autosave sends the patch of its unsaved edits (JSON,
-// CSRF token in a header) to be written as a version of source `editor` on the version it started from.
+// CSRF token in a header) to be written as a version of source `editor` on the version it started from, and
+// `POST /diagrams/{uuid}/dbml`, where the editor's DBML pane sends the text a person typed to be read by the
+// importer (the same conversion as a diagram created from DBML); the page turns the answer into one edit.
 import { isServiceError } from '@dss/platform';
 import { DRIVERS, MAX_DDL_BYTES } from '@dss/schema';
 import type { Request, Response, Router } from 'express';
@@ -23,6 +25,8 @@ const DATABASES = [
 ] as const;
 /** How long the create waits for a SQL or DBML import before opening the editor on an importing diagram. */
 const IMPORT_WAIT_MS = 5000;
+/** How long the DBML pane's read may take: the importer's conversion time limit and a queue for a worker. */
+const PARSE_DEADLINE_MS = 45_000;
 
 export function editorRoutes(router: Router, context: WebAppContext): void {
   const { clients } = context;
@@ -157,6 +161,46 @@ ${
     );
   });
 
+  router.post('/diagrams/:uuid/dbml', requireViewer, async (req, res) => {
+    const viewer = viewerOf(res)!;
+    const { diagram, membership } = await findVisibleDiagram(clients, viewer, String(req.params.uuid));
+    if (!canEdit(membership.role))
+      return void res
+        .status(403)
+        .json({ code: 'forbidden', message: 'Only owners and editors can change this diagram.' });
+    const dbml = ((req.body ?? {}) as Record<string, unknown>).dbml;
+    if (typeof dbml !== 'string')
+      return void res.status(400).json({ code: 'invalid_request', message: 'dbml must be a string of DBML' });
+    if (Buffer.byteLength(dbml) > MAX_DDL_BYTES)
+      return void res.status(413).json({
+        code: 'payload_too_large',
+        message: `The DBML is larger than ${MAX_DDL_BYTES / 1024}KB, the most an import takes.`,
+      });
+    // The importer's own time limit (30 s by default) ends a conversion first; a request waits for a free worker.
+    const parsed = await clients.importer.ParseDdl(
+      { driver: diagram.driver, ddl: dbml, format: 'dbml' },
+      { deadlineMs: PARSE_DEADLINE_MS },
+    );
+    if (parsed.document_json === undefined) {
+      const code = parsed.error_code ?? 'ddl_internal_error';
+      const message = parsed.error_message ?? 'the DBML could not be read';
+      if (code === 'ddl_internal_error' || code === 'ddl_timeout')
+        return void res.status(503).json({ code, message });
+      return void res.status(422).json({
+        code,
+        message,
+        ...(parsed.error_line !== undefined
+          ? { line: parsed.error_line, column: parsed.error_column ?? 1 }
+          : {}),
+      });
+    }
+    res.json({
+      document: JSON.parse(parsed.document_json) as unknown,
+      warnings: parsed.warnings?.items ?? [],
+      warnings_total: parsed.warnings?.total ?? 0,
+    });
+  });
+
   router.post('/diagrams/:uuid/edits', requireViewer, async (req, res) => {
     const viewer = viewerOf(res)!;
     const { diagram, membership } = await findVisibleDiagram(clients, viewer, String(req.params.uuid));
@@ -180,6 +224,11 @@ ${
         base_version_uuid: typeof body.base_version_uuid === 'string' ? body.base_version_uuid : '',
         note_positions_json:
           notePositions && typeof notePositions === 'object' ? JSON.stringify(notePositions) : '',
+        colors_json: body.colors === undefined ? '' : JSON.stringify(body.colors),
+        column_order_json: body.column_order === undefined ? '' : JSON.stringify(body.column_order),
+        ...(typeof membership.caps?.max_tables_per_diagram === 'number'
+          ? { max_tables_per_diagram: membership.caps.max_tables_per_diagram }
+          : {}),
       });
       const document = await fullDocument(clients, viewer, membership, applied.diagram ?? diagram);
       res.json({ version_uuid: applied.version_uuid, document });

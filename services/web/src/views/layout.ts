@@ -50,6 +50,7 @@ ${
 <a href="/settings/webhooks">Webhooks</a>
 <a href="/settings/team">Team</a>
 <a href="/settings/lint">Lint rules</a>
+<a href="/settings/audit">Audit log</a>
 <span class="who" title="${chrome.viewer.email}">${chrome.viewer.name}</span>
 <form method="post" action="/sign-out" class="inline">
 <input type="hidden" name="_csrf" value="${chrome.viewer.csrfToken}">

@@ -434,6 +434,107 @@ describe('the editor (Chromium, whole embedded system)', () => {
     expect(stored.groups.map((group) => group.name)).toEqual(['billing']);
   });
 
+  it('When a person colours a table and a group, then the drawing shows it, it is saved, undo takes it back and a renamed group keeps it', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Coloured', 'PostgreSQL');
+    const full = async () =>
+      (await api(web, owner.token, 'GET', `/diagrams/${uuid}/schema-full`)).body.data as unknown as {
+        tables: { name: string; color: string | null }[];
+        groups: { name: string; color: string | null }[];
+      };
+    const headerFill = () =>
+      page.locator('g.dss-table[data-table="ledger"] path.dss-header').getAttribute('fill');
+    await addTable(page, 'ledger');
+    const defaultFill = await headerFill();
+    await page.getByLabel('Table colour').fill('#f97316');
+    await saved(page);
+    expect(await headerFill()).toBe('#f97316');
+    expect((await full()).tables.map((table) => [table.name, table.color])).toEqual([['ledger', '#f97316']]);
+
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await saved(page);
+    expect(await headerFill()).toBe(defaultFill);
+    expect((await full()).tables[0]!.color).toBeNull();
+    await page.getByRole('button', { name: 'Redo' }).click();
+    await page.getByRole('button', { name: 'Default colour' }).click();
+    await saved(page);
+    expect((await full()).tables[0]!.color).toBeNull();
+
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Add group' }).click();
+    await page.getByRole('textbox', { name: 'Group name' }).fill('money');
+    await page.getByRole('button', { name: 'Save group' }).click();
+    await page.getByRole('heading', { name: 'Group money' }).waitFor();
+    await page.getByLabel('Group colour').fill('#22c55e');
+    await page.getByRole('textbox', { name: 'Group name' }).fill('finance');
+    await page.getByRole('button', { name: 'Save group' }).click();
+    await page.getByRole('heading', { name: 'Group finance' }).waitFor();
+    await saved(page);
+    await saveScreenshot(page, 'editor-colours');
+    expect((await full()).groups.map((group) => [group.name, group.color])).toEqual([['finance', '#22c55e']]);
+  });
+
+  it('When a person moves a column up, then the drawing, /schema and the exported SQL show the new order, and undo takes it back', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Reordered', 'PostgreSQL');
+    await addTable(page, 'people');
+    await addColumn(page, { name: 'email', type: 'text' });
+    await addColumn(page, { name: 'nickname', type: 'text' });
+    await saved(page);
+    const drawn = () => page.locator('g.dss-table[data-table="people"] .dss-column-name').allTextContents();
+    const stored = async () => (await schemaOf(uuid)).tables[0]!.columns.map((column) => column.name);
+    expect(await stored()).toEqual(['id', 'email', 'nickname']);
+    expect(await page.getByRole('button', { name: 'Move column id up' }).isDisabled()).toBe(true);
+
+    await page.getByRole('button', { name: 'Move column nickname up' }).click();
+    await saved(page);
+    expect(await drawn()).toEqual(['id', 'nickname', 'email']);
+    expect(await stored()).toEqual(['id', 'nickname', 'email']);
+    expect(await exportedSql(uuid)).toMatch(/"nickname"[^;]*"email"/s);
+
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await saved(page);
+    expect(await drawn()).toEqual(['id', 'email', 'nickname']);
+    expect(await stored()).toEqual(['id', 'email', 'nickname']);
+  });
+
+  it('When a team is on a plan with caps, then the web app holds a person to them as the API holds a token', async () => {
+    // The free plan: 10 tables per diagram, 1 private diagram (services/accounts/plans.json).
+    await web.people.team('frugal', 'free');
+    const saver = await createPerson(web, 'frugal', 'owner', 'Fran Frugal');
+    const page = await suite.signedInPage(saver, '/');
+    const dbml = Array.from({ length: 10 }, (_, at) => `Table t${at} {\n  id bigint [pk]\n}`).join('\n\n');
+    await page.getByRole('link', { name: 'New diagram' }).click();
+    await page.getByRole('textbox', { name: 'Name' }).fill('Ten tables');
+    await page.getByRole('combobox', { name: 'Database' }).selectOption({ label: 'PostgreSQL' });
+    await page.getByRole('radio', { name: 'From DBML' }).check();
+    await page.getByRole('textbox', { name: /SQL or DBML/ }).fill(dbml);
+    await Promise.all([
+      page.waitForURL(/\/edit$/),
+      page.getByRole('button', { name: 'Create diagram' }).click(),
+    ]);
+
+    await page.getByRole('button', { name: 'Add table' }).click();
+    await page.getByRole('textbox', { name: 'Table name' }).fill('eleventh');
+    await page.getByRole('button', { name: 'Save table' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /plan allows at most 10 tables/ })
+      .waitFor({ timeout: 15_000 });
+    const uuid = page.url().split('/').at(-2)!;
+    const stored = await fetch(`${web.webUrl}/diagrams/${uuid}/document.json`, {
+      headers: { cookie: (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ') },
+    });
+    const document = ((await stored.json()) as { data: { document: { tables: unknown[] } } }).data.document;
+    expect(document.tables).toHaveLength(10);
+
+    await page.goto(`${web.webUrl}/diagrams/new`);
+    await page.getByRole('textbox', { name: 'Name' }).fill('One too many');
+    await page.getByRole('radio', { name: 'Empty' }).check();
+    await page.getByRole('button', { name: 'Create diagram' }).click();
+    expect(await page.getByRole('alert').textContent()).toMatch(/at most 1 private diagram/);
+  });
+
   it('When a person drags from a column to a column with the relationship panel open, then the relationship is drawn and saved', async () => {
     const page = await suite.signedInPage(owner, '/');
     const uuid = await newDiagram(page, 'Dragged link', 'PostgreSQL');

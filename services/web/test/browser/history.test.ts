@@ -11,6 +11,7 @@ import {
   scratchPostgres,
   withoutImplicit,
 } from '../../../../packages/sql/test/real-db';
+import { readWithMermaid } from '../../../../packages/sql/test/mermaid-in-browser';
 import { saveScreenshot } from '../support/browser';
 import { useBrowserSuite } from '../support/browser-suite';
 import { api, createPerson, propose, type WebTestSystem } from '../support/web-system';
@@ -209,7 +210,11 @@ describe('History you can walk (Chromium, whole embedded system)', () => {
     }
     const mermaid = (await download(page, uuid, 'mermaid', 2)).body.toString('utf8');
     expect(mermaid.startsWith('erDiagram')).toBe(true);
-    expect(mermaid).toContain('invoices');
+    // Opened by Mermaid itself: one entity per table, one line per relationship (invoices → orders).
+    const reader = await page.context().newPage();
+    const read = await readWithMermaid(reader, mermaid);
+    await reader.close();
+    expect({ entities: read.entities, lines: read.lines }).toEqual({ entities: 3, lines: 1 });
     const svg = (await download(page, uuid, 'svg', 2)).body.toString('utf8');
     expect(svg).toMatch(/^<svg[^>]* width="\d+" height="\d+"/);
     const png = await download(page, uuid, 'png', 2);

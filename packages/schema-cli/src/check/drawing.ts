@@ -6,6 +6,15 @@ import * as path from 'node:path';
 import { renderDiagramSvg, reviewDiagram } from '@dss/diagram-svg';
 import type { DiagramDocument, DocumentDiff } from '@dss/schema';
 
+/**
+ * A file the PNG needs: in `assets/` beside this code when it was bundled with its files (the developer
+ * CLI's package: packages/dev-cli/scripts/bundle.js), else in the package that ships it.
+ */
+function assetFile(name: string, packageFolder: () => string): string {
+  const bundled = path.join(__dirname, 'assets', name);
+  return fs.existsSync(bundled) ? bundled : path.join(packageFolder(), name);
+}
+
 /** The uuids of the tables a change touches, and of the tables linked to them. */
 function changedPart(document: DiagramDocument, changes: DocumentDiff): Set<string> {
   const byName = new Map(document.tables.map((table) => [table.name, table.uuid]));
@@ -60,7 +69,7 @@ export async function changesPng(
   const viewWidth = Number(/viewBox="[-\d.]+ [-\d.]+ ([\d.]+) /.exec(svg)?.[1] ?? 1200);
   const resvg = await import('@resvg/resvg-wasm');
   await initialised(resvg);
-  const fonts = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+  const fonts = () => path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
   const renderer = new resvg.Resvg(svg, {
     fitTo: { mode: 'width', value: Math.round(Math.min(2400, Math.max(800, viewWidth))) },
     background: '#ffffff',
@@ -70,7 +79,7 @@ export async function changesPng(
         'DejaVuSans-Bold.ttf',
         'DejaVuSansMono.ttf',
         'DejaVuSansMono-Bold.ttf',
-      ].map((file) => new Uint8Array(fs.readFileSync(path.join(fonts, file)))),
+      ].map((file) => new Uint8Array(fs.readFileSync(assetFile(file, fonts)))),
       defaultFontFamily: 'DejaVu Sans',
       sansSerifFamily: 'DejaVu Sans',
       monospaceFamily: 'DejaVu Sans Mono',
@@ -91,7 +100,7 @@ export async function changesPng(
 let ready: Promise<void> | undefined;
 function initialised(resvg: typeof import('@resvg/resvg-wasm')): Promise<void> {
   ready ??= resvg.initWasm(
-    fs.readFileSync(path.join(path.dirname(require.resolve('@resvg/resvg-wasm')), 'index_bg.wasm')),
+    fs.readFileSync(assetFile('index_bg.wasm', () => path.dirname(require.resolve('@resvg/resvg-wasm')))),
   );
   return ready;
 }

@@ -7,7 +7,6 @@ import path from 'node:path';
 import { type DiagramDocument, DRIVERS, diff, isEmptyDiff, lintSchema, parseLintConfig } from '@dss/schema';
 import { migrationScript } from '@dss/sql';
 import { type Command, Option } from 'commander';
-import { apiClient } from './api';
 import { type Migration, schemaAfterMigrations } from './check/dev-database';
 import { changesPng } from './check/drawing';
 import { changeCounts, renderCheckMarkdown } from './check/report';
@@ -57,7 +56,7 @@ export function registerCheckCommand(program: Command, context: SchemaCommandCon
         throw new UsageError('give exactly one of --ddl (with --dev-url) and --url');
       if (options.ddl && !options.devUrl) throw new UsageError('--dev-url is required with --ddl');
       try {
-        const client = apiClient(io.env);
+        const client = context.api();
         const before = (await client.getDiagramDocument(options.diagram)) as unknown as DiagramDocument;
         if (options.driver && options.driver !== before.driver)
           throw new UsageError(`the diagram is ${before.driver}, not ${options.driver}`);

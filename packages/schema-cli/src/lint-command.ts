@@ -13,13 +13,15 @@ import {
   parseLintConfig,
 } from '@dss/schema';
 import { type Command, Option } from 'commander';
-import { apiClient } from './api';
+import type { DssClient } from '@dss/client';
+import type { CommandIo } from './command-context';
 import { introspect } from './introspect';
 import { sarifLog } from './sarif';
 import { UsageError } from './usage-error';
 
 interface LintCommandContext {
-  io: { stdout: (text: string) => void; stderr: (text: string) => void; env: NodeJS.ProcessEnv };
+  io: CommandIo;
+  api: () => DssClient;
   exit: (code: number) => void;
   readText: (file: string) => Promise<string>;
 }
@@ -77,7 +79,7 @@ export function registerLintCommand(program: Command, context: LintCommandContex
       let artifact: string;
       try {
         if (options.diagram) {
-          findings = await apiClient(context.io.env).getDiagramLint(options.diagram);
+          findings = await context.api().getDiagramLint(options.diagram);
           artifact = `diagram/${options.diagram}`;
         } else {
           const config = await configFrom(context, options.config);

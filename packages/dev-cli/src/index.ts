@@ -1,0 +1,1 @@
+export { type DevCliIo, runDevCli } from './cli';

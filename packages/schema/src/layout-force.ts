@@ -1,0 +1,132 @@
+// A force-directed layout for a whole large schema: every relationship is a spring, every table repels the
+// others, so a hub (`organizations`, `users`) ends up in the middle of the tables that reference it, its
+// lines short and fanned out in all directions, and modules of tightly linked tables form clumps of their
+// own. d3-force runs the simulation (deterministic: its own seeded random source, a fixed number of ticks);
+// then the tables are put down most linked first, each at the free spot nearest to where the simulation
+// left it (the Placer), so nothing overlaps and every table keeps the gap the router needs.
+import { forceCollide, forceLink, forceManyBody, forceSimulation, forceX, forceY } from 'd3-force';
+import type { ClusterLink, ClusterTable } from './layout-clusters';
+import { Placer } from './layout-placer';
+import type { Frame } from './model';
+
+interface Node {
+  index?: number;
+  name: string;
+  width: number;
+  height: number;
+  degree: number;
+  x?: number;
+  y?: number;
+  vx?: number;
+  vy?: number;
+}
+
+const TICKS = 300;
+/** Length of a relationship's spring beyond the two tables' half sizes. */
+const LINK_SLACK = 60;
+/** Repulsion of a table: a base, and more for each relationship, so hubs get room for their lines. */
+const CHARGE = 300;
+const CHARGE_PER_LINK = 40;
+/** Collision radius as a share of the table's diagonal: overlaps left over are for the Placer. */
+const COLLIDE = 0.5;
+const GRAVITY = 0.04;
+
+/** Top-left corners (by table name) for every table. */
+export function layOutForce(
+  tables: readonly ClusterTable[],
+  links: readonly ClusterLink[],
+): Map<string, { left: number; top: number }> {
+  const nodes: Node[] = tables.map((table) => ({ ...table, degree: 0 }));
+  const byName = new Map(nodes.map((node) => [node.name, node]));
+  const seen = new Set<string>();
+  const edges: { source: Node; target: Node }[] = [];
+  for (const { source, target } of links) {
+    const a = byName.get(source);
+    const b = byName.get(target);
+    const key = source < target ? `${source}\u0000${target}` : `${target}\u0000${source}`;
+    if (a === undefined || b === undefined || a === b || seen.has(key)) continue;
+    seen.add(key);
+    a.degree++;
+    b.degree++;
+    edges.push({ source: a, target: b });
+  }
+  const half = (node: Node) => Math.max(node.width, node.height) / 2;
+  const simulation = forceSimulation<Node>(nodes)
+    .force(
+      'link',
+      forceLink<Node, { source: Node; target: Node }>(edges).distance(
+        (edge) => half(edge.source) + half(edge.target) + LINK_SLACK,
+      ),
+    )
+    .force(
+      'charge',
+      forceManyBody<Node>().strength((node) => -CHARGE - CHARGE_PER_LINK * node.degree),
+    )
+    .force(
+      'collide',
+      forceCollide<Node>((node) => COLLIDE * Math.hypot(node.width, node.height) + 24).iterations(2),
+    )
+    .force('x', forceX<Node>(0).strength(GRAVITY))
+    .force('y', forceY<Node>(0).strength(GRAVITY))
+    .stop();
+  simulation.tick(TICKS);
+
+  // Most linked first: hubs keep the spot the simulation gave them, leaves move aside if they must.
+  const placer = new Placer();
+  placer.freeze();
+  const placed = new Map<string, Frame>();
+  // Ties keep the tables' order (a stable sort), so the result does not depend on how tables are named.
+  const order = [...nodes].sort((a, b) => b.degree - a.degree);
+  for (const node of order) {
+    const frame = { left: 0, top: 0, width: node.width, height: node.height };
+    const wanted = { dx: (node.x ?? 0) - node.width / 2, dy: (node.y ?? 0) - node.height / 2 };
+    const [final] = placer.place(new Map([[node.name, frame]]), wanted).values();
+    placed.set(node.name, final as Frame);
+  }
+  let left = Number.POSITIVE_INFINITY;
+  let top = Number.POSITIVE_INFINITY;
+  for (const frame of placed.values()) {
+    left = Math.min(left, frame.left);
+    top = Math.min(top, frame.top);
+  }
+  const out = new Map<string, { left: number; top: number }>();
+  for (const [name, frame] of placed)
+    out.set(name, { left: frame.left - left + 48, top: frame.top - top + 48 });
+  return out;
+}
+
+/**
+ * Pairs of relationships whose straight lines (centre to centre) cross: a cheap stand-in for the crossings
+ * of the routed lines, to choose between two layouts of the same tables without routing either.
+ */
+export function straightCrossings(frames: ReadonlyMap<string, Frame>, links: readonly ClusterLink[]): number {
+  const segments: [number, number, number, number, string, string][] = [];
+  for (const { source, target } of links) {
+    const a = frames.get(source);
+    const b = frames.get(target);
+    if (a === undefined || b === undefined || a === b) continue;
+    segments.push([
+      a.left + a.width / 2,
+      a.top + a.height / 2,
+      b.left + b.width / 2,
+      b.top + b.height / 2,
+      source,
+      target,
+    ]);
+  }
+  let count = 0;
+  for (let i = 0; i < segments.length; i++) {
+    const [ax, ay, bx, by, as, at] = segments[i]!;
+    for (let j = i + 1; j < segments.length; j++) {
+      const [cx, cy, dx, dy, cs, ct] = segments[j]!;
+      // Lines that share a table meet there: not a crossing.
+      if (as === cs || as === ct || at === cs || at === ct) continue;
+      const d1 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx);
+      const d2 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx);
+      const d3 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+      const d4 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax);
+      if (d1 * d2 < 0 && d3 * d4 < 0) count++;
+    }
+  }
+  return count;
+}

@@ -1,0 +1,193 @@
+/// <reference lib="dom" />
+// "Auto-layout" in the editor, driven through roles and names: an owner's diagram whose tables stand in one
+// long row is laid out anew with one click; the boxes measured on the page moved and overlap nowhere, the
+// layout is saved as a new version (source `editor`) that the API serves, and Undo puts every table back
+// and saves that too. A viewer gets no such button.
+import type { TestMember } from '@dss/system';
+import type { Page } from 'playwright-core';
+import { saveScreenshot } from '../support/browser';
+import { useBrowserSuite } from '../support/browser-suite';
+import { api, createDiagram, createPerson, type WebTestSystem } from '../support/web-system';
+
+type Box = { left: number; top: number; width: number; height: number };
+
+const NAMES = ['users', 'accounts', 'orders', 'order_lines', 'products', 'payments', 'refunds', 'audit_log'];
+
+/** Eight tables, all referring to `users` and some to each other. */
+function shopOfTables() {
+  const key = { name: 'id', type: 'bigint', is_primary_key: true };
+  const refs: Record<string, string[]> = {
+    accounts: ['users'],
+    orders: ['users', 'accounts'],
+    order_lines: ['orders', 'products'],
+    products: ['users'],
+    payments: ['orders', 'users'],
+    refunds: ['payments'],
+    audit_log: ['users'],
+  };
+  return {
+    strategy: 'additive',
+    tables: NAMES.map((name) => ({
+      name,
+      columns: [key, ...(refs[name] ?? []).map((target) => ({ name: `${target}_id`, type: 'bigint' }))],
+    })),
+    relationships: Object.entries(refs).flatMap(([source, targets]) =>
+      targets.map((target) => ({
+        type: 'many-to-one',
+        source_table: source,
+        source_column: `${target}_id`,
+        target_table: target,
+        target_column: 'id',
+      })),
+    ),
+  };
+}
+
+describe('Auto-layout in the editor (Chromium, whole embedded system)', () => {
+  const suite = useBrowserSuite();
+  let web: WebTestSystem;
+  let owner: TestMember;
+  let viewer: TestMember;
+  let diagramUuid: string;
+
+  beforeAll(async () => {
+    web = suite.web;
+    await web.people.team('autolayout');
+    owner = await createPerson(web, 'autolayout', 'owner', 'Lou Layout');
+    viewer = await createPerson(web, 'autolayout', 'viewer', 'Vera Viewer');
+    diagramUuid = await createDiagram(web, owner, shopOfTables(), 'Row of tables');
+  });
+
+  /** Puts the tables in one row far apart, saved through the editor's own route, and reopens the editor. */
+  async function standInARow(page: Page): Promise<void> {
+    const status = await page.evaluate(async (names) => {
+      const root = document.getElementById('editor')!;
+      const response = await fetch(`/diagrams/${location.pathname.split('/')[2]}/edits`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': root.dataset.csrf ?? '' },
+        body: JSON.stringify({
+          base_version_uuid: root.dataset.version,
+          patch: {
+            strategy: 'merge',
+            tables: names.map((name, at) => ({
+              name,
+              left: 60 + at * 900,
+              top: 60 + (at % 2) * 700,
+              columns: [],
+            })),
+          },
+        }),
+      });
+      return response.status;
+    }, NAMES);
+    expect(status).toBeLessThan(300);
+    await page.reload();
+    await page.getByRole('button', { name: 'Open table users' }).waitFor();
+  }
+
+  const savedFrames = async () => {
+    const document = (await api(web, owner.token, 'GET', `/diagrams/${diagramUuid}/schema-full`)).body
+      .data as { tables: { name: string; left: number; top: number }[] };
+    return Object.fromEntries(document.tables.map((table) => [table.name, [table.left, table.top]]));
+  };
+
+  /** Every table's box as drawn, in drawing units (the markup contract: data-table, dss-box). */
+  const boxes = (page: Page) =>
+    page.evaluate(() => {
+      const out: Record<string, Box> = {};
+      for (const rect of Array.from(
+        document.querySelectorAll<SVGRectElement>('g.dss-table[data-table] > rect.dss-box'),
+      )) {
+        const name = (rect.closest('g.dss-table') as SVGGElement).dataset.table!;
+        out[name] = {
+          left: rect.x.baseVal.value,
+          top: rect.y.baseVal.value,
+          width: rect.width.baseVal.value,
+          height: rect.height.baseVal.value,
+        };
+      }
+      return out;
+    });
+
+  const overlapping = (drawn: Record<string, Box>) => {
+    const entries = Object.entries(drawn);
+    const pairs: string[] = [];
+    for (const [i, [a, p]] of entries.entries())
+      for (const [b, q] of entries.slice(i + 1))
+        if (
+          p.left < q.left + q.width &&
+          q.left < p.left + p.width &&
+          p.top < q.top + q.height &&
+          q.top < p.top + p.height
+        )
+          pairs.push(`${a}/${b}`);
+    return pairs;
+  };
+
+  const saved = (page: Page) =>
+    page
+      .getByRole('status')
+      .filter({ hasText: /^Saved$/ })
+      .waitFor({ timeout: 20_000 });
+
+  const waitForBoxes = async (page: Page, check: (drawn: Record<string, Box>) => boolean) => {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      if (check(await boxes(page))) return;
+      await page.waitForTimeout(100);
+    }
+    throw new Error(`the boxes never reached the expected places: ${JSON.stringify(await boxes(page))}`);
+  };
+
+  it('When an owner clicks Auto-layout, then the tables move without overlapping, the layout is saved as a new editor version, and Undo puts them back', async () => {
+    const page = await suite.signedInPage(owner, `/diagrams/${diagramUuid}/edit`);
+    await page.getByRole('button', { name: 'Open table users' }).waitFor();
+    await standInARow(page);
+    const before = await boxes(page);
+    expect(Object.keys(before).sort()).toEqual([...NAMES].sort());
+    const savedBefore = await savedFrames();
+    const versionsBefore = (await api(web, owner.token, 'GET', `/diagrams/${diagramUuid}/versions`)).body
+      .data as unknown as unknown[];
+
+    await page.getByRole('button', { name: 'Auto-layout' }).click();
+    await waitForBoxes(page, (drawn) => NAMES.some((name) => drawn[name]!.left !== before[name]!.left));
+    const after = await boxes(page);
+    const moved = NAMES.filter(
+      (name) => after[name]!.left !== before[name]!.left || after[name]!.top !== before[name]!.top,
+    );
+    expect(moved.length).toBeGreaterThan(NAMES.length / 2);
+    expect(overlapping(after)).toEqual([]);
+    // Sizes are the tables' own: only the places changed.
+    for (const name of NAMES) expect(after[name]!.width).toBe(before[name]!.width);
+    // Related tables end up nearer each other than in the row: the drawing is far narrower.
+    const extent = (drawn: Record<string, Box>) =>
+      Math.max(...Object.values(drawn).map((box) => box.left + box.width)) -
+      Math.min(...Object.values(drawn).map((box) => box.left));
+    expect(extent(after)).toBeLessThan(extent(before) / 2);
+    await saveScreenshot(page, 'editor-auto-layout');
+
+    await saved(page);
+    const savedAfter = await savedFrames();
+    expect(savedAfter).not.toEqual(savedBefore);
+    for (const name of NAMES) expect(savedAfter[name]).toEqual([after[name]!.left, after[name]!.top]);
+    const versions = (await api(web, owner.token, 'GET', `/diagrams/${diagramUuid}/versions`)).body
+      .data as unknown as { source: string }[];
+    // A save within an editing session amends that session's version (services/diagrams README): the
+    // newest version is the editor's, newer than the created one, and holds the new layout.
+    expect(versions.length).toBeGreaterThanOrEqual(versionsBefore.length);
+    expect(versions.length).toBeGreaterThan(1);
+    expect(versions[0]!.source).toBe('editor');
+
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await waitForBoxes(page, (drawn) => NAMES.every((name) => drawn[name]!.left === before[name]!.left));
+    expect(await boxes(page)).toEqual(before);
+    await saved(page);
+    expect(await savedFrames()).toEqual(savedBefore);
+  });
+
+  it('When a viewer opens the editor, then there is no Auto-layout button', async () => {
+    const page = await suite.signedInPage(viewer, `/diagrams/${diagramUuid}/edit`);
+    await page.getByRole('region', { name: 'Diagram' }).waitFor();
+    expect(await page.locator('g.dss-table[data-table="users"]').count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Auto-layout' }).count()).toBe(0);
+  });
+});
