@@ -81,7 +81,7 @@ describe('Diagram journeys over HTTP', () => {
   describe('creating a diagram from a schema patch', () => {
     const request = () => {
       const schema = shopPatch({ colour: 'blue' });
-      schema.tables[1].columns[1].collation = 'C';
+      schema.tables[1].columns[1].sort_hint = 'C';
       return { name: `Storefront ${run}`, driver: 'pgsql', schema };
     };
     let first: Json;
@@ -111,7 +111,7 @@ describe('Diagram journeys over HTTP', () => {
       expect(first.warnings).toEqual(
         expect.arrayContaining([
           expect.objectContaining({ code: 'unknown_key', key: 'colour', path: '' }),
-          expect.objectContaining({ code: 'unknown_key', key: 'collation', path: 'tables[1].columns[1]' }),
+          expect.objectContaining({ code: 'unknown_key', key: 'sort_hint', path: 'tables[1].columns[1]' }),
         ]),
       );
       expect(first.replayed).toBe(false);

@@ -436,6 +436,7 @@ describe('web app over HTTP (whole embedded system)', () => {
         DSS_ACCOUNTS_GRPC_ADDR: web.system!.grpc.accounts,
         DSS_DIAGRAMS_GRPC_ADDR: web.system!.grpc.diagrams,
         DSS_PROPOSALS_GRPC_ADDR: web.system!.grpc.proposals,
+        DSS_NOTIFICATIONS_GRPC_ADDR: web.system!.grpc.notifications,
       });
       secure = await startWebApp({
         config,

@@ -228,6 +228,7 @@ describe('live routes over HTTP (whole embedded system)', () => {
             DSS_ACCOUNTS_GRPC_ADDR: web.system!.grpc.accounts,
             DSS_DIAGRAMS_GRPC_ADDR: web.system!.grpc.diagrams,
             DSS_PROPOSALS_GRPC_ADDR: web.system!.grpc.proposals,
+            DSS_NOTIFICATIONS_GRPC_ADDR: web.system!.grpc.notifications,
           }),
           logger: createLogger('web', { level: 'silent' }),
           metrics: createMetrics('web', { processMetrics: false }),
