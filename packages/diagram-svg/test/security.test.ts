@@ -102,7 +102,14 @@ describe('renderDiagramSvg with hostile text', () => {
         for (const [name, value] of Object.entries(node.attributes)) {
           expect(name).not.toMatch(/^on|^style$|href$|^src$/i);
           // The markup contract names tables and columns in data attributes: escaped, inert data, never markup.
-          const named = ['data-table', 'data-source-table', 'data-target-table', 'data-group', 'data-group-member', 'data-column'];
+          const named = [
+            'data-table',
+            'data-source-table',
+            'data-target-table',
+            'data-group',
+            'data-group-member',
+            'data-column',
+          ];
           if (![...named, 'data-source-column', 'data-target-column'].includes(name))
             expect(value).not.toContain(text);
         }
