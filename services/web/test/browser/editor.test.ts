@@ -110,7 +110,7 @@ describe('the editor (Chromium, whole embedded system)', () => {
     page
       .getByRole('status')
       .filter({ hasText: /^Saved$/ })
-      .waitFor({ timeout: 15_000 });
+      .waitFor({ timeout: 40_000 });
 
   async function buildLibrary(
     page: Page,
