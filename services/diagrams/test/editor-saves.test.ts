@@ -34,13 +34,14 @@ describe('ApplyPatch from the editor', () => {
     const versions = await harness.client.ListVersions({ principal: alice, uuid: created.diagram!.uuid });
     return { uuid: created.diagram!.uuid, first: versions.versions[0]!.uuid };
   };
-  const save = (
+  /** A save as the web editor sends it; `beside` holds what travels beside the patch. */
+  const saveWith = (
     uuid: string,
     who: TestPrincipal,
     patch: unknown,
     base: string,
-    source = 'editor',
-    colors?: unknown,
+    source: string,
+    beside: { colors_json?: string; column_order_json?: string; max_tables_per_diagram?: number },
   ) =>
     harness.client.ApplyPatch({
       diagram_uuid: uuid,
@@ -50,8 +51,24 @@ describe('ApplyPatch from the editor', () => {
       source,
       source_id: '',
       base_version_uuid: base,
-      colors_json: colors === undefined ? '' : JSON.stringify(colors),
+      ...beside,
     });
+  const save = (
+    uuid: string,
+    who: TestPrincipal,
+    patch: unknown,
+    base: string,
+    source = 'editor',
+    colors?: unknown,
+  ) =>
+    saveWith(
+      uuid,
+      who,
+      patch,
+      base,
+      source,
+      colors === undefined ? {} : { colors_json: JSON.stringify(colors) },
+    );
   const addColumn = (table: string, column: string) => ({
     strategy: 'merge',
     tables: [{ name: table, columns: [{ name: column, type: 'text' }] }],
@@ -325,16 +342,7 @@ describe('ApplyPatch from the editor', () => {
 
   describe('column order beside the patch', () => {
     const saveOrdered = (uuid: string, base: string, patch: unknown, order: unknown) =>
-      harness.client.ApplyPatch({
-        diagram_uuid: uuid,
-        team_id: alice.team_id,
-        user_id: alice.user_id,
-        patch_json: JSON.stringify(patch),
-        source: 'editor',
-        source_id: '',
-        base_version_uuid: base,
-        column_order_json: JSON.stringify(order),
-      });
+      saveWith(uuid, alice, patch, base, 'editor', { column_order_json: JSON.stringify(order) });
 
     it('should reorder a table’s columns after the patch, with a column the same patch adds', async () => {
       const diagram = await newDiagram();
@@ -358,16 +366,7 @@ describe('ApplyPatch from the editor', () => {
 
   describe('the plan’s table cap on editor saves', () => {
     const capped = (uuid: string, base: string, patch: unknown, max: number) =>
-      harness.client.ApplyPatch({
-        diagram_uuid: uuid,
-        team_id: alice.team_id,
-        user_id: alice.user_id,
-        patch_json: JSON.stringify(patch),
-        source: 'editor',
-        source_id: '',
-        base_version_uuid: base,
-        max_tables_per_diagram: max,
-      });
+      saveWith(uuid, alice, patch, base, 'editor', { max_tables_per_diagram: max });
     const newTable = (name: string) => ({
       strategy: 'merge',
       tables: [{ name, columns: [{ name: 'id', type: 'bigint', is_primary_key: true }] }],
