@@ -17,8 +17,6 @@ import {
   apply,
   applyCanvasColors,
   applyColumnOrder,
-  type CanvasColors,
-  type ColumnOrder,
   type DiagramDocument,
   type Driver,
   normalize,
@@ -70,8 +68,8 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
   if (!isUuid(input.diagram_uuid)) throw diagramNotFound();
   const patchInput = parsePatch(input.patch_json);
   const notePositions = parseNotePositions(input.note_positions_json ?? '');
-  const colors = parseColors(input.colors_json ?? '');
-  const columnOrder = parseOrder(input.column_order_json ?? '');
+  const colors = parseBeside(input.colors_json ?? '', 'colors', parseCanvasColors);
+  const columnOrder = parseBeside(input.column_order_json ?? '', 'column_order', parseColumnOrder);
   const teamId = input.team_id.toLowerCase();
 
   return withTransaction(context.pool, async (client) => {
@@ -122,31 +120,17 @@ export async function applyStoredPatch(context: { pool: Pool; appUrl: string }, 
       note.left = left;
       note.top = top;
     }
+    // On a rebased save a name is the one the edit was made with: someone renamed or removed it since.
     const colored = applyCanvasColors(document, colors);
-    if (!colored.ok) {
-      // On a rebased save the name is the one the edit was made with: someone renamed or removed it since.
-      if (stale)
-        throw new ServiceError(
-          'conflict',
-          `${colored.message} any more: it changed after the edit was made`,
-          {
-            errors: [{ path: colored.path, message: colored.message }],
-          },
-        );
-      throw invalidField(colored.path, colored.message);
-    }
+    if (!colored.ok)
+      throw besideRefusal(stale, colored, `${colored.message} any more: it changed after the edit was made`);
     const ordered = applyColumnOrder(colored.value, columnOrder);
-    if (!ordered.ok) {
-      if (stale)
-        throw new ServiceError(
-          'conflict',
-          `column_order: ${ordered.message}; the table changed after the edit was made`,
-          {
-            errors: [{ path: ordered.path, message: ordered.message }],
-          },
-        );
-      throw invalidField(ordered.path, ordered.message);
-    }
+    if (!ordered.ok)
+      throw besideRefusal(
+        stale,
+        ordered,
+        `column_order: ${ordered.message}; the table changed after the edit was made`,
+      );
     Object.assign(document, { tables: ordered.value.tables, groups: ordered.value.groups });
 
     const versionUuid = randomUUID();
@@ -229,30 +213,34 @@ function conflictPath(conflict: RebaseConflict): string {
   }
 }
 
-/** `{"tables": {"<name>": colour | null}, "groups": {…}}`; empty text is none. */
-function parseColors(text: string): CanvasColors | undefined {
-  if (text === '') return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw invalidField('colors', 'must be a JSON object');
-  }
-  const parsed = parseCanvasColors(value);
-  if (!parsed.ok) throw invalidField(parsed.path, parsed.message);
-  return parsed.value;
+/**
+ * What travels beside the patch (colours, column order), refused where it names what the diagram lacks:
+ * `conflict` on a rebased save (the diagram changed after the edit), else `invalid_request` at its path.
+ */
+function besideRefusal(stale: boolean, refusal: { path: string; message: string }, conflictMessage: string) {
+  if (!stale) return invalidField(refusal.path, refusal.message);
+  return new ServiceError('conflict', conflictMessage, {
+    errors: [{ path: refusal.path, message: refusal.message }],
+  });
 }
 
-/** `{"<table>": ["<column>", …]}`; empty text is none. */
-function parseOrder(text: string): ColumnOrder | undefined {
+/**
+ * A JSON field beside the patch (`colors_json`, `column_order_json`) read by its parser; empty text is none.
+ * Not JSON is refused at `field`, a parser's refusal at its own path.
+ */
+function parseBeside<T>(
+  text: string,
+  field: string,
+  parse: (value: unknown) => { ok: true; value: T } | { ok: false; path: string; message: string },
+): T | undefined {
   if (text === '') return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw invalidField('column_order', 'must be a JSON object');
+    throw invalidField(field, 'must be a JSON object');
   }
-  const parsed = parseColumnOrder(value);
+  const parsed = parse(value);
   if (!parsed.ok) throw invalidField(parsed.path, parsed.message);
   return parsed.value;
 }
