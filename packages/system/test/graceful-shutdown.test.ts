@@ -21,7 +21,9 @@ function get(
 
 describe('one-process shutdown', () => {
   it('fails readiness first, finishes 20 requests in flight, closes keep-alive connections and stops in time', async () => {
-    const drainMs = 400;
+    // Long enough that every request below reaches the server during the drain even on a loaded machine:
+    // one written to a keep-alive socket after the drain has closed it would be reset, as HTTP/1.1 allows.
+    const drainMs = 3000;
     const system = await startTestSystem({ DSS_SHUTDOWN_DRAIN_MS: String(drainMs) });
     const readyz = `http://127.0.0.1:${system.adminPort}/readyz`;
     expect((await fetch(readyz)).status).toBe(200);

@@ -94,9 +94,11 @@ function Side({ editor }: { editor: EditorController }) {
     if (table && panel.kind === 'column') {
       const column =
         panel.column === null ? null : (table.columns.find((c) => c.name === panel.column) ?? null);
+      // Keyed by names, not uuids: the server's copy after a save gives new tables and columns their own
+      // uuids, and a remount then would drop what the person is typing in the form.
       return (
         <ColumnForm
-          key={`${table.uuid}:${panel.column ?? ''}`}
+          key={`${table.name}:${panel.column ?? ''}`}
           editor={editor}
           table={table}
           column={column}

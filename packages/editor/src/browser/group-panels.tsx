@@ -13,7 +13,7 @@ export function GroupPanel({ editor, group }: { editor: EditorController; group:
       <Problem editor={editor} place="group" />
       {editor.editable && (
         <form
-          key={group.uuid}
+          key={group.name}
           onSubmit={(event) => {
             event.preventDefault();
             const name = String(new FormData(event.currentTarget).get('name') ?? '').trim();

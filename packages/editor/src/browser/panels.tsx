@@ -37,7 +37,7 @@ export function TablePanel({ editor, table }: { editor: EditorController; table:
       <h2>Table {table.name}</h2>
       <Problem editor={editor} place="table" />
       <form
-        key={table.uuid + table.name}
+        key={table.name}
         onSubmit={(event) => {
           event.preventDefault();
           const data = new FormData(event.currentTarget);
@@ -254,7 +254,7 @@ export function ColumnForm({
       </h2>
       <Problem editor={editor} place="column" />
       <form
-        key={column?.uuid ?? 'new'}
+        key={column?.name ?? 'new'}
         onSubmit={(event) => {
           event.preventDefault();
           const data = new FormData(event.currentTarget);

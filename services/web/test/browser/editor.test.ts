@@ -106,11 +106,20 @@ describe('the editor (Chromium, whole embedded system)', () => {
     await page.getByRole('button', { name: 'Save relationship' }).click();
   }
 
-  const saved = (page: Page) =>
-    page
-      .getByRole('status')
-      .filter({ hasText: /^Saved$/ })
-      .waitFor({ timeout: 40_000 });
+  /** Waits for "Saved"; when it does not come, the failure names what the status said instead. */
+  async function saved(page: Page) {
+    try {
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Saved$/ })
+        .waitFor({ timeout: 40_000 });
+    } catch (error) {
+      const said = await page.getByRole('status').allTextContents();
+      throw new Error(`the editor did not say "Saved" within 40 s; its status said ${JSON.stringify(said)}`, {
+        cause: error,
+      });
+    }
+  }
 
   async function buildLibrary(
     page: Page,
@@ -210,6 +219,25 @@ describe('the editor (Chromium, whole embedded system)', () => {
     }
     const versions = await api(web, owner.token, 'GET', `/diagrams/${uuid}/versions`);
     expect(JSON.stringify(versions.body)).toContain('editor');
+  });
+
+  it('When the answer to a save arrives while a person fills in a column, then what they typed stays in the form', async () => {
+    const page = await suite.signedInPage(owner, '/');
+    await newDiagram(page, 'Typing during a save', 'PostgreSQL');
+    // The new table's save goes out after the debounce and comes back with the server's own uuids, while
+    // the column form is already being filled in.
+    await addTable(page, 'members');
+    await page.getByRole('button', { name: 'Add column' }).click();
+    await page.getByRole('textbox', { name: 'Column name' }).fill('nickname');
+    await page.getByRole('combobox', { name: 'Type' }).selectOption('character varying');
+    await page.getByRole('textbox', { name: 'Length' }).fill('40');
+    await saved(page);
+    expect(await page.getByRole('textbox', { name: 'Column name' }).inputValue()).toBe('nickname');
+    expect(await page.getByRole('combobox', { name: 'Type' }).inputValue()).toBe('character varying');
+    expect(await page.getByRole('textbox', { name: 'Length' }).inputValue()).toBe('40');
+    await page.getByRole('button', { name: 'Save column' }).click();
+    await page.getByRole('button', { name: 'Add column' }).waitFor();
+    await saved(page);
   });
 
   it('When a person builds a MySQL diagram by hand, then its exported SQL loads into MariaDB', async () => {
