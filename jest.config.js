@@ -40,7 +40,9 @@ module.exports = {
     '/node_modules/(?!(@dagrejs|d3-force|d3-quadtree|d3-dispatch|d3-timer|openid-client|oauth4webapi|jose|oidc-provider)/)',
   ],
   moduleNameMapper,
-  testTimeout: 30000,
+  // A guard against a test that hangs, never a speed check (benchmarks measure speed): on a 2-core CI machine
+  // running three files at once a journey of a few dozen requests can take well over 30 s.
+  testTimeout: 120000,
   // Most tests wait on PostgreSQL, NATS or gRPC rather than the CPU, so run more files than cores.
   maxWorkers: 3,
 };
