@@ -257,8 +257,6 @@ describe('dark mode (Chromium, whole embedded system)', () => {
       expect({ ...lowest, atLeast: lowest.ratio >= AA_TEXT }).toEqual({ ...lowest, atLeast: true });
       await context.close();
     },
-    // A 2800×2000 screenshot measured pixel by pixel: over 100 s on two loaded cores.
-    360_000,
   );
 
   async function signIn(page: Page, start: string): Promise<void> {
