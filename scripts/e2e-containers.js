@@ -541,8 +541,15 @@ async function main() {
     const destructive = ['faults', 'replicas', 'outages', 'webhooks'].map(
       (file) => `e2e/test/containers/${file}.test.ts`,
     );
+    // `npm test` runs every browser test against the one-process system; here run those whose journeys cross
+    // containers: saves through the diagrams replicas, live events over NATS between replicas, the review
+    // conversation through proposals and notifications. (All 24 files again, in band, took longer than the
+    // rest of CI together.)
+    const webChecks = ['editor', 'editor-live', 'live', 'review-conversation'].map(
+      (file) => `services/web/test/browser/${file}.test.ts`,
+    );
     const checks =
-      (checksOnly ? 0 : await runJest(['--runInBand', 'services/web/test/browser'], suiteEnv)) ||
+      (checksOnly ? 0 : await runJest(['--runInBand', ...webChecks], suiteEnv)) ||
       (await runJest(
         [
           '--runInBand',
