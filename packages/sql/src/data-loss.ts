@@ -138,14 +138,16 @@ export function lossOf(driver: Driver, before: Column, after: Column): Loss | nu
     if (!wide(before) || wide(after)) return null;
     return { what: 'values would lose precision (double → single)', check: { kind: 'rounds' } };
   }
-  // An exact number (integer or decimal) made a float keeps only the float's significant digits.
+  // An exact number (integer or decimal) made a float keeps only the digits the float holds (MySQL
+  // shows a FLOAT with 6 significant digits, so 16777217 reads back as 16777200).
   if (to === 'float' && (from === 'integer' || from === 'decimal')) {
     const single =
       driver === 'mysql'
         ? after.driver_data_type_name === 'float'
         : /^(real|float4)$/.test(after.driver_data_type_name);
+    const digits = single ? (driver === 'mysql' ? 'about 6' : 'about 7') : 'about 15';
     return {
-      what: `values with more significant digits than ${single ? 'a single-precision float shows (6 on MariaDB/MySQL, 7 on PostgreSQL)' : 'a double keeps (15 to 17)'} would be rounded`,
+      what: `values with more significant digits than ${after.driver_data_type_name} keeps (${digits}) would be rounded`,
       // SQL Server writes floats in no exact form to compare with: the loss is not checked for.
       check: driver === 'sqlsrv' ? null : { kind: 'approximate' },
     };

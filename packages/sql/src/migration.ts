@@ -4,7 +4,9 @@
 //   drop foreign keys that go or change → (MySQL) take AUTO_INCREMENT off columns that lose it → drop keys
 //   that go or change → rename tables, columns and keys → create new tables → add and alter columns → drop
 //   columns and tables → create keys → (MySQL) give AUTO_INCREMENT → add foreign keys → comments →
-//   (PostgreSQL) drop enum types nothing uses any more.
+//   (PostgreSQL) drop enum types nothing uses any more. MySQL (no rollback of DDL) renames right after the
+//   checks, before the foreign keys are dropped, and lists a guarded recovery that puts dropped foreign
+//   keys back as they were should a later statement fail.
 //
 // Records are matched by uuid, so a rename is a rename (data kept), never a drop and an add. Foreign keys
 // that touch a column whose type changes, or a key that is re-created, are dropped and added back (MySQL
@@ -1055,6 +1057,16 @@ class MigrationWriter {
           }`,
           at,
         );
+      else if (dialect.driver === 'pgsql' && zoned(before) !== zoned(after))
+        this.warn(
+          'changes_type',
+          `${label}: ${from} → ${to}: every value is converted through the session's TimeZone (${
+            zoned(after)
+              ? 'each wall-clock time is read as a time there'
+              : 'each instant becomes its wall-clock time there, and the offset is lost'
+          }); run the migration with TimeZone set to the zone the values mean`,
+          at,
+        );
       else if (!sameFamily(before, after, dialect.driver))
         this.warn(
           'changes_type',
@@ -1286,6 +1298,11 @@ class MigrationWriter {
 /** True when one of the table's keys begins with these columns, in this order. */
 function hasLeadingIndex(table: DocumentTable, columns: string[]): boolean {
   return tableKeys(table).some((key) => columns.every((name, at) => key.columns[at] === name));
+}
+
+/** PostgreSQL: a date-time type that holds an instant (`timestamp with time zone`, `timestamptz`, `timetz`). */
+function zoned(column: Column): boolean {
+  return /with time zone|^timestamptz$|^timetz$/.test(column.driver_data_type_name);
 }
 
 /** True when both types are of one family of the driver's catalog (string to string, integer to integer). */

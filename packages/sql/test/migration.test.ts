@@ -685,6 +685,14 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
       },
     },
     {
+      name: 'gives a timestamp a time zone',
+      patch: merge({
+        tables: [{ name: 'customer', columns: [column('created', 'timestamp with time zone')] }],
+      }),
+      warnings: ['changes_type'],
+      only: 'pgsql',
+    },
+    {
       name: 'makes an integer a float while every value keeps its digits',
       patch: merge({ tables: [{ name: 'order_line', columns: [column('amount', t.float)] }] }),
       warnings: ['narrows_type'],
