@@ -46,7 +46,7 @@ function family(driver: Driver, column: Column): string | undefined {
 }
 
 /** The range of an integer column: MySQL `serial` is `bigint unsigned`. */
-function integerRange(driver: Driver, column: Column): [bigint, bigint] | null {
+export function integerRange(driver: Driver, column: Column): [bigint, bigint] | null {
   const name = column.driver_data_type_name;
   if (driver === 'mysql' && name === 'serial') return [0n, 2n ** 64n - 1n];
   const bytes = INTEGER_BYTES[name];

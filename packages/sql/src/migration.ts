@@ -22,7 +22,7 @@ import {
   takesCollation,
 } from '@dss/schema';
 import { type ForeignKey, foreignKeys, type Key, tableKeys } from './constraints';
-import { type Check, type Loss, lossOf, typeIdentity, violation } from './data-loss';
+import { type Check, integerRange, type Loss, lossOf, typeIdentity, violation } from './data-loss';
 import {
   addUniqueOrIndex,
   checkClause,
@@ -373,6 +373,22 @@ class MigrationWriter {
       // MySQL cannot roll back: a column that becomes NOT NULL is checked before anything changes.
       if (this.dialect.driver === 'mysql' && pair.before.is_nullable && !pair.after.is_nullable)
         this.check(pair, { kind: 'not_null' }, 'a NULL cannot stay');
+      // MySQL cannot roll back: a string made an integer, which strict mode refuses for a value that is no
+      // integer (or does not fit), is checked before anything changes.
+      const range = integerRange(this.dialect.driver, pair.after);
+      if (
+        this.dialect.driver === 'mysql' &&
+        range !== null &&
+        this.typeChanged.has(pair.after.uuid) &&
+        lookupDataType('mysql', pair.before.driver_data_type_name)?.family === 'string'
+      ) {
+        const column = this.dialect.ident(pair.before.name);
+        const number = `CAST(${column} AS DECIMAL(65,0))`;
+        this.refuseRows(
+          `${pair.before.name} converts to ${this.dialect.type(pair.table.after.name, pair.after)}`,
+          `SELECT 1 AS found FROM ${this.dialect.table(pair.table.before.name)} WHERE ${column} IS NOT NULL AND (NOT (${column} REGEXP '^ *[+-]?[0-9]+ *$') OR ${number} < ${range[0]} OR ${number} > ${range[1]}) LIMIT 1`,
+        );
+      }
       // MySQL: a table converted to another character set converts its columns without a collation.
       const table = this.charsetChanges().find((entry) => entry.after.uuid === pair.table.after.uuid);
       const tableCharset =

@@ -733,7 +733,19 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
       warnings: ['changes_type'],
       fails: {
         pgsql: /invalid input syntax for type integer: "abc"/,
-        mysql: /Incorrect integer value: 'abc'|Truncated incorrect INTEGER value: 'abc'/,
+        mysql: /CONSTRAINT `ref converts to int` failed/,
+      },
+    },
+    {
+      name: 'converts a string holding a value that is no integer, after adding a column',
+      rows: "UPDATE audit SET ref = 'abc' WHERE id = 2",
+      patch: merge({
+        tables: [{ name: 'audit', columns: [column('seen', t.timestamp), column('ref', t.int)] }],
+      }),
+      warnings: ['changes_type'],
+      fails: {
+        pgsql: /invalid input syntax for type integer: "abc"/,
+        mysql: /CONSTRAINT `ref converts to int` failed/,
       },
     },
     {
