@@ -13,6 +13,7 @@ export type Check =
   | { kind: 'values'; lost: string[] }
   | { kind: 'negative' }
   | { kind: 'rounds' }
+  | { kind: 'approximate' }
   | { kind: 'not_null' };
 
 export interface Loss {
@@ -45,7 +46,7 @@ function family(driver: Driver, column: Column): string | undefined {
 }
 
 /** The range of an integer column: MySQL `serial` is `bigint unsigned`. */
-function integerRange(driver: Driver, column: Column): [bigint, bigint] | null {
+export function integerRange(driver: Driver, column: Column): [bigint, bigint] | null {
   const name = column.driver_data_type_name;
   if (driver === 'mysql' && name === 'serial') return [0n, 2n ** 64n - 1n];
   const bytes = INTEGER_BYTES[name];
@@ -137,6 +138,20 @@ export function lossOf(driver: Driver, before: Column, after: Column): Loss | nu
     if (!wide(before) || wide(after)) return null;
     return { what: 'values would lose precision (double → single)', check: { kind: 'rounds' } };
   }
+  // An exact number (integer or decimal) made a float keeps only the digits the float holds (MySQL
+  // shows a FLOAT with 6 significant digits, so 16777217 reads back as 16777200).
+  if (to === 'float' && (from === 'integer' || from === 'decimal')) {
+    const single =
+      driver === 'mysql'
+        ? after.driver_data_type_name === 'float'
+        : /^(real|float4)$/.test(after.driver_data_type_name);
+    const digits = single ? (driver === 'mysql' ? 'about 6' : 'about 7') : 'about 15';
+    return {
+      what: `values with more significant digits than ${after.driver_data_type_name} keeps (${digits}) would be rounded`,
+      // SQL Server writes floats in no exact form to compare with: the loss is not checked for.
+      check: driver === 'sqlsrv' ? null : { kind: 'approximate' },
+    };
+  }
   if ((to === 'datetime' || to === 'time') && from === to) {
     const kept = (params: typeof a) =>
       typeof params.precision === 'number' ? params.precision : DEFAULT_FRACTION[driver];
@@ -185,6 +200,12 @@ export function violation(
       return `${c} IS NULL`;
     case 'rounds':
       return `${c} <> CAST(${c} AS ${castType(dialect, table, after)})`;
+    case 'approximate':
+      // The value as the float type writes it, read back exactly: compared in floating point, the
+      // server would round both sides alike and find no difference.
+      return pg
+        ? `CAST(CAST(CAST(${c} AS ${dialect.type(table, after)}) AS text) AS numeric) <> ${c}`
+        : `CAST(CAST(CAST(${c} AS ${castType(dialect, table, after)}) AS CHAR) AS DECIMAL(65,30)) <> ${c}`;
   }
 }
 

@@ -4,7 +4,9 @@
 //   drop foreign keys that go or change → (MySQL) take AUTO_INCREMENT off columns that lose it → drop keys
 //   that go or change → rename tables, columns and keys → create new tables → add and alter columns → drop
 //   columns and tables → create keys → (MySQL) give AUTO_INCREMENT → add foreign keys → comments →
-//   (PostgreSQL) drop enum types nothing uses any more.
+//   (PostgreSQL) drop enum types nothing uses any more. MySQL (no rollback of DDL) renames right after the
+//   checks, before the foreign keys are dropped, and lists a guarded recovery that puts dropped foreign
+//   keys back as they were should a later statement fail.
 //
 // Records are matched by uuid, so a rename is a rename (data kept), never a drop and an add. Foreign keys
 // that touch a column whose type changes, or a key that is re-created, are dropped and added back (MySQL
@@ -20,7 +22,7 @@ import {
   takesCollation,
 } from '@dss/schema';
 import { type ForeignKey, foreignKeys, type Key, tableKeys } from './constraints';
-import { type Check, type Loss, lossOf, typeIdentity, violation } from './data-loss';
+import { type Check, integerRange, type Loss, lossOf, typeIdentity, violation } from './data-loss';
 import {
   addUniqueOrIndex,
   checkClause,
@@ -77,6 +79,11 @@ export interface Migration {
   /** One per statement. */
   safety: StatementSafety[];
   warnings: MigrationWarning[];
+  /**
+   * MySQL/MariaDB, when the script drops foreign keys and adds them back: the statements that put them
+   * back as they were if the script stops in between (also in the script's leading note). Absent else.
+   */
+  recovery?: string[];
 }
 
 interface TablePair {
@@ -109,6 +116,10 @@ class MigrationWriter {
   private readonly removedTables: DocumentTable[];
   private readonly columnPairs: ColumnPair[] = [];
   private readonly typeChanged = new Set<string>();
+  /** MySQL: statements that put back the foreign keys dropped and re-added, should the script stop between. */
+  private readonly recovery: string[] = [];
+  /** The statements that drop the first foreign key and add the last one back. */
+  private readonly foreignKeyWindow: { first?: number; last?: number } = {};
 
   constructor(
     private readonly before: DiagramDocument,
@@ -136,51 +147,43 @@ class MigrationWriter {
   }
 
   write(): Migration {
+    const mysql = this.dialect.driver === 'mysql';
     const keys = this.keyChanges();
     const fks = this.foreignKeyChanges(keys.recreatedColumns);
     // Checks first: on MySQL, which cannot roll DDL back, a migration that stops on one has changed nothing.
     this.checks();
-    if (this.dialect.driver === 'mysql') {
+    if (mysql) {
       this.keyChecks(keys.add, fks);
       this.checkConstraintChecks();
-    }
-    for (const key of fks.drop) {
-      this.emit(this.dropForeignKey(key));
-      // MySQL made an index of the key's name when no index began with its columns; it outlives the key.
-      const table = this.before.tables.find((entry) => entry.name === key.table);
-      const readded = fks.add.some((next) => next.name === key.name && next.table === key.table);
-      if (
-        this.dialect.driver === 'mysql' &&
-        table !== undefined &&
-        !readded &&
-        !hasLeadingIndex(table, key.columns)
-      )
-        this.emit(
-          `ALTER TABLE ${this.dialect.table(key.table)} DROP INDEX ${this.dialect.ident(key.name ?? '')}`,
-        );
-    }
+    } else this.dropForeignKeys(fks);
     // Before any column goes: a dropped column takes its CHECK constraints with it on PostgreSQL.
     for (const { table, check } of this.checkChanges().drop)
       this.emit(
         `ALTER TABLE ${this.dialect.table(table.name)} DROP CONSTRAINT ${this.dialect.ident(check.name)}`,
       );
-    if (this.dialect.driver === 'mysql')
+    // MySQL cannot roll back: the renames come before the foreign keys are dropped, so the keys stay
+    // dropped only while the changes under them run, and the recovery names every table and column as it
+    // is then. Every statement from here on names tables and columns by their new names.
+    if (mysql) {
+      this.renames(keys.renamed);
+      this.recoveryFor(fks.remade, keys.drop);
+      this.dropForeignKeys(fks);
       for (const pair of this.columnPairs)
         if (pair.before.is_auto_increment && !pair.after.is_auto_increment)
           this.emit(
-            `ALTER TABLE ${this.dialect.table(pair.table.before.name)} MODIFY COLUMN ${this.dialect.column(
-              pair.table.before.name,
-              { ...pair.before, is_auto_increment: false },
+            `ALTER TABLE ${this.dialect.table(pair.table.after.name)} MODIFY COLUMN ${this.dialect.column(
+              pair.table.after.name,
+              { ...pair.before, name: pair.after.name, is_auto_increment: false },
             )}`,
           );
+    }
     // MySQL: a primary key that is replaced is dropped and added in one statement (an AUTO_INCREMENT
     // column must stay a key at every moment).
     const replacedPrimary = (table: DocumentTable) =>
-      this.dialect.driver === 'mysql' &&
-      keys.add.some((entry) => entry.table.uuid === table.uuid && entry.key.type === 'primary');
+      mysql && keys.add.some((entry) => entry.table.uuid === table.uuid && entry.key.type === 'primary');
     for (const { table, key, droppedColumns } of keys.drop) {
       if (key.type === 'primary' && replacedPrimary(table)) continue;
-      const at = this.emit(this.dropKey(table, key));
+      const at = this.emit(this.dropKey(mysql ? this.afterTable(table) : table, key));
       if (droppedColumns.length > 0 && key.type !== 'primary')
         this.warn(
           'drops_key',
@@ -194,7 +197,7 @@ class MigrationWriter {
           at,
         );
     }
-    this.renames(keys.renamed);
+    if (!mysql) this.renames(keys.renamed);
     this.createEnumTypes();
     for (const table of this.addedTables) this.createTable(table);
     this.tableCharsets();
@@ -245,7 +248,7 @@ class MigrationWriter {
         at,
       );
     }
-    for (const key of fks.add) this.addForeignKey(key, fks.fresh.has(key));
+    for (const key of fks.add) this.foreignKeyWindow.last = this.addForeignKey(key, fks.fresh.has(key));
     this.comments();
     this.dropEnumTypes();
     return this.result();
@@ -281,6 +284,17 @@ class MigrationWriter {
         '-- (each reads rows into a temporary table that refuses any row), so a migration that stops on one',
         '-- has changed nothing; a statement that fails later leaves the statements before it applied.',
       ];
+      const { first, last } = this.foreignKeyWindow;
+      if (this.recovery.length > 0 && first !== undefined && last !== undefined)
+        note.push(
+          `-- Foreign keys are dropped from statement ${first + shift} (after the renames) and added back by statement ${last + shift}, once the`,
+          '-- columns and keys under them have changed. If the script stops in between (a row or an index that',
+          '-- came after the checks, a lock timeout), they stay dropped: run the recovery below',
+          '-- (MariaDB; each statement is guarded by IF [NOT] EXISTS and does nothing where nothing is to be done)',
+          '-- to put them back as they were, with the types of their columns and the unique keys and indexes',
+          '-- under them; the other statements that ran stay applied. Recovery:',
+          ...this.recovery.map((statement) => `--   ${statement};`),
+        );
     } else
       note = [
         '-- SQL Server: run with sqlcmd -b so that the first failing batch (a check that THROWs) stops the script.',
@@ -294,6 +308,7 @@ class MigrationWriter {
       statements,
       safety,
       warnings: this.warnings.map((warning) => ({ ...warning, statement: warning.statement + shift })),
+      ...(this.recovery.length > 0 ? { recovery: [...this.recovery] } : {}),
     };
   }
 
@@ -358,6 +373,22 @@ class MigrationWriter {
       // MySQL cannot roll back: a column that becomes NOT NULL is checked before anything changes.
       if (this.dialect.driver === 'mysql' && pair.before.is_nullable && !pair.after.is_nullable)
         this.check(pair, { kind: 'not_null' }, 'a NULL cannot stay');
+      // MySQL cannot roll back: a string made an integer, which strict mode refuses for a value that is no
+      // integer (or does not fit), is checked before anything changes.
+      const range = integerRange(this.dialect.driver, pair.after);
+      if (
+        this.dialect.driver === 'mysql' &&
+        range !== null &&
+        this.typeChanged.has(pair.after.uuid) &&
+        lookupDataType('mysql', pair.before.driver_data_type_name)?.family === 'string'
+      ) {
+        const column = this.dialect.ident(pair.before.name);
+        const number = `CAST(${column} AS DECIMAL(65,0))`;
+        this.refuseRows(
+          `${pair.before.name} converts to ${this.dialect.type(pair.table.after.name, pair.after)}`,
+          `SELECT 1 AS found FROM ${this.dialect.table(pair.table.before.name)} WHERE ${column} IS NOT NULL AND (NOT (${column} REGEXP '^ *[+-]?[0-9]+ *$') OR ${number} < ${range[0]} OR ${number} > ${range[1]}) LIMIT 1`,
+        );
+      }
       // MySQL: a table converted to another character set converts its columns without a collation.
       const table = this.charsetChanges().find((entry) => entry.after.uuid === pair.table.after.uuid);
       const tableCharset =
@@ -644,6 +675,8 @@ class MigrationWriter {
     const add: ForeignKey[] = [];
     /** Keys new or changed (not just re-added after a type change): existing rows may break them. */
     const fresh = new Set<ForeignKey>();
+    /** Keys dropped and added back (changed, or over columns or keys that change): as they were, as they will be. */
+    const remade: { before: ForeignKey; after: ForeignKey }[] = [];
     const kept = new Set<string>();
     for (const key of oldKeys) {
       const next = newByKey.get(key.key);
@@ -658,6 +691,7 @@ class MigrationWriter {
       drop.push(key);
       if (next !== undefined) {
         add.push(next);
+        remade.push({ before: key, after: next });
         if (resolve(this.after, next).link !== old.link) fresh.add(next);
       }
       kept.add(key.key);
@@ -667,7 +701,124 @@ class MigrationWriter {
         add.push(key);
         fresh.add(key);
       }
-    return { drop, add, fresh };
+    return { drop, add, fresh, remade };
+  }
+
+  /**
+   * Drops the foreign keys that go or change. MySQL: by the table names the renames (run before) gave,
+   * and the index MySQL made under the key's name goes too when the key does not come back and no index
+   * begins with its columns.
+   */
+  private dropForeignKeys(fks: { drop: ForeignKey[]; add: ForeignKey[] }): void {
+    const mysql = this.dialect.driver === 'mysql';
+    for (const key of fks.drop) {
+      const table = mysql ? this.afterTableName(key.table) : key.table;
+      const at = this.emit(this.dropForeignKey({ ...key, table }));
+      this.foreignKeyWindow.first ??= at;
+      const before = this.before.tables.find((entry) => entry.name === key.table);
+      const readded = fks.add.some((next) => next.name === key.name && next.table === table);
+      if (mysql && before !== undefined && !readded && !hasLeadingIndex(before, key.columns))
+        this.emit(
+          `ALTER TABLE ${this.dialect.table(table)} DROP INDEX ${this.dialect.ident(key.name ?? '')}`,
+        );
+    }
+  }
+
+  /** A table of the first version as the second names it (a table that goes keeps its name). */
+  private afterTable(table: DocumentTable): DocumentTable {
+    return this.tablePairs.find((pair) => pair.before.uuid === table.uuid)?.after ?? table;
+  }
+
+  private afterTableName(name: string): string {
+    const table = this.before.tables.find((entry) => entry.name === name);
+    return table === undefined ? name : this.afterTable(table).name;
+  }
+
+  /**
+   * MySQL: the statements that put back the foreign keys the migration drops and adds again, as they
+   * were, when the script stops in between (MySQL cannot roll back). Each is guarded by MariaDB's
+   * IF [NOT] EXISTS, so the recovery can run wherever the script stopped after the renames: the keys as
+   * they are then are dropped, the unique keys and indexes re-made under them are put back, their
+   * columns get back the types they had, and the keys are added as they were. Primary keys are left as
+   * they are (a foreign key needs only an index, which the server makes).
+   */
+  private recoveryFor(
+    remade: { before: ForeignKey; after: ForeignKey }[],
+    droppedKeys: { table: DocumentTable; key: Key }[],
+  ): void {
+    const { dialect } = this;
+    const statements = new Set<string>();
+    const alter = (table: string) => `ALTER TABLE IF EXISTS ${dialect.table(table)}`;
+    /** The first version's column as the second names it (after the renames), or null when it goes. */
+    const column = (table: DocumentTable, name: string): Column | null => {
+      const old = table.columns.find((entry) => entry.name === name);
+      const next = this.afterTable(table).columns.find((entry) => entry.uuid === old?.uuid);
+      return old === undefined || next === undefined ? null : { ...old, name: next.name };
+    };
+    const renamed = (table: DocumentTable) => ({
+      ...this.afterTable(table),
+      columns: table.columns.map((entry) => column(table, entry.name) ?? entry),
+    });
+    const tableOf = (name: string) => this.before.tables.find((entry) => entry.name === name);
+    const restorable = remade.filter(({ before }) => {
+      const child = tableOf(before.table);
+      const parent = tableOf(before.refTable);
+      return (
+        child !== undefined &&
+        parent !== undefined &&
+        this.removedTables.every((table) => table.uuid !== child.uuid && table.uuid !== parent.uuid) &&
+        before.columns.every((name) => column(child, name) !== null) &&
+        before.refColumns.every((name) => column(parent, name) !== null)
+      );
+    });
+    for (const { before, after } of restorable) {
+      statements.add(`${alter(after.table)} DROP FOREIGN KEY IF EXISTS ${dialect.ident(after.name ?? '')}`);
+      const child = this.afterTableName(before.table);
+      if (child !== after.table || before.name !== after.name)
+        statements.add(`${alter(child)} DROP FOREIGN KEY IF EXISTS ${dialect.ident(before.name ?? '')}`);
+    }
+    const sides = restorable.flatMap(({ before }) => [
+      { table: tableOf(before.table) as DocumentTable, columns: before.columns },
+      { table: tableOf(before.refTable) as DocumentTable, columns: before.refColumns },
+    ]);
+    for (const { table, key } of droppedKeys) {
+      if (key.type === 'primary') continue;
+      const under = sides.some(
+        (side) => side.table.uuid === table.uuid && key.columns.some((name) => side.columns.includes(name)),
+      );
+      const names = key.columns.map((name) => column(table, name));
+      if (!under || names.some((entry) => entry === null)) continue;
+      const next = renamed(table);
+      statements.add(`${alter(next.name)} DROP INDEX IF EXISTS ${dialect.ident(key.name)}`);
+      statements.add(
+        `${alter(next.name)} ADD ${keyClause(dialect, next, {
+          ...key,
+          columns: names.map((entry) => (entry as Column).name),
+        }).replace(/^(UNIQUE KEY|KEY|FULLTEXT KEY|SPATIAL KEY) /, '$1 IF NOT EXISTS ')}`,
+      );
+    }
+    for (const { table, columns } of sides)
+      for (const name of columns) {
+        const old = column(table, name);
+        if (old === null || !this.typeChanged.has(old.uuid)) continue;
+        const next = this.afterTable(table).name;
+        statements.add(`${alter(next)} MODIFY COLUMN IF EXISTS ${dialect.column(next, old)}`);
+      }
+    for (const { before } of restorable) {
+      const child = tableOf(before.table) as DocumentTable;
+      const parent = tableOf(before.refTable) as DocumentTable;
+      const key: ForeignKey = {
+        ...before,
+        table: this.afterTable(child).name,
+        columns: before.columns.map((name) => (column(child, name) as Column).name),
+        refTable: this.afterTable(parent).name,
+        refColumns: before.refColumns.map((name) => (column(parent, name) as Column).name),
+      };
+      statements.add(
+        `${alter(key.table)} ADD ${foreignKeyClause(dialect, key).replace(' FOREIGN KEY (', ' FOREIGN KEY IF NOT EXISTS (')}`,
+      );
+    }
+    this.recovery.push(...statements);
   }
 
   /**
@@ -675,14 +826,11 @@ class MigrationWriter {
    * query that finds them. PostgreSQL adds it NOT VALID and validates it after, so the check of the rows
    * is a step of its own (and a lighter lock).
    */
-  private addForeignKey(key: ForeignKey, fresh: boolean): void {
+  private addForeignKey(key: ForeignKey, fresh: boolean): number {
     const { dialect } = this;
     const clause = `ALTER TABLE ${dialect.table(key.table)} ADD ${foreignKeyClause(dialect, key)}`;
     const existing = this.tablePairs.some((pair) => pair.after.name === key.table);
-    if (!fresh || !existing) {
-      this.emit(clause);
-      return;
-    }
+    if (!fresh || !existing) return this.emit(clause);
     let at: number;
     if (dialect.driver === 'pgsql') {
       this.emit(`${clause} NOT VALID`);
@@ -702,6 +850,7 @@ class MigrationWriter {
       `${key.table} (${key.columns.join(', ')}) → ${key.refTable} (${key.refColumns.join(', ')}): fails if a row of ${key.table} points to no row of ${key.refTable}; check first: ${orphans}`,
       at,
     );
+    return at;
   }
 
   /** The query that counts the rows a check stops on. */
@@ -922,6 +1071,16 @@ class MigrationWriter {
               ? ''
               : `; a check before it stops the migration if any row would (${this.findQuery(pair, loss.check)})`
           }`,
+          at,
+        );
+      else if (dialect.driver === 'pgsql' && zoned(before) !== zoned(after))
+        this.warn(
+          'changes_type',
+          `${label}: ${from} → ${to}: every value is converted through the session's TimeZone (${
+            zoned(after)
+              ? 'each wall-clock time is read as a time there'
+              : 'each instant becomes its wall-clock time there, and the offset is lost'
+          }); run the migration with TimeZone set to the zone the values mean`,
           at,
         );
       else if (!sameFamily(before, after, dialect.driver))
@@ -1155,6 +1314,11 @@ class MigrationWriter {
 /** True when one of the table's keys begins with these columns, in this order. */
 function hasLeadingIndex(table: DocumentTable, columns: string[]): boolean {
   return tableKeys(table).some((key) => columns.every((name, at) => key.columns[at] === name));
+}
+
+/** PostgreSQL: a date-time type that holds an instant (`timestamp with time zone`, `timestamptz`, `timetz`). */
+function zoned(column: Column): boolean {
+  return /with time zone|^timestamptz$|^timetz$/.test(column.driver_data_type_name);
 }
 
 /** True when both types are of one family of the driver's catalog (string to string, integer to integer). */
