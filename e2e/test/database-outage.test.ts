@@ -105,7 +105,7 @@ describeOnOwnStack('A PostgreSQL outage under load', () => {
     await system?.stop().catch(() => undefined);
     await postgres?.stop().catch(() => undefined);
     rmSync(dataDir, { recursive: true, force: true });
-  }, 60_000);
+  });
 
   it('answers 503 unavailable with Retry-After while it is down, reports not ready, then succeeds again and loses no create', async () => {
     const running = system!;

@@ -30,7 +30,7 @@ describe('DDL create journeys over HTTP', () => {
   beforeAll(async () => {
     stack = await startStack();
     writer = await teamMemberToken(stack, { team: `ddl-${run}`, email: `ddl-${run}@ddl.test`, write: true });
-  }, 60_000);
+  });
   afterAll(async () => {
     await stack.stop();
   });
@@ -83,7 +83,7 @@ describeOnOwnStack(`DDL create that does not finish inside the wait${skipReason}
       email: `ddl0-${run}@ddl.test`,
       write: true,
     });
-  }, 60_000);
+  });
   afterAll(async () => {
     await stack.stop();
   });

@@ -17,7 +17,7 @@ describeOnOwnStack(`Write rate limit per token${skipReason}`, () => {
 
   beforeAll(async () => {
     stack = await startStack({ DSS_RATE_LIMIT_WRITE_PER_MIN: String(WRITE_LIMIT) });
-  }, 60_000);
+  });
   afterAll(async () => {
     await stack?.stop();
   });

@@ -73,7 +73,7 @@ describe('Diagram journeys over HTTP', () => {
     });
     expect(created.status).toBe(201);
     shop = (created.body as Json).data;
-  }, 60_000);
+  });
   afterAll(async () => {
     await stack?.stop();
   });
@@ -360,7 +360,7 @@ describe('Diagram journeys over HTTP', () => {
       expect(pageSizes).toEqual([5, 5, 2]);
       expect(new Set(seen).size).toBe(12);
       expect(seen).toEqual([...created].reverse());
-    }, 60_000);
+    });
 
     it('answers 422 invalid_request for limit=0, limit=101 and a cursor it did not issue', async () => {
       for (const query of ['limit=0', 'limit=101', 'cursor=garbage']) {
@@ -405,7 +405,7 @@ describe('Diagram journeys over HTTP', () => {
       const email = `editor-${run}@shop.test`;
       shapeWriter = await teamMemberToken(stack, { team: `shop-${run}`, email, write: true });
       patchWriter = await teamMemberToken(stack, { team: `shop-${run}`, email, write: true });
-    }, 60_000);
+    });
 
     it('answers 400 invalid_request when the body is not a JSON object', async () => {
       for (const rawBody of ['[1,2]', '"a patch"', '42', '{"schema":']) {
@@ -519,7 +519,7 @@ describe('Diagram journeys over HTTP', () => {
       const moved = await dss(stack, 'plan', 'set', '--team', team, '--plan', 'starter', '--json');
       expect(moved.code).toBe(0);
       expect(JSON.parse(moved.stdout)).toMatchObject({ slug: team, plan: 'starter' });
-    }, 60_000);
+    });
 
     it('answers 422 plan_limit with limit_type tables, limit and requested for a diagram over the table cap', async () => {
       const cap = starter.max_tables_per_diagram!;
@@ -565,6 +565,6 @@ describe('Diagram journeys over HTTP', () => {
       expect(repeat.status).toBe(200);
       expect((repeat.body as Json).replayed).toBe(true);
       expect(((await get(tokens[0]!, '/diagrams?limit=100')).body as Json).data).toHaveLength(cap);
-    }, 60_000);
+    });
   });
 });

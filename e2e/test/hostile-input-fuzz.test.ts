@@ -626,7 +626,7 @@ describeOnOwnStack('The API under a seeded fuzz of every described operation', (
   afterAll(async () => {
     people?.close();
     await system?.stop();
-  }, 60_000);
+  });
 
   it(`answers no 5xx and only described answers and error shapes (${REQUESTS} requests, DSS_FUZZ_SEED to replay)`, async () => {
     const operations = describedOperations();

@@ -84,7 +84,7 @@ describeOnOwnStack('SIGTERM to the one-process system under 20 concurrent client
   }, 120_000);
   afterAll(async () => {
     await system?.destroy();
-  }, 60_000);
+  });
 
   it('fails readiness first, answers every request sent, moves keep-alive clients off and exits 0', async () => {
     const readyz = `http://127.0.0.1:${system.adminPort}/readyz`;

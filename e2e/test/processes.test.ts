@@ -33,7 +33,7 @@ describe('The system as separate processes, configured as the chart configures p
   }, 150_000);
   afterAll(async () => {
     await stack?.stop();
-  }, 60_000);
+  });
 
   it('should have every service ready, each with the dependency checks it owns and its gRPC health', async () => {
     for (const name of [...GRPC_SERVICES, ...HTTP_SERVICES]) {
@@ -89,7 +89,7 @@ describe('The system as separate processes, configured as the chart configures p
       arguments: { diagram_uuid: created.data.uuid },
     });
     expect(read.result).toMatchObject({ content: [{ type: 'text', text: markdown }] });
-  }, 60_000);
+  });
 
   it('should serve the web app’s sign-in page', async () => {
     const response = await fetch(`${stack.appUrl}/sign-in`);
@@ -117,7 +117,7 @@ describe('The system as separate processes, configured as the chart configures p
     } finally {
       await stack.nats.resume();
     }
-  }, 60_000);
+  });
 
   it('should stop every process with exit code 0 on SIGTERM', async () => {
     const codes = await stack.terminate();
@@ -132,5 +132,5 @@ describe('The system as separate processes, configured as the chart configures p
       web: 0,
       mcp: 0,
     });
-  }, 60_000);
+  });
 });

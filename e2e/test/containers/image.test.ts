@@ -47,7 +47,7 @@ describe('The image', () => {
   beforeAll(async () => {
     stack = containerStack();
     inventory = JSON.parse(await runInImage(stack, 'node', '-e', INVENTORY)) as Inventory;
-  }, 60_000);
+  });
 
   it('should run Node.js 24 as the numeric non-root user 1000:1000', async () => {
     expect(inventory.node).toMatch(/^v24\./);

@@ -25,7 +25,7 @@ describe('MCP and the web app in their containers', () => {
       write: true,
     });
     client = validatedClient(stack.baseUrl, token);
-  }, 60_000);
+  });
 
   it('should serve over MCP the schema of a diagram the importer container converted', async () => {
     const created = await client.createDiagram({ name: 'Shop', driver: 'pgsql', ddl: DDL });
@@ -42,7 +42,7 @@ describe('MCP and the web app in their containers', () => {
       arguments: { diagram_uuid: created.data.uuid },
     });
     expect(read.result).toMatchObject({ content: [{ type: 'text', text: markdown }] });
-  }, 60_000);
+  });
 
   it('should serve the web app’s sign-in page with its security headers', async () => {
     const response = await fetch(`${stack.appUrl}/sign-in`);

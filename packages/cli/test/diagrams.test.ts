@@ -62,7 +62,7 @@ describe('operator CLI: diagrams', () => {
     token = (
       await dss('token', 'create', '--team', 'ops', '--email', 'ed@ops.test', '--write', '--json')
     ).json().token;
-  }, 60_000);
+  });
   afterAll(async () => {
     await system?.stop();
   });

@@ -64,7 +64,7 @@ describe('operator CLI: live databases', () => {
     editor = await people.member({ team: 'live', role: 'editor', write: true });
     database = await livePostgres();
     await database.run(SHOP_DDL);
-  }, 90_000);
+  });
   afterAll(async () => {
     await database?.drop();
     people?.close();

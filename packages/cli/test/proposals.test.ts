@@ -73,7 +73,7 @@ describe('operator CLI: proposal review', () => {
       schema: { strategy: 'merge', tables: [{ name: 'a', columns: [{ name: 'id', type: 'int' }] }] },
     });
     diagramUuid = diagram.body.data.uuid;
-  }, 60_000);
+  });
   afterAll(async () => {
     await system?.stop();
   });

@@ -52,7 +52,7 @@ describe('operator CLI: webhooks', () => {
       ['member', 'add', '--team', 'hooks', '--email', 'ed@hooks.test', '--role', 'editor'],
     ])
       expect((await dss(...argv)).code).toBe(0);
-  }, 60_000);
+  });
   afterAll(async () => {
     await system?.stop();
     receiver.closeAllConnections();

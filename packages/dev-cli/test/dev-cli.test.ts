@@ -57,7 +57,7 @@ describe('developer CLI (dss-dev): the schema commands over the REST API with a 
     database = await livePostgres();
     await database.run(SHOP_DDL);
     folder = mkdtempSync(path.join(tmpdir(), 'dss-dev-'));
-  }, 90_000);
+  });
   afterAll(async () => {
     rmSync(folder, { recursive: true, force: true });
     await database?.drop();

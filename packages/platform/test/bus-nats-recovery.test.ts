@@ -43,7 +43,7 @@ describe('EventBus (nats) › recovery', () => {
     expect(events.map((m) => m.data)).toEqual([{ phase: 'before' }, { phase: 'after' }]);
     expect(jobs.map((m) => m.data)).toEqual([{ phase: 'before' }, { phase: 'after' }]);
     expect(logger.lines.filter((line) => line.message?.includes('disconnected'))).toHaveLength(1);
-  }, 60_000);
+  });
 
   it('recreates its streams and queue consumer when the server comes back without its storage', async () => {
     await bus?.close();
@@ -63,5 +63,5 @@ describe('EventBus (nats) › recovery', () => {
 
     await waitUntil('the queue consumer receives again', () => jobs.length === 2, 15_000);
     expect(jobs.map((m) => m.data)).toEqual([{ phase: 'before' }, { phase: 'after' }]);
-  }, 60_000);
+  });
 });

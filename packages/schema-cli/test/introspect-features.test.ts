@@ -24,7 +24,7 @@ describe('introspect: PostgreSQL features', () => {
           ON DELETE SET NULL ON UPDATE CASCADE);
       CREATE INDEX invoices_lower_region ON invoices (lower(region));
       CREATE VIEW open_invoices AS SELECT * FROM invoices;`);
-  }, 30_000);
+  });
   afterAll(async () => {
     await database?.drop();
   });

@@ -68,7 +68,7 @@ describe('collations, index methods and enum names on real servers', () => {
       await fromSource.drop();
       await fromExport.drop();
     }
-  }, 60_000);
+  });
 
   it('mysql: keeps column collations, the table charset and collation and FULLTEXT, into the catalog', async () => {
     const document = await importFile('mysql', MYSQL_SOURCE);
@@ -105,7 +105,7 @@ describe('collations, index methods and enum names on real servers', () => {
       await fromSource.drop();
       await fromExport.drop();
     }
-  }, 60_000);
+  });
 
   it('mysql: keeps the prefix of a table in another database, and the export creates that database', async () => {
     const other = `dss_other_${randomBytes(4).toString('hex')}`;
@@ -144,7 +144,7 @@ describe('collations, index methods and enum names on real servers', () => {
       );
       await database.drop();
     }
-  }, 60_000);
+  });
 });
 
 describe('index methods, index notes and enum names in DBML', () => {
@@ -196,7 +196,7 @@ Table person {
     } finally {
       await database.drop();
     }
-  }, 60_000);
+  });
 });
 
 describe('SQL Server CHECK constraints from DDL', () => {

@@ -48,5 +48,5 @@ describe('one-process shutdown', () => {
     // Afterwards nothing listens: the keep-alive sockets were closed, not left open to be served on.
     await expect(get(`${system.apiUrl}/openapi.json`, false)).rejects.toThrow(/ECONNREFUSED/);
     for (const agent of keepAlive) agent.destroy();
-  }, 60_000);
+  });
 });

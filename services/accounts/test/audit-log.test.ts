@@ -4,8 +4,6 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { type AccountsHarness, seedMember, startAccountsHarness } from './helpers';
 
-jest.setTimeout(60_000);
-
 describe('accounts audit log', () => {
   let harness: AccountsHarness;
 

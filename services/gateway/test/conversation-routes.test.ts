@@ -52,7 +52,7 @@ describe('Review conversation routes (real gateway, real services)', () => {
       schema: basePatch,
     });
     diagramUuid = ((await created.json()) as Json).data.uuid;
-  }, 60_000);
+  });
   afterAll(async () => {
     people?.close();
     proposals?.close();
@@ -313,7 +313,7 @@ describe('Review conversation rate limits (real gateway, real services)', () => 
     system = await startTestSystem({ DSS_RATE_LIMIT_WRITE_PER_MIN: '3', DSS_RATE_LIMIT_READ_PER_MIN: '3' });
     people = new TestPeople(system.grpc.accounts);
     token = (await people.member({ team: 'limits', role: 'editor', write: true })).token;
-  }, 60_000);
+  });
   afterAll(async () => {
     people?.close();
     await system?.stop();

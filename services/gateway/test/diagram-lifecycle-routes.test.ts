@@ -55,7 +55,7 @@ describe('Diagram rename and duplicate routes (real gateway, real services)', ()
       await people.member({ team: 'tiny', plan: 'starter', role: 'owner', write: true })
     ).token;
     diagramUuid = await newDiagram(token.writer, 'Shop');
-  }, 60_000);
+  });
   afterAll(async () => {
     people?.close();
     await system?.stop();

@@ -62,7 +62,7 @@ describe('Diagram routes (real gateway, real services)', () => {
     });
     expect(response.status).toBe(201);
     created = (await response.json()) as Json;
-  }, 60_000);
+  });
   afterAll(async () => {
     people.close();
     await system.stop();
@@ -556,7 +556,7 @@ describe('Diagram routes rate limits (real gateway, real services)', () => {
   beforeAll(async () => {
     system = await startTestSystem({ DSS_RATE_LIMIT_SCHEMA_PER_MIN: '2', DSS_RATE_LIMIT_READ_PER_MIN: '3' });
     people = new TestPeople(system.grpc.accounts);
-  }, 60_000);
+  });
   afterAll(async () => {
     people.close();
     await system.stop();

@@ -46,7 +46,7 @@ describe('Lint routes (real gateway, real services)', () => {
     });
     expect(created.status).toBe(201);
     diagramUuid = created.json.data.uuid;
-  }, 60_000);
+  });
   afterAll(async () => {
     people?.close();
     await system?.stop();

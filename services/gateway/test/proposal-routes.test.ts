@@ -106,7 +106,7 @@ describe('Proposal routes (real gateway, real services)', () => {
     diagramUuid = await newDiagram(token.writer);
     outsiderDiagram = await newDiagram(token.outsider);
     starterDiagram = await newDiagram(token.starter);
-  }, 60_000);
+  });
   afterAll(async () => {
     people?.close();
     proposals?.close();
@@ -530,7 +530,7 @@ describe('Proposal routes (real gateway, real services)', () => {
     beforeAll(async () => {
       limited = await startTestSystem({ DSS_APP_URL: APP_URL, DSS_RATE_LIMIT_WRITE_PER_MIN: '2' });
       limitedPeople = new TestPeople(limited.grpc.accounts);
-    }, 60_000);
+    });
     afterAll(async () => {
       limitedPeople?.close();
       await limited?.stop();

@@ -66,7 +66,7 @@ describe('Conditional GET /schema answered from proven ETags (real gateway, real
       people = new TestPeople(system.grpc.accounts);
       writer = await people.member({ team: 'alpha', write: true });
       outsider = (await people.member({ team: 'beta' })).token;
-    }, 60_000);
+    });
 
     afterAll(async () => {
       people?.close();
@@ -208,7 +208,7 @@ describe('Conditional GET /schema answered from proven ETags (real gateway, real
     beforeAll(async () => {
       system = await startTestSystem({ DSS_ETAG_PROOF_MS: '1000' });
       people = new TestPeople(system.grpc.accounts);
-    }, 60_000);
+    });
 
     afterAll(async () => {
       people?.close();

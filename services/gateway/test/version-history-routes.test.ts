@@ -99,7 +99,7 @@ describe('Version labels and restore proposals (real gateway, real services)', (
     writer = await people.member({ team: 'hist', role: 'editor', write: true });
     viewer = await people.member({ team: 'hist', role: 'viewer', write: true });
     outsider = await people.member({ team: 'elsewhere', role: 'owner', write: true });
-  }, 60_000);
+  });
   afterAll(async () => {
     people?.close();
     await system?.stop();

@@ -38,7 +38,7 @@ describe('Webhook routes (real gateway, real services)', () => {
     ownerReadOnly = (await people.member({ team: 'hooks', role: 'owner' })).token;
     editor = (await people.member({ team: 'hooks', role: 'editor', write: true })).token;
     outsider = (await people.member({ team: 'elsewhere', role: 'owner', write: true })).token;
-  }, 60_000);
+  });
   afterAll(async () => {
     people?.close();
     await system?.stop();

@@ -130,5 +130,5 @@ describe('importer on NATS: a job whose importer stalls and stops goes to anothe
     expect(status).toBe('ready');
     const versions = await client.ListVersions({ principal, uuid });
     expect(versions.versions.map((version) => version.source)).toEqual(['import']);
-  }, 40_000);
+  });
 });

@@ -88,13 +88,13 @@ describe('importer fault tests on a NATS server of their own', () => {
     diagramsAddress = `127.0.0.1:${diagrams.grpc.port}`;
     client = createServiceClient('Diagrams', diagramsAddress);
     stops.push(async () => client.close());
-  }, 60_000);
+  });
 
   afterAll(async () => {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
     await database?.drop();
     await nats?.destroy();
-  }, 60_000);
+  });
 
   describe('an importer process killed with SIGKILL in the middle of a job', () => {
     let child: ChildProcess | undefined;

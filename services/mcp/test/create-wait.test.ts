@@ -11,7 +11,7 @@ describe('create_diagram with an import that outlasts DSS_MCP_IMPORT_WAIT_MS', (
     // No importer: the import stays `importing` for as long as the test needs.
     stack = await startTestStack({ DSS_IMPORT_WAIT_MS: '0' }, { withoutImporter: true });
     endpoint = await mcpEndpoint('http', stack, { DSS_MCP_IMPORT_WAIT_MS: '0' });
-  }, 60_000);
+  });
   afterAll(async () => {
     await endpoint?.stop();
     await stack?.stop();

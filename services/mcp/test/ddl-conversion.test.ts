@@ -43,7 +43,7 @@ describe.each<TransportName>(['stdio', 'http'])('visualize_schema DDL limits ove
   beforeAll(async () => {
     stack = await startTestStack();
     ({ token } = await stack.member());
-  }, 60_000);
+  });
   afterAll(async () => {
     for (const endpoint of endpoints) await endpoint.stop();
     await stack?.stop();

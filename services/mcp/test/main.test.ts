@@ -84,7 +84,7 @@ describe('dist/main.js', () => {
     beforeAll(async () => {
       stack = await startTestStack();
       held = await holdPort(SYSTEM_ADMIN_PORT);
-    }, 60_000);
+    });
     afterAll(async () => {
       if (child && child.exitCode === null) {
         child.kill('SIGTERM');

@@ -29,7 +29,7 @@ describe('MCP review tools', () => {
       },
     });
     diagramUuid = JSON.parse(created.text).uuid;
-  }, 60_000);
+  });
   afterAll(async () => {
     await endpoint?.stop();
     await stack?.stop();

@@ -63,7 +63,7 @@ describe.each<TransportName>(['stdio', 'http'])('MCP server over %s', (transport
     endpoint = await mcpEndpoint(transport, { apiUrl: stack.apiUrl, appUrl: stack.appUrl });
     editor = await stack.member({ role: 'editor', write: true });
     client = await endpoint.connect(editor.token);
-  }, 60_000);
+  });
   afterAll(async () => {
     await endpoint?.stop();
     await stack?.stop();

@@ -7,8 +7,6 @@ import path from 'node:path';
 import { eventually, testNatsUrl } from '@dss/platform/testing';
 import { everyEvent, type Harness, ownerOf, publish, Receiver, startHarness } from './support/harness';
 
-jest.setTimeout(90_000);
-
 function startProcess(harness: Harness): Promise<ChildProcess> {
   const child = spawn(process.execPath, [path.join(__dirname, 'support/service-process.js')], {
     env: {

@@ -4,8 +4,6 @@ import { randomUUID } from 'node:crypto';
 import { eventually } from '@dss/platform/testing';
 import { everyEvent, type Harness, ownerOf, publish, Receiver, startHarness } from './support/harness';
 
-jest.setTimeout(60_000);
-
 describe('Webhook endpoint failing for the whole window', () => {
   let harness: Harness;
   let receiver: Receiver;

@@ -6,8 +6,6 @@ import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_EVENT_TYPES } from '../src/events';
 import { everyEvent, type Harness, ownerOf, publish, Receiver, startHarness } from './support/harness';
 
-jest.setTimeout(60_000);
-
 describe('Webhooks', () => {
   let harness: Harness;
   let receiver: Receiver;

@@ -40,7 +40,7 @@ describe('the review conversation (real services, PostgreSQL and NATS)', () => {
     diagramUuid = await createDiagram(system, editor.principal);
     diagrams = createServiceClient('Diagrams', system.grpc.diagrams);
     harness = await startProposalsHarness(system);
-  }, 90_000);
+  });
 
   afterAll(async () => {
     diagrams?.close();
@@ -282,6 +282,6 @@ describe('the review conversation (real services, PostgreSQL and NATS)', () => {
       const status = await harness.client.GetProposal({ principal: editor.principal, uuid: proposal.uuid });
       expect(status.latest_revision).toBe(20);
       expect(status.counts?.tables).toBe(2);
-    }, 60_000);
+    });
   });
 });

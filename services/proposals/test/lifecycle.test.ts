@@ -53,7 +53,7 @@ describe('proposals lifecycle (real services, PostgreSQL and NATS)', () => {
       DSS_PROPOSAL_LIFETIME_SECONDS: '2',
       DSS_PROPOSAL_SWEEP_INTERVAL_MS: '3600000',
     });
-  }, 90_000);
+  });
 
   afterAll(async () => {
     diagrams?.close();

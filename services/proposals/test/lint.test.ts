@@ -33,7 +33,7 @@ describe('proposals lint (real services and PostgreSQL)', () => {
     outsider = await memberWithPrincipal(people, 'lint-other', 'owner');
     diagramUuid = await createDiagram(system, editor.principal);
     harness = await startProposalsHarness(system);
-  }, 90_000);
+  });
 
   afterAll(async () => {
     people?.close();

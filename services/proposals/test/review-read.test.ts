@@ -40,7 +40,7 @@ describe('Proposals.GetProposalForReview (real services)', () => {
       message: 'Please review',
     });
     proposalUuid = created.uuid;
-  }, 90_000);
+  });
 
   afterAll(async () => {
     people?.close();

@@ -78,7 +78,7 @@ describe('Proposals on a base that moved (real services)', () => {
     await people.team('stale');
     editor = await memberWithPrincipal(people, 'stale', 'editor');
     proposals = await startProposalsHarness(system);
-  }, 90_000);
+  });
 
   afterAll(async () => {
     people?.close();

@@ -4,8 +4,6 @@
 import { linkIn, type Mailbox, startMailbox } from './support/mailbox';
 import { createPerson, startWebTestSystem, WebClient, type WebTestSystem } from './support/web-system';
 
-jest.setTimeout(60_000);
-
 /** The page without what differs between any two answers (CSRF token). */
 const answerOf = (text: string) => text.replace(/name="_csrf" value="[^"]*"/g, '');
 
