@@ -155,18 +155,19 @@ export function patchBetween(from: DiagramDocument, to: DiagramDocument): EditPa
     if (Object.keys(entry).length > 1 || entry.old_name !== undefined) tables.push(entry);
   }
 
-  const relationshipsFrom = new Set(from.relationships.map((r) => r.uuid));
   const endpointsSurvive = survivalCheck(from, to);
-  const relationshipsTo = new Map(to.relationships.map((r) => [r.uuid, r]));
+  const counterpart = relationshipCounterparts(from, to);
+  const matched = new Set<Relationship>();
   const relationships: Record<string, unknown>[] = [];
   for (const r of from.relationships) {
-    const after = relationshipsTo.get(r.uuid);
+    const after = counterpart(r);
+    if (after) matched.add(after);
     // A relationship whose table or column goes is dropped with it; naming it again would be refused.
     if (!after && endpointsSurvive(r)) deletions.relationships.push(endpoints(r));
     else if (after && after.type !== r.type) relationships.push({ type: after.type, ...endpoints(after) });
   }
   for (const r of to.relationships)
-    if (!relationshipsFrom.has(r.uuid)) relationships.push({ type: r.type, ...endpoints(r) });
+    if (!matched.has(r)) relationships.push({ type: r.type, ...endpoints(r) });
 
   const notesTo = new Set(to.sticky_notes.map((note) => note.uuid));
   const notesFrom = new Map(from.sticky_notes.map((note) => [note.uuid, note]));
@@ -292,6 +293,30 @@ function endpoints(r: Relationship): Record<string, string> {
     source_column: r.source_column,
     target_table: r.target_table,
     target_column: r.target_column,
+  };
+}
+
+/**
+ * The relationship of `to` that a relationship of `from` became: the one with its uuid, else one between
+ * the same columns. Undo and redo (or the server's copy after a save) give a relationship a new uuid; the
+ * patch must not then delete and add the same relationship, which the engine refuses.
+ */
+function relationshipCounterparts(
+  from: DiagramDocument,
+  to: DiagramDocument,
+): (r: Relationship) => Relationship | undefined {
+  const key = (r: Relationship) =>
+    JSON.stringify([r.source_table, r.source_column, r.target_table, r.target_column]);
+  const byUuid = new Map(to.relationships.map((r) => [r.uuid, r]));
+  const fromUuids = new Set(from.relationships.map((r) => r.uuid));
+  const newByEndpoints = new Map<string, Relationship>();
+  for (const r of to.relationships) if (!fromUuids.has(r.uuid)) newByEndpoints.set(key(r), r);
+  return (r) => {
+    const same = byUuid.get(r.uuid);
+    if (same) return same;
+    const byEnds = newByEndpoints.get(key(r));
+    if (byEnds) newByEndpoints.delete(key(r));
+    return byEnds;
   };
 }
 

@@ -158,6 +158,37 @@ describe('patchBetween()', () => {
     expect(shape(server)).toEqual(shape(first));
   });
 
+  it('should write nothing for a relationship saved, undone and redone (it comes back under a new uuid)', () => {
+    const store = new EditorStore(emptyDocument('pgsql'), 'pgsql');
+    store.edit('Add tables', {
+      strategy: 'merge',
+      tables: [table('authors', 0), table('books', 300, [{ name: 'author_id', type: 'bigint' }])],
+    });
+    const relationship = {
+      type: 'many-to-one',
+      source_table: 'books',
+      source_column: 'author_id',
+      target_table: 'authors',
+      target_column: 'id',
+    };
+    store.edit('Add relationship', { strategy: 'merge', relationships: [relationship] });
+    const saved = store.document;
+    store.undo();
+    store.redo();
+    expect(store.document.relationships[0]!.uuid).not.toBe(saved.relationships[0]!.uuid);
+    expect(patchBetween(saved, store.document)).toEqual({ strategy: 'merge' });
+    // A type changed on the way back is written as a change, not as a delete and an add.
+    store.undo();
+    store.edit('Add relationship', {
+      strategy: 'merge',
+      relationships: [{ ...relationship, type: 'one-to-one' }],
+    });
+    const patch = patchBetween(saved, store.document);
+    expect(patch.deletions).toBeUndefined();
+    expect(patch.relationships).toEqual([{ ...relationship, type: 'one-to-one' }]);
+    expect(new EditorStore(saved, 'pgsql').applyUnrecorded(patch)).toEqual({ ok: true });
+  });
+
   describe('colours', () => {
     it('should colour a table as one undoable step, and carry the colour in the save patch', () => {
       const store = new EditorStore(emptyDocument('pgsql'), 'pgsql');

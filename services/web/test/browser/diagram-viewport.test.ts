@@ -106,7 +106,8 @@ describe('corpus diagrams in the browser: routing, first view, zoom and pan', ()
       for (let attempt = 0; attempt < 120; attempt++) {
         const read = await api(web, editor.token, 'GET', `/diagrams/${uuid}`);
         if (read.body.data!.status === 'ready') break;
-        if (read.body.data!.status === 'failed') throw new Error(`${diagram.name} failed to import`);
+        if (read.body.data!.status === 'failed')
+          throw new Error(`${diagram.name} failed to import: ${JSON.stringify(read.body.data!.error)}`);
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
       uuids.set(diagram.name, uuid);
