@@ -38,7 +38,7 @@ export function readWebConfig(source: NodeJS.ProcessEnv = process.env) {
       source,
     ),
     /** The importer, which reads the editor's DBML pane (ParseDdl, format dbml). */
-    importerAddress: env.address('DSS_IMPORTER_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.importer, source),
+    importerAddress: env.grpcTarget('DSS_IMPORTER_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.importer, source),
     /** smtp(s)://user:password@host:port; without it no email is sent (invitation links are shown only). */
     smtpUrl: env.optionalUrl('DSS_SMTP_URL', { protocols: ['smtp:', 'smtps:'] }, source),
     mailFrom: env.string('DSS_MAIL_FROM', { default: 'Diagram Schema Service <noreply@localhost>' }, source),

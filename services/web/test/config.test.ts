@@ -18,6 +18,24 @@ describe('readWebConfig()', () => {
     expect(() => readWebConfig({ DSS_SESSION_KEY: 'short' })).toThrow(/DSS_SESSION_KEY/);
   });
 
+  it('takes every service it calls, the importer too, as a list of replicas (ipv4: targets, round-robin)', () => {
+    const replicas = 'ipv4:127.0.0.1:20726,127.0.0.1:22823';
+    const config = readWebConfig({
+      DSS_ACCOUNTS_GRPC_ADDR: replicas,
+      DSS_DIAGRAMS_GRPC_ADDR: replicas,
+      DSS_PROPOSALS_GRPC_ADDR: replicas,
+      DSS_NOTIFICATIONS_GRPC_ADDR: replicas,
+      DSS_IMPORTER_GRPC_ADDR: replicas,
+    });
+    expect([
+      config.accountsAddress,
+      config.diagramsAddress,
+      config.proposalsAddress,
+      config.notificationsAddress,
+      config.importerAddress,
+    ]).toEqual(Array(5).fill(replicas));
+  });
+
   it('refuses an app URL that is not http or https', () => {
     expect(() => readWebConfig({ DSS_APP_URL: 'ftp://example.test' })).toThrow(/DSS_APP_URL/);
   });
