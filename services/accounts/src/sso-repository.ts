@@ -73,3 +73,13 @@ export async function ssoOnlyTeamsOfUser(
   );
   return rows;
 }
+
+/** Ends the web sessions of the team's members that did not come from single sign-on; how many ended. */
+export async function endSessionsWithoutSso(db: Queryable, teamId: string): Promise<number> {
+  const result = await db.query(
+    `DELETE FROM accounts.sessions s USING accounts.memberships m
+      WHERE m.team_id = $1 AND m.user_id = s.user_id AND s.method <> 'sso'`,
+    [teamId],
+  );
+  return result.rowCount ?? 0;
+}
