@@ -10,6 +10,7 @@ import { requirePlan, type PlanTable } from './plans';
 import * as repo from './repository';
 import * as sso from './sso-repository';
 import { audit, forEachTeamOf } from './audit-log';
+import { hashSessionId } from './sessions';
 import { toTeam, toUser } from './wire';
 
 const TEAM_CHANGED_SUBJECT = 'accounts.team.changed';
@@ -116,14 +117,16 @@ export function createSsoHandlers(pool: Pool, plans: PlanTable) {
       }
     },
 
-    async SetTeamSsoOnly(request: { team_slug: string; sso_only: boolean }) {
+    async SetTeamSsoOnly(request: { team_slug: string; sso_only: boolean; acting_session_id?: string }) {
       const team = await repo.findLiveTeamBySlug(pool, (request.team_slug ?? '').trim());
       if (!team) throw new ServiceError('not_found', `no team with slug "${request.team_slug}"`);
       const updated = await withTransaction(pool, async (client) => {
         const row = await sso.updateTeamSsoOnly(client, team.id, Boolean(request.sso_only));
         // Turning it on signs out whoever is in without single sign-on; their tokens keep working.
         const endedSessions =
-          request.sso_only && !team.sso_only ? await sso.endSessionsWithoutSso(client, team.id) : 0;
+          request.sso_only && !team.sso_only
+            ? await sso.endSessionsWithoutSso(client, team.id, hashSessionId(request.acting_session_id ?? ''))
+            : 0;
         await audit(client, {
           action: 'team.sso_only_changed',
           team_id: team.id,

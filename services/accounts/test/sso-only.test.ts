@@ -93,12 +93,19 @@ describe('accounts: SSO-only teams', () => {
     ).toBe('invalid_request');
   });
 
-  it('should end the members’ sessions without SSO when the setting is turned on, keeping SSO sessions and tokens', async () => {
+  it('should end the members’ sessions without SSO (not the acting owner’s) when the setting is turned on, keeping SSO sessions and tokens', async () => {
     const { user, token } = await member('sso-switch', 'owner@sso-switch.test');
     const password = await harness.client.CreateSession({ user_id: user.id, method: 'password' });
     const sso = await harness.client.CreateSession({ user_id: user.id, method: 'sso' });
     expect((await harness.client.GetSession({ session_id: password.session_id })).method).toBe('password');
-    await harness.client.SetTeamSsoOnly({ team_slug: 'sso-switch', sso_only: true });
+    // The owner making the change is not signed out in mid-action.
+    const acting = await harness.client.CreateSession({ user_id: user.id, method: 'password' });
+    await harness.client.SetTeamSsoOnly({
+      team_slug: 'sso-switch',
+      sso_only: true,
+      acting_session_id: acting.session_id,
+    });
+    expect((await harness.client.GetSession({ session_id: acting.session_id })).method).toBe('password');
     expect((await refusal(harness.client.GetSession({ session_id: password.session_id })))?.code).toBe(
       'unauthenticated',
     );
