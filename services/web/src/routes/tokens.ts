@@ -92,7 +92,7 @@ ${
       throw new PageError(
         403,
         'Single sign-on required',
-        `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}. Sign out, then sign in with SSO.`,
+        `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}. Sign out first, then use “Sign in with SSO”.`,
       );
     }
     // The secret is on this page only: never cached, never stored by the web app.
