@@ -113,6 +113,8 @@ function containerSpec({ name, container, c, values, grpcPorts, secrets, files, 
   for (const capability of security.capabilities?.drop ?? []) args.push('--cap-drop', capability);
   if (c.tokenSigningKey) args.push('--volume', `${files.tokenSigning}:/var/run/secrets/dss/token-signing:ro`);
   if (c.sessionKey) args.push('--volume', `${files.session}:/var/run/secrets/dss/session:ro`);
+  if (c.webhookSecretKeys)
+    args.push('--volume', `${files.webhookSecretKeys}:/var/run/secrets/dss/webhook-secret-keys:ro`);
   for (const variable of variables) args.push('--env', variable);
   args.push(image, ...c.args);
   return {
@@ -272,8 +274,8 @@ async function waitForPostgres(url, container) {
 function secretFiles(dir) {
   const tokenSigning = path.join(dir, 'token-signing');
   const session = path.join(dir, 'session');
-  fs.mkdirSync(tokenSigning, { recursive: true });
-  fs.mkdirSync(session, { recursive: true });
+  const webhookSecretKeys = path.join(dir, 'webhook-secret-keys');
+  for (const folder of [tokenSigning, session, webhookSecretKeys]) fs.mkdirSync(folder, { recursive: true });
   const { privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
   fs.writeFileSync(
     path.join(tokenSigning, 'token-signing-key.pem'),
@@ -281,15 +283,20 @@ function secretFiles(dir) {
   );
   fs.writeFileSync(path.join(tokenSigning, 'previous-public-keys.pem'), '');
   fs.writeFileSync(path.join(session, 'session-key'), crypto.randomBytes(48).toString('base64'));
+  fs.writeFileSync(
+    path.join(webhookSecretKeys, 'webhook-secret-keys'),
+    `${crypto.randomBytes(48).toString('base64')}\n`,
+  );
   // The containers run as 1000, not as the files' owner (a Secret volume's defaultMode does the same).
-  for (const entry of [dir, tokenSigning, session]) fs.chmodSync(entry, 0o755);
+  for (const entry of [dir, tokenSigning, session, webhookSecretKeys]) fs.chmodSync(entry, 0o755);
   for (const file of [
     'token-signing/token-signing-key.pem',
     'token-signing/previous-public-keys.pem',
     'session/session-key',
+    'webhook-secret-keys/webhook-secret-keys',
   ])
     fs.chmodSync(path.join(dir, file), 0o444);
-  return { tokenSigning, session };
+  return { tokenSigning, session, webhookSecretKeys };
 }
 
 async function waitUntilReady(name, adminPort, container) {

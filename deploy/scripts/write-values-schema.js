@@ -88,6 +88,7 @@ const definitions = {
     appUrl: boolean,
     tokenSigningKey: boolean,
     sessionKey: boolean,
+    webhookSecretKeys: boolean,
     migrations: boolean,
     replicas: { type: 'integer', minimum: 0 },
     resources: { $ref: '#/definitions/resources' },

@@ -108,6 +108,7 @@ describe('the chart and the services’ configuration', () => {
         'DSS_ADMIN_PORT',
         'DSS_TOKEN_SIGNING_KEY_FILE',
         'DSS_SESSION_KEY_FILE',
+        'DSS_WEBHOOK_SECRET_KEYS_FILE',
         'DSS_HTTP_PORT',
         'DSS_WEB_PORT',
         'DSS_MCP_HTTP_PORT',

@@ -234,6 +234,11 @@ spec:
               mountPath: /var/run/secrets/dss/session
               readOnly: true
             {{- end }}
+            {{- if $c.webhookSecretKeys }}
+            - name: webhook-secret-keys
+              mountPath: /var/run/secrets/dss/webhook-secret-keys
+              readOnly: true
+            {{- end }}
       volumes:
         - name: tmp
           emptyDir:
@@ -267,6 +272,15 @@ spec:
             items:
               - key: session-key
                 path: session-key
+        {{- end }}
+        {{- if $c.webhookSecretKeys }}
+        - name: webhook-secret-keys
+          secret:
+            secretName: {{ include "dss.credentialsSecretName" $root }}
+            defaultMode: 0440
+            items:
+              - key: webhook-secret-keys
+                path: webhook-secret-keys
         {{- end }}
 {{- end }}
 
@@ -334,6 +348,10 @@ tests compare this list with each service's config.ts); each block's `if` says w
 {{- if $c.sessionKey }}
 - name: DSS_SESSION_KEY_FILE
   value: "/var/run/secrets/dss/session/session-key"
+{{- end }}
+{{- if $c.webhookSecretKeys }}
+- name: DSS_WEBHOOK_SECRET_KEYS_FILE
+  value: "/var/run/secrets/dss/webhook-secret-keys/webhook-secret-keys"
 {{- end }}
 {{- if $root.Values.tracing.enabled }}
 - name: OTEL_SERVICE_NAME

@@ -19,3 +19,4 @@ export * from './outbox';
 export * from './persistent-service';
 export * from './outage-log';
 export * from './audit';
+export * from './periodic-sweeper';

@@ -10,6 +10,7 @@ import {
   isUuid,
   recordAudit,
   ServiceError,
+  startPeriodicSweeper,
 } from '@dss/platform';
 import type { Pool } from 'pg';
 import { type Queryable, SCHEMA } from './repository';
@@ -208,24 +209,14 @@ export async function purgeExpiredAuditEvents(pool: Pool, retentionDays: number)
   return rows[0].removed;
 }
 
-/** The retention sweeper, on the same pattern as the Trash and expiry sweepers of diagrams and proposals. */
+/** The retention sweeper (the periodic sweeper of @dss/platform, as the Trash and expiry sweepers use). */
 export function startAuditRetentionSweeper(
   pool: Pool,
   retentionDays: number,
   intervalMs: number,
   onError: (error: unknown) => void,
 ) {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = purgeExpiredAuditEvents(pool, retentionDays).catch(onError);
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicSweeper(() => purgeExpiredAuditEvents(pool, retentionDays), intervalMs, onError);
 }
 
 /**

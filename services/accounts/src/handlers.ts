@@ -16,7 +16,7 @@ import { hashPassword, verifyPassword } from './passwords';
 import { type PlanTable, planCaps, requirePlan } from './plans';
 import * as repo from './repository';
 import type { SigningKeys } from './signing-keys';
-import { createSessionHandlers } from './sessions';
+import { createSessionHandlers, liveSession } from './sessions';
 import * as links from './link-repository';
 import { createLinkHandlers } from './links';
 import { createSsoHandlers, refuseIfSsoOnly } from './sso';
@@ -53,6 +53,29 @@ export function createAccountsHandlers(deps: AccountsDeps) {
     const user = await repo.findUserByEmail(pool, required('user_email', email));
     if (!user) throw new ServiceError('not_found', `no user with email "${email}"`);
     return user;
+  }
+
+  /**
+   * A token made from a web session: the session must be the user's, and a team that signs in with single
+   * sign-on only takes tokens from sessions of single sign-on alone (a password session from before the
+   * setting, an invitation's session), so a token never outlives the company's control of who signs in.
+   */
+  async function requireTokenSession(team: repo.TeamRow, user: repo.UserRow, sessionId: string) {
+    const session = await liveSession(pool, sessionId, now());
+    if (!session || session.user_id !== user.id)
+      throw new ServiceError('unauthenticated', 'the session has ended; sign in again');
+    if (!team.sso_only || session.method === 'sso') return;
+    await audit(pool, {
+      action: 'token.create_refused',
+      team_id: team.id,
+      actor: { kind: 'user', id: user.id, user_id: user.id },
+      target: { kind: 'user', id: user.id, name: user.email },
+      details: { reason: 'sso_required', session_method: session.method },
+    });
+    throw new ServiceError(
+      'forbidden',
+      `${team.name} requires single sign-on: sign in with SSO to create a token for it`,
+    );
   }
 
   return {
@@ -111,12 +134,14 @@ export function createAccountsHandlers(deps: AccountsDeps) {
       write: boolean;
       expires_in: string;
       expires_at: string;
+      session_id?: string;
     }) {
       const team = await liveTeam(request.team_slug);
       const user = await existingUser(request.user_email);
       if (!(await repo.findMembership(pool, team.id, user.id))) {
         throw new ServiceError('forbidden', `${user.email} is not a member of team "${team.slug}"`);
       }
+      if (request.session_id) await requireTokenSession(team, user, request.session_id);
       const expiresAt = resolveExpiry(request.expires_in, request.expires_at, now());
       const id = randomUUID();
       const token = signAccessToken(
@@ -362,7 +387,7 @@ export function createAccountsHandlers(deps: AccountsDeps) {
         );
         throw new ServiceError('unauthenticated', 'wrong email or password');
       }
-      await refuseIfSsoOnly(pool, user.id);
+      await refuseIfSsoOnly(pool, user);
       return toUser(user);
     },
 

@@ -299,26 +299,28 @@ export async function touchTokenLastUsed(db: Queryable, id: string): Promise<voi
   );
 }
 
+export type SessionMethod = 'password' | 'sso' | 'invitation';
+
 export interface SessionRow {
   user_id: string;
   expires_at: Date;
+  method: SessionMethod;
 }
 
 export async function insertSession(
   db: Queryable,
-  session: { id_hash: string; user_id: string; expires_at: Date },
+  session: { id_hash: string; user_id: string; expires_at: Date; method: SessionMethod },
 ): Promise<void> {
-  await db.query(`INSERT INTO accounts.sessions (id_hash, user_id, expires_at) VALUES ($1, $2, $3)`, [
-    session.id_hash,
-    session.user_id,
-    session.expires_at,
-  ]);
+  await db.query(
+    `INSERT INTO accounts.sessions (id_hash, user_id, expires_at, method) VALUES ($1, $2, $3, $4)`,
+    [session.id_hash, session.user_id, session.expires_at, session.method],
+  );
 }
 
 /** A live session: not expired at `now`. */
 export async function findLiveSession(db: Queryable, idHash: string, now: Date): Promise<SessionRow | null> {
   const { rows } = await db.query<SessionRow>(
-    `SELECT user_id, expires_at FROM accounts.sessions WHERE id_hash = $1 AND expires_at > $2`,
+    `SELECT user_id, expires_at, method FROM accounts.sessions WHERE id_hash = $1 AND expires_at > $2`,
     [idHash, now],
   );
   return rows[0] ?? null;

@@ -11,6 +11,13 @@ import { toMembership, toUser } from './wire';
 
 export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
 const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+const SESSION_METHODS: repo.SessionMethod[] = ['password', 'sso', 'invitation'];
+
+/** The live session with this id (as the web app holds it), or null. */
+export async function liveSession(pool: Pool, sessionId: string, now: Date): Promise<repo.SessionRow | null> {
+  if (!SESSION_ID_PATTERN.test(sessionId)) return null;
+  return repo.findLiveSession(pool, hashSessionId(sessionId), now);
+}
 
 export function hashSessionId(sessionId: string): string {
   return createHash('sha256').update(sessionId).digest('hex');
@@ -22,7 +29,10 @@ function sessionEnded(): ServiceError {
 
 export function createSessionHandlers(pool: Pool, now: () => Date, plans: PlanTable) {
   return {
-    async CreateSession(request: { user_id: string }) {
+    async CreateSession(request: { user_id: string; method?: string }) {
+      const method = (request.method || 'password') as repo.SessionMethod;
+      if (!SESSION_METHODS.includes(method))
+        throw new ServiceError('invalid_request', `method must be one of ${SESSION_METHODS.join(', ')}`);
       const user = isUuid(request.user_id) ? await repo.findUserById(pool, request.user_id) : null;
       if (!user) throw new ServiceError('not_found', 'no such user');
       const sessionId = randomBytes(32).toString('base64url');
@@ -35,6 +45,7 @@ export function createSessionHandlers(pool: Pool, now: () => Date, plans: PlanTa
           id_hash: hashSessionId(sessionId),
           user_id: user.id,
           expires_at: expiresAt,
+          method,
         });
         await audit(
           client,
@@ -42,6 +53,7 @@ export function createSessionHandlers(pool: Pool, now: () => Date, plans: PlanTa
             action: 'user.signed_in',
             actor: { kind: 'user', id: user.id, user_id: user.id },
             target: { kind: 'user', id: user.id, name: user.email },
+            details: { method },
           })),
         );
       });
@@ -58,6 +70,7 @@ export function createSessionHandlers(pool: Pool, now: () => Date, plans: PlanTa
       return {
         user: toUser(user),
         expires_at: session.expires_at.toISOString(),
+        method: session.method,
         memberships: memberships.map((membership) => toMembership(membership, plans)),
       };
     },

@@ -73,3 +73,20 @@ export async function ssoOnlyTeamsOfUser(
   );
   return rows;
 }
+
+/**
+ * Ends the web sessions of the team's members that did not come from single sign-on, except the one whose
+ * id hashes to `keepHash` (the acting owner's); how many ended.
+ */
+export async function endSessionsWithoutSso(
+  db: Queryable,
+  teamId: string,
+  keepHash: string,
+): Promise<number> {
+  const result = await db.query(
+    `DELETE FROM accounts.sessions s USING accounts.memberships m
+      WHERE m.team_id = $1 AND m.user_id = s.user_id AND s.method <> 'sso' AND s.id_hash <> $2`,
+    [teamId, keepHash],
+  );
+  return result.rowCount ?? 0;
+}

@@ -2,7 +2,7 @@
 // `diagrams.purged` event, in batches. Reads never wait for it: a diagram past its trash period already
 // answers not_found and can no longer be restored. Several instances may run: rows are taken with SKIP
 // LOCKED. The clock is injected so tests can move past the trash period.
-import { withTransaction } from '@dss/platform';
+import { startPeriodicSweeper, withTransaction } from '@dss/platform';
 import type { Pool } from 'pg';
 import { lockDuePurges } from './lifecycle-repository';
 import { purge, TRASH_DAYS } from './lifecycle';
@@ -31,15 +31,5 @@ export function startTrashSweeper(
   now: () => Date,
   onError: (error: unknown) => void,
 ) {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = sweepTrash(pool, now).catch(onError);
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicSweeper(() => sweepTrash(pool, now), intervalMs, onError);
 }

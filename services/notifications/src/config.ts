@@ -1,4 +1,5 @@
 // Configuration of the notifications service, read from the environment and validated at start.
+import path from 'node:path';
 import { ConfigError, DEFAULT_GRPC_ADDRESSES, env } from '@dss/platform';
 import { parseAllowList } from './outbound-guard';
 
@@ -14,6 +15,7 @@ export function readNotificationsConfig(source: NodeJS.ProcessEnv = process.env)
   } catch (error) {
     throw new ConfigError(`DSS_WEBHOOK_ALLOW_HOSTS ${(error as Error).message}`);
   }
+  const dataDir = env.string('DSS_DATA_DIR', { default: '.data' }, source);
   return {
     databaseUrl: env.url('DATABASE_URL', { protocols: ['postgres:', 'postgresql:'] }, source),
     grpcAddress: env.address('DSS_NOTIFICATIONS_GRPC_ADDR', DEFAULT_GRPC_ADDRESSES.notifications, source),
@@ -37,6 +39,15 @@ export function readNotificationsConfig(source: NodeJS.ProcessEnv = process.env)
     secretOverlapSeconds: env.int(
       'DSS_WEBHOOK_SECRET_OVERLAP_SECONDS',
       { default: DAY_SECONDS, min: 0, max: 30 * DAY_SECONDS },
+      source,
+    ),
+    /**
+     * The keys webhook secrets are encrypted with at rest, one a line, the first current (secret-keys.ts);
+     * generated on first start when the file is missing.
+     */
+    secretKeysFile: env.string(
+      'DSS_WEBHOOK_SECRET_KEYS_FILE',
+      { default: path.join(dataDir, 'keys', 'webhook-secret-keys') },
       source,
     ),
     /** How often due deliveries are looked for when no event woke the sender. */

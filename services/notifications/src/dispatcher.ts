@@ -5,6 +5,7 @@ import type { Logger, Metrics } from '@dss/platform';
 import type { Pool } from 'pg';
 import { type AllowList, checkTarget, TargetRefused } from './outbound-guard';
 import * as repo from './repository';
+import type { SecretKeys } from './secret-keys';
 import { isSuccess, type SendResult, SEND_TIMEOUT_MS, sendWebhook } from './sender';
 import { signingSecrets, webhookHeaders } from './signing';
 
@@ -18,6 +19,8 @@ export interface DispatcherDeps {
   logger: Logger;
   metrics: Metrics;
   allowList: AllowList;
+  /** Decrypts the endpoints' secrets to sign with. */
+  secretKeys: SecretKeys;
   retryBaseMs: number;
   retryWindowSeconds: number;
   pollIntervalMs: number;
@@ -49,7 +52,12 @@ export function startDispatcher(deps: DispatcherDeps) {
     try {
       const target = await checkTarget(endpoint.url, deps.allowList);
       const now = new Date();
-      const headers = webhookHeaders(delivery.id, delivery.payload, signingSecrets(endpoint, now), now);
+      const headers = webhookHeaders(
+        delivery.id,
+        delivery.payload,
+        signingSecrets(endpoint, now, deps.secretKeys),
+        now,
+      );
       result = await sendWebhook(target, headers, delivery.payload);
     } catch (error) {
       if (!(error instanceof TargetRefused)) throw error;

@@ -14,6 +14,7 @@ import type { Pool, PoolClient } from 'pg';
 import { WEBHOOK_EVENT_TYPES } from './events';
 import { type AllowList, checkTarget, parseTargetUrl, TargetRefused } from './outbound-guard';
 import * as repo from './repository';
+import type { SecretKeys } from './secret-keys';
 import { newSecret } from './signing';
 import { toDelivery, toWebhook } from './wire';
 
@@ -25,6 +26,8 @@ export interface NotificationsHandlerDeps {
   allowList: AllowList;
   retryWindowSeconds: number;
   secretOverlapSeconds: number;
+  /** Encrypts each new secret before it is stored. */
+  secretKeys: SecretKeys;
   /** A delivery was requeued or an endpoint enabled: the sender should look now. */
   wake: () => void;
 }
@@ -128,7 +131,7 @@ export function createNotificationsHandlers(
           team_id: teamId,
           url,
           events,
-          secret,
+          secret: deps.secretKeys.encrypt(secret),
           token_id: request.principal?.token_id ?? '',
         });
         await auditWebhook(client, request.principal, 'webhook.created', inserted, { events });
@@ -155,7 +158,12 @@ export function createNotificationsHandlers(
       const endpoint = await owned(request.principal, request.id);
       const secret = newSecret();
       const row = await withTransaction(pool, async (client) => {
-        const rotated = await repo.rotateSecret(client, endpoint.id, secret, deps.secretOverlapSeconds);
+        const rotated = await repo.rotateSecret(
+          client,
+          endpoint.id,
+          deps.secretKeys.encrypt(secret),
+          deps.secretOverlapSeconds,
+        );
         await auditWebhook(client, request.principal, 'webhook.secret_rotated', endpoint, {
           overlap_seconds: deps.secretOverlapSeconds,
         });

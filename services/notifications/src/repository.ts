@@ -5,13 +5,21 @@ export const SCHEMA = 'notifications';
 
 type Queryable = Pool | PoolClient;
 
+export interface EncryptedSecret {
+  ciphertext: string;
+  keyId: string;
+}
+
 export interface EndpointRow {
   id: string;
   team_id: string;
   url: string;
   events: string[];
+  /** Ciphertext (secret-keys.ts), encrypted with the key `secret_key_id`. */
   secret: string;
+  secret_key_id: string;
   previous_secret: string | null;
+  previous_secret_key_id: string | null;
   previous_secret_until: Date | null;
   status: 'enabled' | 'disabled';
   status_notice: string | null;
@@ -47,18 +55,25 @@ export interface AttemptRow {
 }
 
 const ENDPOINT =
-  'id, team_id, url, events, secret, previous_secret, previous_secret_until, status, status_notice, failing_since, created_at';
+  'id, team_id, url, events, secret, secret_key_id, previous_secret, previous_secret_key_id, previous_secret_until, status, status_notice, failing_since, created_at';
 const DELIVERY =
   'id, seq, endpoint_id, team_id, event_type, payload, occurred_at, status, attempt_count, next_attempt_at, give_up_at, created_at, delivered_at, manual_requested';
 
 export async function insertEndpoint(
   db: Queryable,
-  row: { id: string; team_id: string; url: string; events: string[]; secret: string; token_id: string },
+  row: {
+    id: string;
+    team_id: string;
+    url: string;
+    events: string[];
+    secret: EncryptedSecret;
+    token_id: string;
+  },
 ): Promise<EndpointRow> {
   const result = await db.query<EndpointRow>(
-    `INSERT INTO notifications.endpoints (id, team_id, url, events, secret, created_by_token_id)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${ENDPOINT}`,
-    [row.id, row.team_id, row.url, row.events, row.secret, row.token_id],
+    `INSERT INTO notifications.endpoints (id, team_id, url, events, secret, secret_key_id, created_by_token_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${ENDPOINT}`,
+    [row.id, row.team_id, row.url, row.events, row.secret.ciphertext, row.secret.keyId, row.token_id],
   );
   return result.rows[0];
 }
@@ -114,17 +129,48 @@ export async function deleteEndpoint(db: Queryable, teamId: string, id: string):
 export async function rotateSecret(
   db: Queryable,
   id: string,
-  secret: string,
+  secret: EncryptedSecret,
   overlapSeconds: number,
 ): Promise<EndpointRow> {
   const result = await db.query<EndpointRow>(
     `UPDATE notifications.endpoints
-        SET previous_secret = secret, secret = $2,
+        SET previous_secret = secret, previous_secret_key_id = secret_key_id, secret = $2, secret_key_id = $4,
             previous_secret_until = now() + make_interval(secs => $3)
       WHERE id = $1 RETURNING ${ENDPOINT}`,
-    [id, secret, overlapSeconds],
+    [id, secret.ciphertext, overlapSeconds, secret.keyId],
   );
   return result.rows[0];
+}
+
+/** Secrets not encrypted with the current key (or still plain text: key id NULL), locked for re-encryption. */
+export async function lockSecretsToSeal(
+  db: Queryable,
+  currentKeyId: string,
+  limit: number,
+): Promise<
+  Pick<EndpointRow, 'id' | 'secret' | 'secret_key_id' | 'previous_secret' | 'previous_secret_key_id'>[]
+> {
+  const result = await db.query(
+    `SELECT id, secret, secret_key_id, previous_secret, previous_secret_key_id FROM notifications.endpoints
+      WHERE secret_key_id IS DISTINCT FROM $1
+         OR (previous_secret IS NOT NULL AND previous_secret_key_id IS DISTINCT FROM $1)
+      ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+    [currentKeyId, limit],
+  );
+  return result.rows;
+}
+
+export async function storeSealedSecrets(
+  db: Queryable,
+  id: string,
+  secret: EncryptedSecret,
+  previous: EncryptedSecret | null,
+): Promise<void> {
+  await db.query(
+    `UPDATE notifications.endpoints
+        SET secret = $2, secret_key_id = $3, previous_secret = $4, previous_secret_key_id = $5 WHERE id = $1`,
+    [id, secret.ciphertext, secret.keyId, previous?.ciphertext ?? null, previous?.keyId ?? null],
+  );
 }
 
 export async function setEnabled(db: Queryable, id: string): Promise<EndpointRow> {

@@ -8,6 +8,7 @@ import { startDispatcher } from './dispatcher';
 import { createNotificationsHandlers } from './handlers';
 import { startIntake } from './intake';
 import { SCHEMA } from './repository';
+import { loadSecretKeys, sealSecrets } from './secret-keys';
 
 export const MIGRATIONS_DIR = path.resolve(__dirname, '../migrations');
 
@@ -19,6 +20,7 @@ export interface NotificationsServiceDeps {
 }
 
 export async function startNotificationsService({ config, logger, metrics, bus }: NotificationsServiceDeps) {
+  const secretKeys = loadSecretKeys(config.secretKeysFile);
   let wake = () => {};
   const service = await startPersistentService({
     name: 'notifications',
@@ -35,15 +37,24 @@ export async function startNotificationsService({ config, logger, metrics, bus }
         allowList: config.allowList,
         retryWindowSeconds: config.retryWindowSeconds,
         secretOverlapSeconds: config.secretOverlapSeconds,
+        secretKeys,
         wake: () => wake(),
       }),
     }),
   });
+  try {
+    const sealed = await sealSecrets(service.pool, secretKeys);
+    if (sealed > 0) logger.info({ endpoints: sealed }, 'webhook secrets encrypted with the current key');
+  } catch (error) {
+    await service.stop();
+    throw error;
+  }
   const dispatcher = startDispatcher({
     pool: service.pool,
     logger,
     metrics,
     allowList: config.allowList,
+    secretKeys,
     retryBaseMs: config.retryBaseMs,
     retryWindowSeconds: config.retryWindowSeconds,
     pollIntervalMs: config.pollIntervalMs,

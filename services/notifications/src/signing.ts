@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { EndpointRow } from './repository';
+import type { SecretKeys } from './secret-keys';
 
 export const SECRET_PREFIX = 'whsec_';
 
@@ -12,12 +13,16 @@ export function newSecret(): string {
   return `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
 }
 
-export function signingSecrets(endpoint: EndpointRow, now: Date): string[] {
+/** The endpoint's secrets that sign now, decrypted: the current one and, during an overlap, the previous one. */
+export function signingSecrets(endpoint: EndpointRow, now: Date, keys: SecretKeys): string[] {
   const overlap =
-    endpoint.previous_secret && endpoint.previous_secret_until && endpoint.previous_secret_until > now
-      ? [endpoint.previous_secret]
+    endpoint.previous_secret &&
+    endpoint.previous_secret_key_id &&
+    endpoint.previous_secret_until &&
+    endpoint.previous_secret_until > now
+      ? [keys.decrypt(endpoint.previous_secret, endpoint.previous_secret_key_id)]
       : [];
-  return [endpoint.secret, ...overlap];
+  return [keys.decrypt(endpoint.secret, endpoint.secret_key_id), ...overlap];
 }
 
 export function webhookHeaders(

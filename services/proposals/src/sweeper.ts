@@ -1,7 +1,7 @@
 // The expiry sweeper: stores `expired` on pending proposals past `expires_at` and announces each through
 // the outbox. Reads never wait for it (they compute the state); it only makes the event stream complete.
 // Several instances may run: rows are taken with SKIP LOCKED.
-import { withTransaction } from '@dss/platform';
+import { startPeriodicSweeper, withTransaction } from '@dss/platform';
 import type { Pool } from 'pg';
 import { type Announce, createAnnounce } from './events';
 import * as repo from './repository';
@@ -29,15 +29,5 @@ export function startSweeper(
   announce: Announce,
   onError: (error: unknown) => void,
 ) {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = sweepExpired(pool, announce).catch(onError);
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicSweeper(() => sweepExpired(pool, announce), intervalMs, onError);
 }

@@ -158,6 +158,61 @@ describeHere('audit log', () => {
     });
   });
 
+  describe('single sign-on refusals and SSO-only teams', () => {
+    it('should give owners the single sign-ons refused for their members, as the web app reports them, and no one else', async () => {
+      const person = await createPerson(web, 'audit', 'viewer');
+      // What the SSO callback sends when the provider vouches for an unverified email (sso.test.ts drives it).
+      await accounts.RecordSsoRefusal(
+        { email: person.email, reason: 'email_unverified' },
+        { metadata: { 'x-request-id': 'req-sso-refused', 'x-dss-client-ip': '203.0.113.7' } },
+      );
+      const failed = await entry('user.sign_in_failed', person.userId);
+      expect(failed).toMatchObject({
+        actor: { kind: 'anonymous', id: null, user: null },
+        target: { kind: 'user', id: person.userId, name: person.email },
+        team: { slug: 'audit' },
+        request_id: 'req-sso-refused',
+        ip: '203.0.113.7',
+        details: { method: 'sso', reason: 'email_unverified' },
+      });
+      const outsiderView = await readAudit(outsider.token, { action: 'user.sign_in_failed', limit: '100' });
+      expect(outsiderView.body.data.some((event) => event.target.id === person.userId)).toBe(false);
+    });
+
+    it('should record a token refused to a password session of an SSO-only team, and the setting with the sessions it ended', async () => {
+      await web.people.team('audit-sso');
+      const ssoOwner = await createPerson(web, 'audit-sso', 'owner');
+      const session = await accounts.CreateSession({ user_id: ssoOwner.userId, method: 'password' });
+      await accounts.SetTeamSsoOnly({ team_slug: 'audit-sso', sso_only: true, acting_session_id: '' });
+      const ended = await entry('team.sso_only_changed', null, ssoOwner.token);
+      expect(ended.details).toMatchObject({ sso_only: true, ended_sessions: expect.any(Number) });
+      expect(ended.details.ended_sessions).toBeGreaterThanOrEqual(1);
+      const kept = await accounts.CreateSession({ user_id: ssoOwner.userId, method: 'invitation' });
+      await expect(
+        accounts.IssueToken({
+          team_slug: 'audit-sso',
+          user_email: ssoOwner.email,
+          name: 'from a password session',
+          write: false,
+          expires_in: '',
+          expires_at: '',
+          session_id: kept.session_id,
+        }),
+      ).rejects.toMatchObject({ code: 'forbidden' });
+      await expect(accounts.GetSession({ session_id: session.session_id })).rejects.toMatchObject({
+        code: 'unauthenticated',
+      });
+      const refused = await entry('token.create_refused', ssoOwner.userId, ssoOwner.token);
+      expect(refused).toMatchObject({
+        actor: { kind: 'user', id: ssoOwner.userId },
+        team: { slug: 'audit-sso' },
+        details: { reason: 'sso_required', session_method: 'invitation' },
+      });
+      // The owner's token from before the setting still reads the audit log: existing tokens keep working.
+      expect((await readAudit(ssoOwner.token, { limit: '1' })).status).toBe(200);
+    });
+  });
+
   describe('tokens, members and password resets', () => {
     it('should record a token created and revoked', async () => {
       const issued = await accounts.IssueToken({

@@ -2,6 +2,9 @@
 // are published on it as the outboxes publish them), a gRPC client, and a webhook receiver on 127.0.0.1
 // whose answers each test decides.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import {
   createEventBus,
   createLogger,
@@ -42,13 +45,16 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const logger = createLogger('notifications', { level: 'silent' });
   const namespace = `t${randomBytes(5).toString('hex')}`;
   const bus = await createEventBus({ natsUrl: testNatsUrl(), logger, namespace, name: `test-${namespace}` });
-  const fullEnv = {
+  const keysDir = mkdtempSync(path.join(os.tmpdir(), 'dss-notifications-keys-'));
+  const fullEnv: Record<string, string> = {
     DATABASE_URL: database.url,
     DSS_NOTIFICATIONS_GRPC_ADDR: '127.0.0.1:0',
     DSS_APP_URL: APP_URL,
     DSS_WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
     DSS_WEBHOOK_RETRY_BASE_MS: '50',
     DSS_WEBHOOK_POLL_INTERVAL_MS: '50',
+    // Generated on the first start, as in embedded mode.
+    DSS_WEBHOOK_SECRET_KEYS_FILE: path.join(keysDir, 'webhook-secret-keys'),
     ...env,
   };
   let client: ServiceClient<'Notifications'> | null = null;
@@ -81,6 +87,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       await bus.close();
       await deleteNatsNamespace(testNatsUrl(), namespace).catch(() => undefined);
       await database.drop();
+      rmSync(keysDir, { recursive: true, force: true });
     },
   };
   await harness.start();

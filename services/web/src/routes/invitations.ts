@@ -52,7 +52,7 @@ export function invitationRoutes(router: Router, context: WebAppContext): void {
       user_id: viewer?.user.id ?? '',
     });
     if (!viewer) {
-      const session = await accounts.CreateSession({ user_id: membership.user_id });
+      const session = await accounts.CreateSession({ user_id: membership.user_id, method: 'invitation' });
       setCookie(
         res,
         context.cookies,

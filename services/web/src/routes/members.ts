@@ -89,13 +89,18 @@ export function memberRoutes(router: Router, context: WebAppContext): void {
     res.redirect(303, self ? '/' : `/settings/team/${encodeURIComponent(membership.team_slug)}/members`);
   });
 
-  // "SSO only": owners turn password sign-in off for the team's members (their API tokens keep working).
+  // "SSO only": owners turn password sign-in off for the team's members; their password sessions end (not
+  // the owner's own, mid-action), their API tokens keep working, new tokens need an SSO session.
   router.post('/settings/team/:slug/sso', requireViewer, async (req, res) => {
     const membership = ownerOf(req, res);
     const ssoOnly = (req.body as Record<string, unknown>).sso_only === 'on';
     if (ssoOnly && !context.sso)
       throw forbidden('This deployment has no single sign-on: its operator configures it first.');
-    await accounts.SetTeamSsoOnly({ team_slug: membership.team_slug, sso_only: ssoOnly });
+    await accounts.SetTeamSsoOnly({
+      team_slug: membership.team_slug,
+      sso_only: ssoOnly,
+      acting_session_id: viewerOf(res)!.sessionId,
+    });
     res.redirect(303, `/settings/team/${encodeURIComponent(membership.team_slug)}/members`);
   });
 
@@ -135,7 +140,7 @@ ${
   owner
     ? html`<form method="post" action="${base}/sso" class="stack">${csrfField(csrfToken)}
 <label class="check"><input type="checkbox" name="sso_only"${team.sso_only ? html` checked` : ''}${context.sso ? '' : html` disabled`}> Members sign in with ${context.sso?.settings.providerName ?? 'single sign-on'} only</label>
-<p class="muted">Password sign-in then stops for every member of this team (you too: sign in with ${context.sso?.settings.providerName ?? 'single sign-on'} once before turning it on). API tokens keep working.</p>
+<p class="muted">Password sign-in then stops for every member of this team (you too: sign in with ${context.sso?.settings.providerName ?? 'single sign-on'} once before turning it on). Members signed in with a password are signed out (you stay signed in until you sign out). Existing API tokens keep working; new ones can be created only after signing in with single sign-on.</p>
 <button type="submit">Save sign-in setting</button>
 </form>`
     : html`<p>${team.sso_only ? 'Members of this team sign in with single sign-on only.' : 'Members may sign in with a password or with single sign-on.'}</p>`

@@ -61,7 +61,7 @@ export function signInRoutes(router: Router, context: WebAppContext): void {
       return renderForm(res, context, { csrfToken, next, email, error: WRONG_CREDENTIALS, status: 401 });
     }
     context.throttle.recordSuccess(address);
-    const session = await context.clients.accounts.CreateSession({ user_id: userId });
+    const session = await context.clients.accounts.CreateSession({ user_id: userId, method: 'password' });
     setCookie(
       res,
       context.cookies,

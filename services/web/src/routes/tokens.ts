@@ -1,5 +1,6 @@
 // `/settings/tokens`: the signed-in person's own API tokens in each of their teams: create (team, expiry
 // 30d / 90d / 1y default / 2y, allow writes), shown once; list with created, expiry and last use; revoke.
+import { isServiceError } from '@dss/platform';
 import type { Request, Response, Router } from 'express';
 import type { WebAppContext } from '../app-context';
 import { csrfTokenFor } from '../csrf';
@@ -74,14 +75,26 @@ ${
       throw new PageError(400, 'That did not work', 'Choose one of the offered expiry times.');
     const name =
       typeof body.name === 'string' && body.name.trim() !== '' ? body.name.trim().slice(0, 100) : 'API token';
-    const issued = await accounts.IssueToken({
-      team_slug: membership.team_slug,
-      user_email: viewer.user.email,
-      name,
-      write: body.write === 'on',
-      expires_in: expiresIn,
-      expires_at: '',
-    });
+    let issued: Awaited<ReturnType<typeof accounts.IssueToken>>;
+    try {
+      issued = await accounts.IssueToken({
+        team_slug: membership.team_slug,
+        user_email: viewer.user.email,
+        name,
+        write: body.write === 'on',
+        expires_in: expiresIn,
+        expires_at: '',
+        // accounts checks it: a team that signs in with SSO only takes tokens from SSO sessions alone.
+        session_id: viewer.sessionId,
+      });
+    } catch (error) {
+      if (!isServiceError(error) || error.code !== 'forbidden') throw error;
+      throw new PageError(
+        403,
+        'Single sign-on required',
+        `${error.message.charAt(0).toUpperCase()}${error.message.slice(1)}. Sign out first, then use “Sign in with SSO”.`,
+      );
+    }
     // The secret is on this page only: never cached, never stored by the web app.
     res.setHeader('Cache-Control', 'no-store');
     res.send(

@@ -67,6 +67,36 @@ import { createPerson, onContainerStack, PASSWORD } from '../support/web-system'
       return { url: answer.url(), status: answer.status() };
     }
 
+    /** The operator's view of refused sign-ins (every team and none), as accounts stored them from the bus. */
+    async function refusedSignIns(reason: string, email = '') {
+      let found: {
+        team_id: string;
+        ip: string;
+        actor?: { kind: string } | null;
+        target?: { name: string } | null;
+      }[] = [];
+      for (let attempt = 0; attempt < 300 && found.length === 0; attempt += 1) {
+        const page = await suite.web.people.accounts.ListAuditEvents({
+          team_id: '',
+          actor: '',
+          action: 'user.sign_in_failed',
+          target: '',
+          since: '',
+          until: '',
+          cursor: '',
+          limit: 1000,
+        });
+        found = page.events.filter((event) => {
+          const details = JSON.parse(event.details_json || '{}');
+          return (
+            details.method === 'sso' && details.reason === reason && (!email || event.target?.name === email)
+          );
+        });
+        if (found.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return found;
+    }
+
     async function identityCount(userId: string): Promise<number> {
       const client = new Client({ connectionString: suite.web.databaseUrl });
       await client.connect();
@@ -153,6 +183,11 @@ import { createPerson, onContainerStack, PASSWORD } from '../support/web-system'
       ).rejects.toMatchObject({
         code: 'not_found',
       });
+      // Both refusals are in the audit log, as a wrong password would be, with the client's address.
+      const [domain] = await refusedSignIns('email_domain_not_allowed', 'eve@elsewhere.test');
+      expect(domain).toMatchObject({ team_id: '', actor: { kind: 'anonymous' } });
+      expect(domain.ip).toMatch(/^(::ffff:)?127\.0\.0\.1$|^::1$/);
+      expect(await refusedSignIns('email_unverified', 'uma@acme.test')).toHaveLength(1);
     });
 
     it('should refuse a replayed callback, with or without the used-up cookie, with a page that says so', async () => {
@@ -178,6 +213,9 @@ import { createPerson, onContainerStack, PASSWORD } from '../support/web-system'
       expect(copied?.status()).toBe(400);
       expect(await page.locator('main').textContent()).toContain('did not check out');
       expect((await page.goto(`${suite.web.webUrl}/settings/tokens`))?.url()).toContain('/sign-in');
+      // Both refusals are audited: the used-up pending sign-in, the provider's refusal of the used code.
+      expect((await refusedSignIns('no_pending_sign_in')).length).toBeGreaterThan(0);
+      expect((await refusedSignIns('provider_refused')).length).toBeGreaterThan(0);
     });
 
     it('should refuse a forged callback whose state is not the one this browser sent', async () => {
@@ -216,6 +254,8 @@ import { createPerson, onContainerStack, PASSWORD } from '../support/web-system'
     });
 
     it('should stop password sign-in for members of an "SSO only" team, keep their tokens working, and let them use SSO', async () => {
+      // New tokens of the team come from SSO sessions alone: the owner, still signed in with a password after
+      // turning the setting on, is refused (audited); the member signed in with SSO gets one.
       const owner = await createPerson(suite.web, 'locked', 'owner');
       const member = await createPerson(suite.web, 'locked', 'editor');
       const outsider = await createPerson(suite.web, 'acme', 'editor');
@@ -225,6 +265,37 @@ import { createPerson, onContainerStack, PASSWORD } from '../support/web-system'
       await ownerPage.getByRole('heading', { name: /^Members of/ }).waitFor();
       expect(await ownerPage.getByLabel('Members sign in with SSO only').isChecked()).toBe(true);
       await saveScreenshot(ownerPage, 'members-sso-only');
+      await ownerPage.goto(`${suite.web.webUrl}/settings/tokens`);
+      const refusedToken = ownerPage.waitForResponse(
+        (r) => r.url() === `${suite.web.webUrl}/settings/tokens` && r.request().method() === 'POST',
+      );
+      await ownerPage.getByRole('button', { name: 'Create token' }).click();
+      expect((await refusedToken).status()).toBe(403);
+      expect(await ownerPage.getByRole('heading', { level: 1 }).textContent()).toBe(
+        'Single sign-on required',
+      );
+      expect(await ownerPage.locator('main').textContent()).toContain('requires single sign-on');
+      await saveScreenshot(ownerPage, 'token-sso-required');
+      let refusals: Awaited<ReturnType<typeof suite.web.people.accounts.ListAuditEvents>>['events'] = [];
+      for (let attempt = 0; attempt < 300 && refusals.length === 0; attempt += 1) {
+        refusals = (
+          await suite.web.people.accounts.ListAuditEvents({
+            team_id: '',
+            actor: '',
+            action: 'token.create_refused',
+            target: owner.userId,
+            since: '',
+            until: '',
+            cursor: '',
+            limit: 10,
+          })
+        ).events;
+        if (refusals.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(JSON.parse(refusals[0]!.details_json)).toEqual({
+        reason: 'sso_required',
+        session_method: 'password',
+      });
 
       const { page } = await signInPage();
       await page.getByLabel('Email').fill(member.email);
@@ -250,6 +321,10 @@ import { createPerson, onContainerStack, PASSWORD } from '../support/web-system'
       const { page: viaSso } = await signInPage();
       await throughProvider(viaSso, 'lee');
       await viaSso.getByRole('button', { name: 'Sign out' }).waitFor();
+      await viaSso.goto(`${suite.web.webUrl}/settings/tokens`);
+      await viaSso.getByRole('button', { name: 'Create token' }).click();
+      await viaSso.getByRole('heading', { name: 'Token created' }).waitFor();
+      expect(await viaSso.locator('#new-token').textContent()).toMatch(/\S{20,}/);
     });
   },
 );
