@@ -8,15 +8,15 @@
 // put in again; the first complete drawing; the JS heap after garbage collection. Then the patched drawing
 // is checked against a full drawing of the same document: the same tables' boxes, every line drawn, and
 // no line through a table.
-import path from 'node:path';
 import { ConversionPool } from '@dss/ddl';
 import { crossings, measureSvg } from '@dss/diagram-svg';
 import { generateDiagram } from '@dss/schema/dist/bench/generate-diagram';
 import { chromium } from 'playwright-core';
+import { drawingBenchPagePath } from '../bundle-path';
 
 const RUNS = Number(process.env.DSS_BENCH_RUNS ?? 5);
 const CHROMIUM = process.env.DSS_TEST_CHROMIUM || '/usr/bin/chromium';
-const PAGE_SCRIPT = path.resolve(__dirname, 'page.js');
+const PAGE_SCRIPT = drawingBenchPagePath;
 
 interface BenchWindow {
   dssBench: {
