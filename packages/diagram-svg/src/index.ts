@@ -9,6 +9,7 @@ export {
   type RenderOptions,
   renderDiagramParts,
   renderDiagramSvg,
+  RouteMemory,
   SearchCache,
   svgOfParts,
   TABLE_LAYER_ATTRIBUTES,

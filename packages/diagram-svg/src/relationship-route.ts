@@ -9,6 +9,7 @@ import {
   simplify,
 } from './routing/grid-search';
 import { separateLanes } from './routing/lanes';
+import type { RouteMemory } from './routing/route-memory';
 import { type Box, ROW_HEIGHT } from './table-geometry';
 
 /** How far a line runs straight out of a table before turning: room for the end markers. */
@@ -30,6 +31,8 @@ export interface Route {
   /** Whether other lines end on the same row and edge as this line's source (target) end. */
   sourceShared?: boolean;
   targetShared?: boolean;
+  /** Kept as the previous drawing drew it (RoutingObstacles.memory): lane separation leaves it alone. */
+  settled?: boolean;
 }
 
 /** The route between rows of two different tables. */
@@ -131,6 +134,11 @@ export interface RoutingObstacles {
   others?: readonly Box[];
   /** The paths of the previous routing of this diagram, reused where nothing they depend on changed. */
   cache?: SearchCache;
+  /**
+   * The editor's previous routing: lines (with a `key`) whose ends did not move and whose path keeps clear
+   * of every table the edit changed keep that path; only the others are routed again.
+   */
+  memory?: RouteMemory;
 }
 
 /**
@@ -140,7 +148,7 @@ export interface RoutingObstacles {
  * table where fewer other lines end (the right one on a tie).
  */
 export function routeAll(
-  links: readonly { source: Endpoint; target: Endpoint }[],
+  links: readonly { source: Endpoint; target: Endpoint; key?: string }[],
   obstacles: RoutingObstacles = { tables: links.flatMap((link) => [link.source.box, link.target.box]) },
 ): Route[] {
   obstacles.cache?.nextRouting();
@@ -155,9 +163,43 @@ export function routeAll(
   const { ends, shared, hubs } = spreadEnds(links, sides);
   const usage = new RunUsage();
   const tableRects = obstacles.tables.map((box) => rect(box, 0));
+  const memory = obstacles.memory;
+  memory?.begin(tableRects);
+  const endsOf = (at: number) => {
+    const link = links[at]!;
+    const sided = sides[at]!;
+    const box = (b: Box) => `${b.left},${b.top},${b.width},${b.height}`;
+    return `${box(link.source.box)},${sided.sourceSide},${box(link.target.box)},${sided.targetSide},${ends[at]}`;
+  };
+  // Kept lines' runs count as taken for the lines routed again; put in the usage only when a search reads it.
+  let untaken: Point[][] = [];
+  const taken = () => {
+    for (const points of untaken) usage.add(points);
+    untaken = [];
+    return usage;
+  };
+  const kept: (Route | null)[] = links.map((link, at) => {
+    const sided = sides[at];
+    if (memory === undefined || link.key === undefined || !sided) return null;
+    const points = memory.reuse(link.key, endsOf(at));
+    if (points === undefined) return null;
+    untaken.push(points);
+    const [sourceShared, targetShared] = shared[at] as [boolean, boolean];
+    return {
+      points,
+      sourceSide: sided.sourceSide,
+      targetSide: sided.targetSide,
+      sourceShared,
+      targetShared,
+      settled: true,
+    };
+  });
   const routes: (Route | null)[] = links.map((_link, at) => {
     const sided = sides[at];
     if (sided === null || sided === undefined) return null;
+    const reused = kept[at];
+    if (reused) return reused;
+    if (memory) memory.rerouted++;
     const [sourceY, targetY] = ends[at] as [number, number];
     const sourceX = sided.points[0]![0];
     const targetX = sided.points.at(-1)![0];
@@ -178,7 +220,7 @@ export function routeAll(
     const found = searchPath(start, goal, around, {
       // Lines to a hub's key avoid the gaps earlier lines crowd; the others rarely meet enough lines to
       // fill a gap, and the lanes separate them.
-      ...(hubs[at] ? { usage } : {}),
+      ...(hubs[at] ? { usage: taken() } : {}),
       ...(obstacles.cache ? { cache: obstacles.cache } : {}),
       ...(sourceShared ? { startBand: band(links[at]!.source.box) } : {}),
       ...(targetShared ? { goalBand: band(links[at]!.target.box) } : {}),
@@ -207,11 +249,22 @@ export function routeAll(
   });
   const drawn = routes.filter((route): route is Route => route !== null);
   separateLanes(
-    drawn,
+    memory ? nearRerouted(drawn) : drawn,
     obstacles.tables.map((box) => rect(box, 0)),
     obstacles.cache,
   );
-  for (const route of drawn) route.points = simplify(route.points);
+  for (const route of drawn) {
+    route.points = simplify(route.points);
+    delete route.settled;
+  }
+  memory?.finish(
+    links.flatMap((link, at) => {
+      const route = routes[at];
+      return route && link.key !== undefined
+        ? [{ key: link.key, ends: endsOf(at), points: route.points }]
+        : [];
+    }),
+  );
 
   const endsPerEdge = new Map<Box, { left: number; right: number }>();
   const countEnd = (box: Box, side: 1 | -1) => {
@@ -239,6 +292,41 @@ export function routeAll(
     const spread = SELF_END_OFFSETS[index % SELF_END_OFFSETS.length] as number;
     return selfLoop(link.source, { ...link.target, y: link.target.y + spread }, side, index);
   });
+}
+
+/** How far from the lines routed again a kept line can still share a group of lanes with them. */
+const LANE_REACH = 48;
+
+/**
+ * The routes lane separation needs to see when kept lines (settled: they never move) are most of them:
+ * the lines routed again and the kept lines with a run within LANE_REACH of one of theirs, the only runs
+ * a group of lanes with a moving run can hold.
+ */
+function nearRerouted(routes: readonly Route[]): Route[] {
+  const runsOf = (route: Route) =>
+    route.points.slice(1).map((point, at) => {
+      const previous = route.points[at]!;
+      return {
+        left: Math.min(point[0], previous[0]),
+        right: Math.max(point[0], previous[0]),
+        top: Math.min(point[1], previous[1]),
+        bottom: Math.max(point[1], previous[1]),
+      };
+    });
+  const reach = routes
+    .filter((route) => !route.settled)
+    .flatMap(runsOf)
+    .map((run) =>
+      rect(
+        { left: run.left, top: run.top, width: run.right - run.left, height: run.bottom - run.top },
+        LANE_REACH,
+      ),
+    );
+  const near = (run: Rect) =>
+    reach.some(
+      (r) => run.right >= r.left && run.left <= r.right && run.bottom >= r.top && run.top <= r.bottom,
+    );
+  return routes.filter((route) => !route.settled || runsOf(route).some(near));
 }
 
 /**

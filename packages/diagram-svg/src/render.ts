@@ -23,9 +23,11 @@ import { renderRelationship } from './render-relationship';
 import { renderTable } from './render-table';
 import { routeAll } from './relationship-route';
 import type { SearchCache } from './routing/grid-search';
+import type { RouteMemory } from './routing/route-memory';
 
 // The editor's bundle takes this module as @dss/diagram-svg: what it uses of the package is exported here.
 export { SearchCache } from './routing/grid-search';
+export { RouteMemory } from './routing/route-memory';
 import { fitTableBoxes, tableBox } from './table-geometry';
 import { attributes, element, escapeXml, formatNumber, numberOf, textOf } from './xml';
 
@@ -38,6 +40,11 @@ export interface RenderOptions {
    * inputs did not change are reused, so the drawing is the same as without it, only sooner.
    */
   routingCache?: SearchCache;
+  /**
+   * The editor's previous routing (see RouteMemory): lines an edit did not touch keep their paths, so only
+   * the edited tables' lines and the lines their new boxes stand on are routed again.
+   */
+  routeMemory?: RouteMemory;
 }
 
 /** One keyed part of a layer: a table (by name) or a relationship (by uuid) and its markup. */
@@ -88,11 +95,15 @@ export function renderDiagramParts(document: DiagramDocument, options: RenderOpt
   const resolved = relationships
     .map((relationship) => endpoints.resolve(relationship))
     .filter((link) => link !== null);
-  const routes = routeAll(resolved, {
-    tables: tables.map(tableBox),
-    others: [...notes.map((note) => sizedBox(note, 80, 40)), ...groups.map(groupLabelBox)],
-    ...(options.routingCache ? { cache: options.routingCache } : {}),
-  });
+  const routes = routeAll(
+    resolved.map((link) => ({ ...link, key: textOf(link.relationship.uuid) })),
+    {
+      tables: tables.map(tableBox),
+      others: [...notes.map((note) => sizedBox(note, 80, 40)), ...groups.map(groupLabelBox)],
+      ...(options.routingCache ? { cache: options.routingCache } : {}),
+      ...(options.routeMemory ? { memory: options.routeMemory } : {}),
+    },
+  );
   const relationshipLayer = resolved.map((link, at) => ({
     key: textOf(link.relationship.uuid),
     markup: renderRelationship(link, routes[at]!, bounds),

@@ -15,7 +15,7 @@ const browserDir = path.join(packageDir, 'src', 'browser');
 const outputs = [
   { entry: 'editor.tsx', outfile: path.join(packageDir, 'dist', 'browser', 'editor.js') },
   { entry: 'new-diagram.ts', outfile: path.join(packageDir, 'dist', 'browser', 'new-diagram.js') },
-  // Only for `npm run bench` (src/bench/browser.ts); never served.
+  // Only for `npm run bench` (src/bench/browser.ts) and the web app's editor-redraw browser test; never served.
   { entry: 'bench-page.ts', outfile: path.join(packageDir, 'dist', 'bench', 'page.js') },
 ];
 

@@ -13,3 +13,6 @@ export const newDiagramBundlePath: string = path.resolve(
   'browser',
   'new-diagram.js',
 );
+
+/** The editor's drawing path on a bare page (src/browser/bench-page.ts): the benchmark's and the redraw test's. */
+export const drawingBenchPagePath: string = path.resolve(__dirname, '..', 'dist', 'bench', 'page.js');

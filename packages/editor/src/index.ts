@@ -1,4 +1,4 @@
-export { editorBundlePath, newDiagramBundlePath } from './bundle-path';
+export { drawingBenchPagePath, editorBundlePath, newDiagramBundlePath } from './bundle-path';
 export { editorCss } from './css';
 export { type EditPatch, isEmptyPatch, patchBetween, writtenColumn } from './changes';
 export { type EditResult, EditorStore, UNDO_LIMIT } from './store';

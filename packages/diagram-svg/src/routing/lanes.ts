@@ -45,6 +45,8 @@ export interface LaneRoute {
   /** For a shared end: the band beside its table where its lines gather (the y range of that zone). */
   sourceBand?: [number, number];
   targetBand?: [number, number];
+  /** A line kept as the previous drawing drew it (RouteMemory): none of its runs move; others keep clear. */
+  settled?: boolean;
 }
 
 /**
@@ -135,7 +137,7 @@ function segmentsOf(routes: LaneRoute[], orientation: 'vertical' | 'horizontal')
       const a = points[at] as Point;
       const b = points[at + 1] as Point;
       if (a[across] !== b[across] || a[along] === b[along]) continue;
-      const fixed = at === 0 || at === last - 1;
+      const fixed = route.settled === true || at === 0 || at === last - 1;
       let low = Number.NEGATIVE_INFINITY;
       let high = Number.POSITIVE_INFINITY;
       if (orientation === 'vertical') {

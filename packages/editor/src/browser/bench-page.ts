@@ -20,6 +20,8 @@ interface BenchApi {
   markup(): string;
   /** A full drawing of the current document. */
   fullMarkup(): string;
+  /** Relationship lines the last patched drawing put in again (path elements rewritten). */
+  linesRedrawn(): number;
   /** Any edit, drawn patched (for checking the patching on documents of any shape). */
   edit(patch: Parameters<EditorStore['edit']>[1]): Promise<number>;
   /**
@@ -34,6 +36,7 @@ let store: EditorStore | null = null;
 let text: DbmlText | null = null;
 let drawing = new CanvasDrawing();
 let added = 0;
+let linesRedrawn = 0;
 const host = document.createElement('section');
 host.style.cssText = 'width: 1200px; height: 800px; overflow: auto';
 document.body.appendChild(host);
@@ -51,7 +54,7 @@ async function drawn(start: number, full: boolean): Promise<number> {
       'image/svg+xml',
     );
     host.replaceChildren(document.importNode(parsed.documentElement, true));
-  } else drawing.draw(host, current, 'bench');
+  } else linesRedrawn = drawing.draw(host, current, 'bench').lines;
   await nextFrame();
   const elapsed = performance.now() - start;
   // Untimed: the editor's drawing catches up with this edit (its SVG and routing), so the next patched
@@ -131,6 +134,7 @@ const api: BenchApi = {
     return drawn(start, false);
   },
   markup: () => new XMLSerializer().serializeToString(host.querySelector('svg') as SVGSVGElement),
+  linesRedrawn: () => linesRedrawn,
   fullMarkup: () => renderDiagramSvg((store as EditorStore).document, { title: 'bench' }),
 };
 (window as unknown as { dssBench: BenchApi }).dssBench = api;

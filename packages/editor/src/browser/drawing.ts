@@ -1,9 +1,17 @@
 // The canvas's SVG, kept up to date with the document: the first drawing (and one whose groups, notes or
 // layers changed) is the renderer's whole SVG; after an edit, only the tables and relationships whose
-// markup changed are parsed and swapped in, keyed by data-table / data-relationship (planLayer), and the
-// routing reuses the previous drawing's searches where nothing they depend on changed (SearchCache). What
-// is on the page is therefore always what renderDiagramSvg draws for the document, part for part.
-import { type DiagramParts, renderDiagramParts, SearchCache, svgOfParts } from '@dss/diagram-svg';
+// markup changed are parsed and swapped in, keyed by data-table / data-relationship (planLayer). The
+// routing keeps every line the edit did not touch where it was (RouteMemory: its ends did not move and it
+// keeps clear of every changed table) and routes only the others again, reusing the previous drawing's
+// searches where nothing they depend on changed (SearchCache); so an added column redraws its table and
+// the lines of it or in its way, and every other line's path element stays on the page untouched.
+import {
+  type DiagramParts,
+  RouteMemory,
+  renderDiagramParts,
+  SearchCache,
+  svgOfParts,
+} from '@dss/diagram-svg';
 import { type LayerPlan, patchable, planLayer } from '../drawing-patch';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -14,33 +22,48 @@ export interface DrawOutcome {
   patched: boolean;
   /** Tables and relationships drawn again (all of them when not patched). */
   redrawn: number;
+  /** Relationship lines put in again (all of them when not patched). */
+  lines: number;
 }
 
 export class CanvasDrawing {
   private svg: SVGSVGElement | null = null;
   private parts: DiagramParts | null = null;
   private readonly routing = new SearchCache();
+  private readonly memory = new RouteMemory();
 
   /** Draws `document` into `host`, patching the SVG already there when it can. */
   draw(host: HTMLElement, document: Parameters<typeof renderDiagramParts>[0], title: string): DrawOutcome {
-    const parts = renderDiagramParts(document, { title, routingCache: this.routing });
+    const parts = renderDiagramParts(document, {
+      title,
+      routingCache: this.routing,
+      routeMemory: this.memory,
+    });
     const before = this.parts;
     const svg = this.svg;
     this.parts = parts;
     if (svg !== null && before !== null && svg.parentNode === host && patchable(before, parts)) {
-      const redrawn =
-        patchLayer(svg, 'dss-relationships', planLayer(before.relationships, parts.relationships)) +
-        patchLayer(svg, 'dss-tables', planLayer(before.tables, parts.tables));
-      if (redrawn >= 0) {
+      const lines = patchLayer(
+        svg,
+        'dss-relationships',
+        planLayer(before.relationships, parts.relationships),
+      );
+      const tables = lines < 0 ? -1 : patchLayer(svg, 'dss-tables', planLayer(before.tables, parts.tables));
+      if (tables >= 0) {
         sizeTo(svg, parts.viewBox);
-        return { svg, patched: true, redrawn };
+        return { svg, patched: true, redrawn: lines + tables, lines };
       }
     }
     const fresh = parseSvg(svgOfParts(parts));
     sizeTo(fresh, parts.viewBox);
     host.replaceChildren(fresh);
     this.svg = fresh;
-    return { svg: fresh, patched: false, redrawn: parts.tables.length + parts.relationships.length };
+    return {
+      svg: fresh,
+      patched: false,
+      redrawn: parts.tables.length + parts.relationships.length,
+      lines: parts.relationships.length,
+    };
   }
 }
 

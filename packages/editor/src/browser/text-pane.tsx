@@ -2,8 +2,9 @@
 // for viewers), and a read-only SQL tab with the driver's CREATE script (@dss/sql, the export's code).
 //
 // Typing, then a pause (PAUSE_MS), sends the text to be read by the server (the importer's DBML
-// conversion, `read`); what changed against the text the person started from becomes ONE edit through the
-// controller (`dbmlChange`, src/dbml-sync.ts): the same engine, undo history, autosave and conflict
+// conversion, `read`): only the Table and Ref blocks that changed, with what they need (src/dbml-blocks.ts),
+// when the change is to those alone, else the whole text. What changed against the text the person started
+// from becomes ONE edit through the controller (`dbmlChange`, src/dbml-sync.ts): the same engine, undo history, autosave and conflict
 // handling as a canvas edit. A text that cannot be read, or an edit the engine refuses, is shown at its
 // line and column (a diagnostic in the editor and a message under it) and changes nothing on the canvas.
 // An edit on the canvas (or an undo, or another person's saved version) writes the text again from the
@@ -19,6 +20,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { DiagramDocument } from '@dss/schema';
 import { createScript, dbmlScript } from '@dss/sql';
 import { isEmptyPatch } from '../changes';
+import { changedExcerpts } from '../dbml-blocks';
 import { dbmlChange, tableLine } from '../dbml-sync';
 import type { EditorController } from './controller';
 import { dbmlHighlight, dbmlLanguage } from './dbml-language';
@@ -104,13 +106,20 @@ export class DbmlText {
     }
     this.state.value = 'reading';
     const base = this.#base;
-    const [next, before] = await Promise.all([
-      this.read(text),
-      base.read
-        ? Promise.resolve<ReadAnswer>({ ok: true, document: base.read, warnings: [] })
-        : this.read(base.text),
-    ]);
-    if (round !== this.#round) return; // typed again meanwhile: that text is read next
+    const excerpts = changedExcerpts(base.text, text);
+    // Only the changed blocks are read when the excerpts read; else (or when an excerpt alone fails) the whole text.
+    let [next, before] = excerpts
+      ? await Promise.all([this.read(excerpts.after), this.read(excerpts.before)])
+      : [undefined, undefined];
+    const whole = !next?.ok || !before?.ok;
+    if (whole)
+      [next, before] = await Promise.all([
+        this.read(text),
+        base.read
+          ? Promise.resolve<ReadAnswer>({ ok: true, document: base.read, warnings: [] })
+          : this.read(base.text),
+      ]);
+    if (round !== this.#round || !next || !before) return; // typed again meanwhile: that text is read next
     if (!next.ok) {
       this.#failed({ line: next.line ?? 1, column: next.column ?? 1, message: next.message });
       return;
@@ -125,7 +134,8 @@ export class DbmlText {
       );
       return;
     }
-    this.#base = { text, read: next.document };
+    // An excerpt's reading stands for its blocks only: the next change reads the text it starts from.
+    this.#base = { text, read: whole ? next.document : null };
     this.#written = dbmlScript(this.editor.document.value);
     this.warnings.value = next.warnings;
     this.#settled();

@@ -1,0 +1,75 @@
+// The editor's routing after an edit: only the lines the edit touched are routed again. A line keeps the
+// path the previous drawing gave it when both its ends are where they were (same table box, same row) and
+// its path stays clear of every table whose box is new (added, moved, grown or shrunk); every other line is
+// searched again around all the tables, with the kept lines as fixed runs the lane separation keeps clear
+// of. The drawing is then no longer byte for byte a fresh drawing of the document (that one may move lines
+// an edit did not touch, to spread lanes), but an edit changes only what it has to.
+import type { Point, Rect } from './grid-search';
+
+/** How close to a changed table a kept line may run: any nearer and it is routed again. */
+const CLEARANCE = 4;
+
+interface Remembered {
+  ends: string;
+  points: Point[];
+}
+
+export class RouteMemory {
+  private routes = new Map<string, Remembered>();
+  private boxes = new Set<string>();
+  private changed: Rect[] = [];
+  /** Lines routed again by the last routing (the rest were kept). */
+  rerouted = 0;
+
+  /** Starts a routing over `tables` (bare boxes): the boxes not drawn last time are the changed ones. */
+  begin(tables: readonly Rect[]): void {
+    const now = new Set<string>();
+    const first = this.boxes.size === 0;
+    this.changed = [];
+    for (const table of tables) {
+      const id = rectId(table);
+      now.add(id);
+      if (!first && !this.boxes.has(id)) this.changed.push(table);
+    }
+    this.boxes = now;
+    this.rerouted = 0;
+  }
+
+  /** The previous path of line `key` when its `ends` are unchanged and it keeps clear of every changed table. */
+  reuse(key: string, ends: string): Point[] | undefined {
+    const found = this.routes.get(key);
+    if (found === undefined || found.ends !== ends) return undefined;
+    const clear = this.changed.every((table) => !nearTable(found.points, table));
+    return clear ? found.points.map((point) => [point[0], point[1]]) : undefined;
+  }
+
+  /** Remembers every line of this routing (lines not drawn any more are forgotten). */
+  finish(lines: readonly { key: string; ends: string; points: readonly Point[] }[]): void {
+    this.routes = new Map(
+      lines.map((line) => [
+        line.key,
+        { ends: line.ends, points: line.points.map((point) => [point[0], point[1]] as Point) },
+      ]),
+    );
+  }
+}
+
+function rectId(r: Rect): string {
+  return `${r.left},${r.top},${r.right},${r.bottom}`;
+}
+
+/** Whether a run of the polyline comes within CLEARANCE of the table (axis-parallel runs). */
+function nearTable(points: readonly Point[], table: Rect): boolean {
+  for (let at = 1; at < points.length; at++) {
+    const [x1, y1] = points[at - 1] as Point;
+    const [x2, y2] = points[at] as Point;
+    if (
+      Math.max(x1, x2) > table.left - CLEARANCE &&
+      Math.min(x1, x2) < table.right + CLEARANCE &&
+      Math.max(y1, y2) > table.top - CLEARANCE &&
+      Math.min(y1, y2) < table.bottom + CLEARANCE
+    )
+      return true;
+  }
+  return false;
+}

@@ -1,0 +1,151 @@
+/// <reference lib="dom" />
+// The editor's redraw after an edit on a large generated diagram (300 tables, 600 foreign keys, laid out as
+// an import lays it out), in Chromium, on the editor's own drawing path (EditorStore edit, CanvasDrawing
+// patching the SVG; the page of its benchmark): adding a column to a table puts in again only that table
+// and the lines of it or in its way. Every other line keeps its path element, the same node with the same
+// `d`, and no line runs through the grown table, measured from the rendered page (the box's getBBox, the
+// lines' path data). A screenshot of the grown table goes to artifacts/screenshots/.
+import { generatedDiagram } from '@dss/diagram-svg/src/bench/schema-generator';
+import { drawingBenchPagePath } from '@dss/editor';
+import type { Page } from 'playwright-core';
+import { launchBrowser, saveScreenshot, type TestBrowser } from '../support/browser';
+
+interface RedrawWindow {
+  dssBench: {
+    load(document: unknown): Promise<number>;
+    addColumn(table: string, full: boolean): Promise<number>;
+  };
+  /** The line path elements before the edit, by relationship uuid. */
+  dssLinesBefore: Map<string, { path: SVGPathElement; d: string }>;
+}
+
+interface LineCheck {
+  uuid: string;
+  source: string;
+  target: string;
+  sameNode: boolean;
+  sameD: boolean;
+  points: [number, number][];
+  /** The line's points before the edit. */
+  before: [number, number][];
+}
+
+/** Every line on the page against the one kept before the edit (same node, same `d`), with its points. */
+async function linesAfter(page: Page): Promise<LineCheck[]> {
+  return page.evaluate(() => {
+    const before = (globalThis as unknown as RedrawWindow).dssLinesBefore;
+    return Array.from(document.querySelectorAll<SVGGElement>('g.dss-relationship')).map((group) => {
+      const uuid = group.dataset['relationship'] ?? '';
+      const path = group.querySelector<SVGPathElement>('path.dss-line')!;
+      const d = path.getAttribute('d') ?? '';
+      const pointsOf = (data: string) =>
+        Array.from(data.matchAll(/[ML]\s*(-?[\d.e]+)[\s,]+(-?[\d.e]+)/g)).map(
+          (match) => [Number(match[1]), Number(match[2])] as [number, number],
+        );
+      const points = pointsOf(d);
+      return {
+        uuid,
+        source: group.dataset['sourceTable'] ?? '',
+        target: group.dataset['targetTable'] ?? '',
+        sameNode: before.get(uuid)?.path === path,
+        sameD: before.get(uuid)?.d === d,
+        points,
+        before: pointsOf(before.get(uuid)?.d ?? ''),
+      };
+    });
+  });
+}
+
+describe('the editor redraws only what an edit changed (Chromium)', () => {
+  jest.setTimeout(600_000);
+  let browser: TestBrowser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('adding a column to a table of 300 keeps every line not touching it as it was, and no line runs through the grown table', async () => {
+    const diagram = generatedDiagram({ tables: 300, relationships: 600 });
+    const { page } = await browser.newPage();
+    await page.setViewportSize({ width: 1400, height: 1000 });
+    await page.setContent('<!doctype html><html><head><title>redraw</title></head><body></body></html>');
+    await page.addScriptTag({ path: drawingBenchPagePath });
+    await page.evaluate((doc) => (globalThis as unknown as RedrawWindow).dssBench.load(doc), diagram);
+    // The table with the most lines: the edit with the most lines to route again.
+    const ends = new Map<string, number>();
+    for (const relationship of diagram.relationships)
+      for (const name of [relationship.source_table, relationship.target_table])
+        ends.set(name, (ends.get(name) ?? 0) + 1);
+    const ranked = diagram.tables
+      .map((table) => table.name)
+      .sort((a, b) => (ends.get(b) ?? 0) - (ends.get(a) ?? 0));
+    const table = ranked[Math.floor(ranked.length / 4)]!;
+    const boxOf = (name: string) =>
+      page.locator(`g.dss-table[data-table="${name}"] rect.dss-box`).evaluate((rect) => {
+        const box = (rect as SVGRectElement).getBBox();
+        return { x: box.x, y: box.y, width: box.width, height: box.height };
+      });
+    const grownFrom = await boxOf(table);
+    await page.evaluate(() => {
+      const lines = new Map<string, { path: SVGPathElement; d: string }>();
+      for (const group of Array.from(document.querySelectorAll<SVGGElement>('g.dss-relationship'))) {
+        const path = group.querySelector<SVGPathElement>('path.dss-line')!;
+        lines.set(group.dataset['relationship'] ?? '', { path, d: path.getAttribute('d') ?? '' });
+      }
+      (globalThis as unknown as RedrawWindow).dssLinesBefore = lines;
+    });
+
+    await page.evaluate(
+      (name) => (globalThis as unknown as RedrawWindow).dssBench.addColumn(name, false),
+      table,
+    );
+
+    const grown = await boxOf(table);
+    expect(grown.height).toBeGreaterThan(grownFrom.height);
+    const lines = await linesAfter(page);
+    expect(lines).toHaveLength(diagram.relationships.length);
+    // Runs through the grown table's inside (2 px in from its outline), by lines not ending at it.
+    const through = (line: LineCheck) =>
+      line.source !== table &&
+      line.target !== table &&
+      line.points.some((point, at) => {
+        const next = line.points[at + 1];
+        return (
+          next !== undefined &&
+          Math.max(point[0], next[0]) > grown.x + 2 &&
+          Math.min(point[0], next[0]) < grown.x + grown.width - 2 &&
+          Math.max(point[1], next[1]) > grown.y + 2 &&
+          Math.min(point[1], next[1]) < grown.y + grown.height - 2
+        );
+      });
+    expect(lines.filter(through).map((line) => line.uuid)).toEqual([]);
+    // Lines not touching the table (not its own, and clear of its new box before the edit) are the same
+    // nodes with the same paths.
+    const clear = (line: LineCheck) =>
+      line.source !== table &&
+      line.target !== table &&
+      line.before.length > 0 &&
+      !line.before.some((point, at) => {
+        const next = line.before[at + 1];
+        return (
+          next !== undefined &&
+          Math.max(point[0], next[0]) > grown.x - 12 &&
+          Math.min(point[0], next[0]) < grown.x + grown.width + 12 &&
+          Math.max(point[1], next[1]) > grown.y - 12 &&
+          Math.min(point[1], next[1]) < grown.y + grown.height + 12
+        );
+      });
+    const untouched = lines.filter(clear);
+    expect(untouched.length).toBeGreaterThan(lines.length / 2);
+    expect(untouched.filter((line) => !line.sameNode || !line.sameD).map((line) => line.uuid)).toEqual([]);
+    // And only a few lines were put in again at all: the table's own and those in its new box's way.
+    const rewritten = lines.filter((line) => !line.sameNode);
+    expect(rewritten.length).toBeLessThanOrEqual((ends.get(table) ?? 0) + lines.length / 20);
+
+    await page.locator(`g.dss-table[data-table="${table}"]`).scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'editor-redraw-added-column');
+    await page.close();
+  });
+});
