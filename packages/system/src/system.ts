@@ -11,6 +11,7 @@ import { readNotificationsConfig, startNotificationsService } from '@dss/notific
 import {
   createEventBus,
   createLogger,
+  DEFAULT_GRPC_ADDRESSES,
   createMetrics,
   type Logger,
   loadConfig,
@@ -144,7 +145,9 @@ export async function startSystem(options: SystemOptions = {}) {
         DSS_DIAGRAMS_GRPC_ADDR: diagramsAddress,
         DSS_PROPOSALS_GRPC_ADDR: proposalsAddress,
         DSS_NOTIFICATIONS_GRPC_ADDR: notificationsAddress,
-        ...(importerAddress ? { DSS_IMPORTER_GRPC_ADDR: importerAddress } : {}),
+        // Started without its importer (tests that start it later), the web app dials the default address:
+        // the environment's own value is the importer's listen address, which may be port 0.
+        DSS_IMPORTER_GRPC_ADDR: importerAddress ?? DEFAULT_GRPC_ADDRESSES.importer,
       }),
     );
     const webMetrics = createMetrics('web');

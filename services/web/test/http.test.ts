@@ -437,6 +437,7 @@ describe('web app over HTTP (whole embedded system)', () => {
         DSS_DIAGRAMS_GRPC_ADDR: web.system!.grpc.diagrams,
         DSS_PROPOSALS_GRPC_ADDR: web.system!.grpc.proposals,
         DSS_NOTIFICATIONS_GRPC_ADDR: web.system!.grpc.notifications,
+        DSS_IMPORTER_GRPC_ADDR: web.system!.grpc.importer!,
       });
       secure = await startWebApp({
         config,

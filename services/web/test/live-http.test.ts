@@ -229,6 +229,7 @@ describe('live routes over HTTP (whole embedded system)', () => {
             DSS_DIAGRAMS_GRPC_ADDR: web.system!.grpc.diagrams,
             DSS_PROPOSALS_GRPC_ADDR: web.system!.grpc.proposals,
             DSS_NOTIFICATIONS_GRPC_ADDR: web.system!.grpc.notifications,
+            DSS_IMPORTER_GRPC_ADDR: web.system!.grpc.importer!,
           }),
           logger: createLogger('web', { level: 'silent' }),
           metrics: createMetrics('web', { processMetrics: false }),
