@@ -51,7 +51,8 @@ export function comparable(document: DiagramDocument) {
         unsigned: column.is_unsigned,
       })),
       indexes: byName(table.indexes).map(
-        ({ name, type, columns }) => `${type} ${name}(${columns.join(',')})`,
+        ({ name, type, columns, method }) =>
+          `${type} ${name}(${columns.join(',')})${method ? ` ${method}` : ''}`,
       ),
     })),
     foreignKeys: document.relationships

@@ -121,17 +121,14 @@ export async function readSchema(
       database,
     ),
   )) {
-    if (index.kind === 'FULLTEXT' || index.kind === 'SPATIAL') {
-      warnings.push(
-        `${index.kind.toLowerCase()} index ${index.name} on ${index.table}: not a diagram index; skipped`,
-      );
-      continue;
-    }
-    // An index MySQL added by itself for a foreign key is kept: it exists, and lookups use it.
+    // An index MySQL added by itself for a foreign key is kept: it exists, and lookups use it. FULLTEXT and
+    // SPATIAL indexes are diagram indexes with their method, as an import of the same DDL gives them.
+    const method = index.kind === 'FULLTEXT' ? 'fulltext' : index.kind === 'SPATIAL' ? 'spatial' : undefined;
     builder.addIndex(index.table, {
       name: index.name,
       type: index.name === 'PRIMARY' ? 'primary' : index.unique ? 'unique' : 'index',
       columns: index.columns,
+      ...(method ? { method } : {}),
     });
   }
   return warnings;

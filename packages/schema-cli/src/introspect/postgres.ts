@@ -2,6 +2,7 @@
 // inside a READ ONLY transaction. Needs only CONNECT on the database and USAGE on its schemas: every
 // query reads pg_catalog, which any role may read.
 import type { SchemaBuilder } from '@dss/ddl';
+import { INDEX_METHODS } from '@dss/schema';
 import { Client } from 'pg';
 import type { DatabaseTarget } from './target';
 
@@ -170,9 +171,11 @@ async function readIndexes(client: Client, builder: SchemaBuilder): Promise<stri
     table: string;
     name: string;
     unique: boolean;
+    method: string;
     columns: (string | null)[];
   }>(
     `SELECT n.nspname AS schema, t.relname AS table, i.relname AS name, x.indisunique AS unique,
+            (SELECT am.amname::text FROM pg_am am WHERE am.oid = i.relam) AS method,
             (SELECT array_agg(a.attname::text ORDER BY k.ord) FROM unnest(x.indkey::int2[]) WITH ORDINALITY k(num, ord)
                LEFT JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k.num) AS columns
        FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
@@ -188,10 +191,13 @@ async function readIndexes(client: Client, builder: SchemaBuilder): Promise<stri
       warnings.push(`index ${row.name} on ${table}: an expression index has no columns to draw; skipped`);
       continue;
     }
+    // The access method, as `USING …` imports it: absent for the default (btree).
+    const method = INDEX_METHODS.find((known) => known === row.method && known !== 'btree');
     builder.addIndex(table, {
       name: row.name,
       type: row.unique ? 'unique' : 'index',
       columns: row.columns as string[],
+      ...(method ? { method } : {}),
     });
   }
   return warnings;
