@@ -1,7 +1,7 @@
 // The sender: leases due deliveries, signs and posts them, and logs each attempt. Failures are retried
 // with exponential backoff until the delivery's window ends; an endpoint that failed every attempt for the
 // window is disabled with a notice. Runs beside the intake and never on a request's path.
-import type { Logger, Metrics } from '@dss/platform';
+import { type Logger, type Metrics, OutageLog } from '@dss/platform';
 import type { Pool } from 'pg';
 import { type AllowList, checkTarget, TargetRefused } from './outbound-guard';
 import * as repo from './repository';
@@ -125,13 +125,17 @@ export function startDispatcher(deps: DispatcherDeps) {
       };
     });
 
+  // A database outage fails every poll the same way: logged when it begins and then once per quiet period,
+  // not with a stack per poll.
+  const failures = new OutageLog(logger, 'webhook dispatch failed; retrying');
   const loop = (async () => {
     while (!stopped) {
       try {
         lag.set(await repo.oldestDueAgeSeconds(pool));
         if ((await tick()) === BATCH) continue;
       } catch (error) {
-        if (!stopped) logger.error({ err: error }, 'webhook dispatch failed; retrying');
+        const { message, code } = error as { message?: string; code?: string };
+        if (!stopped) failures.failed({ error: message, ...(code ? { code } : {}) });
       }
       if (!stopped) await sleep(deps.pollIntervalMs);
     }
