@@ -26,8 +26,17 @@ export async function importFile(driver: Driver, sql: string): Promise<DiagramDo
   return result.document;
 }
 
+/** Each corpus file is converted once per test file (the SQL Server reader takes seconds per file). */
+const imported = new Map<string, Promise<DiagramDocument>>();
+
+/** The corpus file's document; a copy of its own for each caller, who may change it. */
 export async function importCorpus(entry: CorpusFile): Promise<DiagramDocument> {
-  return importFile(entry.driver, fs.readFileSync(path.join(CORPUS, entry.file), 'utf8'));
+  let document = imported.get(entry.file);
+  if (!document) {
+    document = importFile(entry.driver, fs.readFileSync(path.join(CORPUS, entry.file), 'utf8'));
+    imported.set(entry.file, document);
+  }
+  return structuredClone(await document);
 }
 
 /** A document reduced to what a script carries (no uuids or canvas), indexes in name order. */

@@ -10,11 +10,17 @@ export interface MermaidReading {
   ends: string[];
 }
 
+/** Mermaid's 3 MB bundle is loaded once per page (its parse alone takes seconds on a loaded machine). */
+const loaded = new WeakSet<Page>();
+
 export async function readWithMermaid(page: Page, text: string): Promise<MermaidReading> {
-  await page.setContent('<!doctype html><html><body><div id="out"></div></body></html>');
-  await page.addScriptTag({
-    path: path.join(require.resolve('mermaid/package.json'), '../dist/mermaid.min.js'),
-  });
+  if (!loaded.has(page)) {
+    await page.setContent('<!doctype html><html><body><div id="out"></div></body></html>');
+    await page.addScriptTag({
+      path: path.join(require.resolve('mermaid/package.json'), '../dist/mermaid.min.js'),
+    });
+    loaded.add(page);
+  }
   return page.evaluate(async (source) => {
     const mermaid = (
       window as unknown as {

@@ -4,7 +4,7 @@
 // Mermaid text is rendered by Mermaid in Chromium and must draw one entity per table and one line per key.
 import { Parser } from '@dbml/core';
 import { convertDbml } from '@dss/ddl';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { dbmlScript, foreignKeys, mermaidScript, tableKeys } from '../src';
 import { corpusFiles, importCorpus, importFile, schemaOf } from './corpus';
 import { readWithMermaid } from './mermaid-in-browser';
@@ -65,6 +65,8 @@ describe('export as DBML', () => {
 
 describe('export as Mermaid', () => {
   let browser: Browser;
+  /** One page for every file: Mermaid is loaded into it once. */
+  let page: Page;
   beforeAll(async () => {
     browser = await chromium.launch({
       executablePath: process.env.DSS_TEST_CHROMIUM || '/usr/bin/chromium',
@@ -76,6 +78,7 @@ describe('export as Mermaid', () => {
         '--no-first-run',
       ],
     });
+    page = await browser.newPage();
   });
   afterAll(async () => {
     await browser?.close();
@@ -85,8 +88,7 @@ describe('export as Mermaid', () => {
     '$file: Mermaid draws an entity per table and a line per foreign key',
     async (entry) => {
       const document = await importCorpus(entry);
-      const page = await browser.newPage();
-      try {
+      {
         const drawn = await readWithMermaid(page, mermaidScript(document));
         const ends = foreignKeys(document)
           .map((key) => {
@@ -106,8 +108,6 @@ describe('export as Mermaid', () => {
           lines: foreignKeys(document).length,
           ends,
         });
-      } finally {
-        await page.close();
       }
     },
     60_000,

@@ -58,16 +58,22 @@ describe('MCP review tools', () => {
     const first = await json(agent, 'wait_for_review', { proposal_uuid: uuid, wait_seconds: 1 });
     expect(first).toMatchObject({ changed: true, status: { state: 'pending', review: null } });
 
+    let wokenAt = 0;
     const waiting = json(agent, 'wait_for_review', {
       proposal_uuid: uuid,
       wait_seconds: 30,
       etag: first.etag,
+    }).then((answer) => {
+      wokenAt = Date.now();
+      return answer;
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const requestedAt = Date.now();
     await stack.requestChanges(uuid, reviewerEmail, 'Call it state, please');
+    // Within a second of the request for changes being recorded (its answer), not of the request being
+    // sent: on a loaded machine the reviewer's own call can take longer than that.
+    const recordedAt = Date.now();
     const woken = await waiting;
-    expect(Date.now() - requestedAt).toBeLessThan(1000);
+    expect(wokenAt - recordedAt).toBeLessThan(1000);
     expect(woken).toMatchObject({ changed: true, status: { state: 'pending', open_thread_count: 1 } });
     expect(woken.status.review.requested_changes_at).toEqual(expect.any(String));
     expect(woken.next_step).toContain('list_review_threads');
@@ -120,16 +126,20 @@ describe('MCP review tools', () => {
     expect(Date.now() - quietStart).toBeLessThan(3500);
     expect(quiet).toMatchObject({ changed: false, status: null });
 
+    let decidedAt = 0;
     const deciding = json(agent, 'wait_for_review', {
       proposal_uuid: uuid,
       wait_seconds: 30,
       etag: current.etag,
+    }).then((answer) => {
+      decidedAt = Date.now();
+      return answer;
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const appliedAt = Date.now();
     await stack.review(uuid, reviewerEmail, 'apply');
+    const appliedAt = Date.now();
     const decided = await deciding;
-    expect(Date.now() - appliedAt).toBeLessThan(1000);
+    expect(decidedAt - appliedAt).toBeLessThan(1000);
     expect(decided).toMatchObject({ changed: true, status: { state: 'applied', latest_revision: 2 } });
   });
 
