@@ -385,7 +385,7 @@ class MigrationWriter {
         const column = this.dialect.ident(pair.before.name);
         const number = `CAST(${column} AS DECIMAL(65,0))`;
         this.refuseRows(
-          `${pair.before.name} converts to ${this.dialect.type(pair.table.after.name, pair.after)}`,
+          `${pair.table.before.name}.${pair.before.name} converts to ${this.dialect.type(pair.table.after.name, pair.after)}`,
           `SELECT 1 AS found FROM ${this.dialect.table(pair.table.before.name)} WHERE ${column} IS NOT NULL AND (NOT (${column} REGEXP '^ *[+-]?[0-9]+ *$') OR ${number} < ${range[0]} OR ${number} > ${range[1]}) LIMIT 1`,
         );
       }
@@ -542,7 +542,7 @@ class MigrationWriter {
       this.emit(`DO ${tag}\n${body}\n${tag}`, 'guarded');
     } else if (dialect.driver === 'mysql')
       this.refuseRows(
-        check.kind === 'not_null' ? `${pair.before.name} holds no NULL` : `${pair.before.name} fits ${type}`,
+        check.kind === 'not_null' ? `${label} holds no NULL` : `${label} fits ${type}`,
         `SELECT 1 AS found FROM ${table} WHERE ${where} LIMIT 1`,
       );
     else
