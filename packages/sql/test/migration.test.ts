@@ -1476,6 +1476,25 @@ describe.each(['pgsql', 'mysql'] as const)('migration SQL on real %s', (driver) 
         ],
         meanwhile: "INSERT INTO product (id, sku) VALUES (40000, 'late')",
         fails: /Out of range value for column 'id'/,
+        back: [],
+      },
+      {
+        what: 'a key name taken after the check, once another foreign key is back',
+        tables: [
+          { name: 'customer', columns: [column('id', 'bigint', { is_unsigned: true })] },
+          {
+            name: 'orders',
+            columns: [column('customer_id', 'bigint', { is_unsigned: true })],
+            indexes: [{ name: 'orders_customer_key', type: 'unique', columns: ['customer_id'] }],
+          },
+          { name: 'product', columns: [column('id', 'bigint')] },
+          { name: 'order_line', columns: [column('product_id', 'bigint')] },
+        ],
+        meanwhile: 'CREATE INDEX orders_customer_key ON orders (placed)',
+        fails: /Duplicate key name 'orders_customer_key'/,
+        // Both keys were dropped; the one that waited for nothing but its columns was back before the
+        // failure, the one that waited for the new key over its column was not.
+        back: ['order_line_product_fk'],
       },
       {
         what: 'an index name taken after the check',
@@ -1489,10 +1508,12 @@ describe.each(['pgsql', 'mysql'] as const)('migration SQL on real %s', (driver) 
         ],
         meanwhile: 'CREATE INDEX product_sku_key ON product (price)',
         fails: /Duplicate key name 'product_sku_key'/,
+        // The new key is over other columns: the foreign key came back before it.
+        back: ['order_line_product_fk'],
       },
     ])(
       'puts a dropped foreign key back as it was when a statement after the drop fails ($what)',
-      async ({ tables, meanwhile, fails }) => {
+      async ({ tables, meanwhile, fails, back }) => {
         const { base, open } = await ready();
         const migration = migrationScript(
           base,
@@ -1533,8 +1554,11 @@ describe.each(['pgsql', 'mysql'] as const)('migration SQL on real %s', (driver) 
             if (statement.includes('DROP FOREIGN KEY `order_line_product_fk`')) await database.run(meanwhile);
           }
           expect(failed?.message).toMatch(fails);
-          const stopped = await catalog();
-          expect(stopped.foreignKeys.map((key) => key.name)).not.toContain('order_line_product_fk');
+          const stopped = (await catalog()).foreignKeys.map((key) => key.name);
+          // Each key dropped comes back right after the changes under it: those it waited for are back.
+          for (const name of ['orders_customer_fk', 'order_line_product_fk'])
+            if (migration.statements.some((statement) => statement.includes(`DROP FOREIGN KEY \`${name}\``)))
+              expect({ name, back: stopped.includes(name) }).toEqual({ name, back: back.includes(name) });
           for (const statement of migration.recovery ?? []) await database.run(statement);
           expect(await catalog()).toEqual(before);
           // The key holds again; and the recovery run a second time changes nothing.
