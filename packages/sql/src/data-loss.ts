@@ -33,7 +33,9 @@ export type Check =
   /** Strings that are no number, or whose number DECIMAL(precision, scale) cannot keep. */
   | { kind: 'number_text'; precision: number; scale: number }
   /** Strings ending in a space, which CHAR strips (or longer than `length` characters). */
-  | { kind: 'trailing_space'; length: number | null };
+  | { kind: 'trailing_space'; length: number | null }
+  /** Rows any of these checks finds. */
+  | { kind: 'any_of'; checks: Check[] };
 
 export interface Loss {
   /** What values lose, in words: `values longer than 50 characters would be cut`. */
@@ -90,6 +92,27 @@ export function typeIdentity(driver: Driver, column: Column): string {
 
 /** What the change of type from `before` to `after` can lose, or null when every value survives. */
 export function lossOf(driver: Driver, before: Column, after: Column): Loss | null {
+  const loss = typeLoss(driver, before, after);
+  // MySQL: a number made UNSIGNED refuses a negative value, across families too (int → decimal unsigned).
+  const numbers = ['integer', 'decimal', 'float'];
+  if (
+    driver !== 'mysql' ||
+    before.is_unsigned ||
+    !after.is_unsigned ||
+    !numbers.includes(family(driver, before) ?? '') ||
+    !numbers.includes(family(driver, after) ?? '') ||
+    loss?.check?.kind === 'negative' ||
+    (loss?.check?.kind === 'range' && loss.check.min === '0')
+  )
+    return loss;
+  if (loss === null) return { what: 'negative values would not fit', check: { kind: 'negative' } };
+  return {
+    what: `negative values would not fit, ${loss.what}`,
+    check: loss.check === null ? null : { kind: 'any_of', checks: [{ kind: 'negative' }, loss.check] },
+  };
+}
+
+function typeLoss(driver: Driver, before: Column, after: Column): Loss | null {
   const a = before.driver_data_type_params ?? {};
   const b = after.driver_data_type_params ?? {};
   if (a.array || b.array) return null;
@@ -241,6 +264,17 @@ function mysqlLoss(
   const target = after.driver_data_type_name;
   // TIMESTAMP holds 1970-01-01 00:00:01 … 2038-01-19 03:14:07 UTC; a DATETIME or DATE is read in the
   // session's time zone, and one outside that range (or in a daylight-saving gap) is refused.
+  // A number made an ENUM is read as a member's position (2 becomes the second member; made a number
+  // again, it is 2 again): 0, fractions and positions past the last member are refused.
+  if (target === 'enum' && (from === 'integer' || from === 'decimal' || from === 'float')) {
+    const count = (b.values ?? []).length;
+    return {
+      what: `values are read as member positions (1 becomes ${b.values?.[0] ?? 'the first'}); values outside 1 … ${count}${
+        from === 'integer' ? '' : ' or with fractions'
+      } would not fit`,
+      check: { kind: 'range', min: '1', max: String(count), fractions: from !== 'integer' },
+    };
+  }
   if (target === 'timestamp' && (source === 'datetime' || from === 'date') && source !== 'year') {
     const kept = (params: typeof a) => (typeof params.precision === 'number' ? params.precision : 0);
     const rounds = from === 'datetime' && kept(b) < kept(a);
@@ -403,6 +437,8 @@ export function violation(
         check.precision - check.scale,
       )} OR ${number} <> ROUND(${number}, ${check.scale}))`;
     }
+    case 'any_of':
+      return `(${check.checks.map((entry) => violation(dialect, table, before, after, entry)).join(' OR ')})`;
     case 'trailing_space':
       return check.length === null
         ? `${c} LIKE '% '`

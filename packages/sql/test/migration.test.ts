@@ -1307,6 +1307,33 @@ function mariadbNarrowing(): Case[] {
       fails: refused('audit.ref', 'decimal(6,1)'),
     },
     {
+      name: 'makes a decimal unsigned over a negative value',
+      rows: "UPDATE product SET price = -1 WHERE sku = 'B-2'",
+      patch: table('product', column('price', 'decimal(10,2)', { is_unsigned: true })),
+      warnings: ['narrows_type'],
+      fails: refused('product.price', 'decimal(10,2) unsigned'),
+    },
+    {
+      name: 'makes an integer an unsigned decimal over a negative value',
+      rows: 'UPDATE order_line SET amount = -5 WHERE line = 2',
+      patch: table('order_line', column('amount', 'decimal(6,1)', { is_unsigned: true })),
+      warnings: ['narrows_type'],
+      fails: refused('order_line.amount', 'decimal(6,1) unsigned'),
+    },
+    {
+      name: 'makes an integer an enum (values read as member positions)',
+      patch: table('audit', column('id', 'enum', { enum_values: ['first', 'second'] })),
+      warnings: ['narrows_type'],
+      data: ['SELECT id FROM audit ORDER BY id', [{ id: 'first' }, { id: 'second' }]],
+    },
+    {
+      name: 'makes an integer an enum over a position past the last member',
+      rows: 'UPDATE audit SET id = 3 WHERE id = 2',
+      patch: table('audit', column('id', 'enum', { enum_values: ['first', 'second'] })),
+      warnings: ['narrows_type'],
+      fails: refused('audit.id', "enum('first','second')"),
+    },
+    {
       name: 'gives a double a scale that would round a value',
       patch: table('product', column('price', 'double(10,1)')),
       warnings: ['narrows_type'],
