@@ -361,9 +361,15 @@ function mysqlLoss(
   if (to === 'float' && typeof b.precision === 'number' && typeof b.scale === 'number') {
     if (from === 'float' && a.precision === b.precision && a.scale === b.scale) return null;
     const whole = b.precision - b.scale;
+    const digits: Check = { kind: 'digits', precision: b.precision, scale: b.scale };
+    // A single FLOAT(M,D) also keeps only about 6 significant digits of an exact number or a double.
+    const single = target === 'float' && (from !== 'float' || source !== 'float');
+    const approximate: Check = from === 'float' ? { kind: 'rounds' } : { kind: 'approximate' };
     return {
-      what: `values of ${whole + 1} or more integer digits would not fit, values with more than ${b.scale} decimal places would be rounded`,
-      check: { kind: 'digits', precision: b.precision, scale: b.scale },
+      what: `values of ${whole + 1} or more integer digits would not fit, values with more than ${b.scale} decimal places would be rounded${
+        single ? ', values with more significant digits than float keeps (about 6) would be rounded' : ''
+      }`,
+      check: single ? { kind: 'any_of', checks: [digits, approximate] } : digits,
     };
   }
   if (target === 'char' && from === 'string' && source !== 'char') {

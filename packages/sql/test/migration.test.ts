@@ -1334,6 +1334,22 @@ function mariadbNarrowing(): Case[] {
       fails: refused('audit.id', "enum('first','second')"),
     },
     {
+      name: 'makes an integer a float(10,2) while every value keeps its digits',
+      patch: table('order_line', column('amount', 'float(10,2)')),
+      warnings: ['narrows_type'],
+      data: [
+        'SELECT amount FROM order_line ORDER BY order_id, line',
+        [{ amount: '2' }, { amount: '1' }, { amount: '5' }],
+      ],
+    },
+    {
+      name: 'makes an integer a float(10,2) over a value with more digits than a float keeps',
+      rows: 'UPDATE order_line SET amount = 16777217 WHERE line = 2',
+      patch: table('order_line', column('amount', 'float(10,2)')),
+      warnings: ['narrows_type'],
+      fails: refused('order_line.amount', 'float(10,2)'),
+    },
+    {
       name: 'gives a double a scale that would round a value',
       patch: table('product', column('price', 'double(10,1)')),
       warnings: ['narrows_type'],
