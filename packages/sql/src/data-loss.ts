@@ -14,7 +14,28 @@ export type Check =
   | { kind: 'negative' }
   | { kind: 'rounds' }
   | { kind: 'approximate' }
-  | { kind: 'not_null' };
+  | { kind: 'not_null' }
+  // MySQL/MariaDB only:
+  /** Values longer than `length` bytes; `exact`: any length but `length` (a BINARY(n) pads the shorter). */
+  | { kind: 'bytes'; length: number; exact: boolean }
+  /** Values outside TIMESTAMP's range in the session's time zone (or in a daylight-saving gap). */
+  | { kind: 'timestamp'; precision: number | null }
+  /** Values YEAR does not keep as they are: numbers, or strings that are no four-digit year. */
+  | { kind: 'year'; source: 'number' | 'string'; fractions: boolean }
+  /** Every value: MariaDB converts no date to YEAR. */
+  | { kind: 'present' }
+  /** SET values that hold one of these members. */
+  | { kind: 'members'; lost: string[] }
+  /** Values that are not exactly one of these (a string or SET made an ENUM). */
+  | { kind: 'not_in'; values: string[] }
+  /** BIT values wider than `length` bits. */
+  | { kind: 'bits'; length: number }
+  /** Strings that are no number, or whose number DECIMAL(precision, scale) cannot keep. */
+  | { kind: 'number_text'; precision: number; scale: number }
+  /** Strings ending in a space, which CHAR strips (or longer than `length` characters). */
+  | { kind: 'trailing_space'; length: number | null }
+  /** Rows any of these checks finds. */
+  | { kind: 'any_of'; checks: Check[] };
 
 export interface Loss {
   /** What values lose, in words: `values longer than 50 characters would be cut`. */
@@ -49,6 +70,8 @@ function family(driver: Driver, column: Column): string | undefined {
 export function integerRange(driver: Driver, column: Column): [bigint, bigint] | null {
   const name = column.driver_data_type_name;
   if (driver === 'mysql' && name === 'serial') return [0n, 2n ** 64n - 1n];
+  // MySQL's BOOLEAN is TINYINT(1): it holds -128 … 127, and refuses the rest.
+  if (driver === 'mysql' && name === 'boolean') return [-128n, 127n];
   const bytes = INTEGER_BYTES[name];
   if (bytes === undefined) return null;
   const bits = BigInt(bytes * 8);
@@ -69,11 +92,36 @@ export function typeIdentity(driver: Driver, column: Column): string {
 
 /** What the change of type from `before` to `after` can lose, or null when every value survives. */
 export function lossOf(driver: Driver, before: Column, after: Column): Loss | null {
+  const loss = typeLoss(driver, before, after);
+  // MySQL: a number made UNSIGNED refuses a negative value, across families too (int → decimal unsigned).
+  const numbers = ['integer', 'decimal', 'float'];
+  if (
+    driver !== 'mysql' ||
+    before.is_unsigned ||
+    !after.is_unsigned ||
+    !numbers.includes(family(driver, before) ?? '') ||
+    !numbers.includes(family(driver, after) ?? '') ||
+    loss?.check?.kind === 'negative' ||
+    (loss?.check?.kind === 'range' && loss.check.min === '0')
+  )
+    return loss;
+  if (loss === null) return { what: 'negative values would not fit', check: { kind: 'negative' } };
+  return {
+    what: `negative values would not fit, ${loss.what}`,
+    check: loss.check === null ? null : { kind: 'any_of', checks: [{ kind: 'negative' }, loss.check] },
+  };
+}
+
+function typeLoss(driver: Driver, before: Column, after: Column): Loss | null {
   const a = before.driver_data_type_params ?? {};
   const b = after.driver_data_type_params ?? {};
   if (a.array || b.array) return null;
   const from = family(driver, before);
   const to = family(driver, after);
+  if (driver === 'mysql') {
+    const loss = mysqlLoss(before, after, from, to);
+    if (loss !== undefined) return loss;
+  }
   if (to === 'string') {
     if (typeof b.length !== 'number') return null;
     const longest =
@@ -96,14 +144,14 @@ export function lossOf(driver: Driver, before: Column, after: Column): Loss | nu
       check: { kind: 'values', lost },
     };
   }
-  if (to === 'integer') {
+  if (to === 'integer' || (driver === 'mysql' && after.driver_data_type_name === 'boolean')) {
     const range = integerRange(driver, after);
     if (range === null) return null;
     const fractions = from === 'decimal' || from === 'float';
-    const previous = from === 'integer' ? integerRange(driver, before) : null;
-    if (from === 'integer' && (previous === null || (previous[0] >= range[0] && previous[1] <= range[1])))
-      return null;
-    if (from !== 'integer' && !fractions) return null;
+    const exact = from === 'integer' || (driver === 'mysql' && from === 'boolean');
+    const previous = exact ? integerRange(driver, before) : null;
+    if (exact && (previous === null || (previous[0] >= range[0] && previous[1] <= range[1]))) return null;
+    if (!exact && !fractions) return null;
     return {
       what: `values outside ${range[0]} … ${range[1]} would not fit${fractions ? ' and fractions would be rounded' : ''}`,
       check: { kind: 'range', min: String(range[0]), max: String(range[1]), fractions },
@@ -170,6 +218,173 @@ export function lossOf(driver: Driver, before: Column, after: Column): Loss | nu
   return null;
 }
 
+/** MySQL: the bytes a TEXT or BLOB type holds (`text(n)`, `blob(n)`: the smallest that holds n). */
+const LOB_BYTES: Record<string, number> = {
+  tinytext: 255,
+  tinyblob: 255,
+  text: 65_535,
+  blob: 65_535,
+  mediumtext: 16_777_215,
+  mediumblob: 16_777_215,
+  longtext: 4_294_967_295,
+  longblob: 4_294_967_295,
+};
+
+/** MySQL: the most bytes a string or binary column can hold (4 a character: utf8mb4), or Infinity. */
+function byteCapacity(column: Column, family: string | undefined): number {
+  const name = column.driver_data_type_name;
+  const params = column.driver_data_type_params ?? {};
+  const length = typeof params.length === 'number' ? params.length : null;
+  const perCharacter = family === 'string' ? 4 : 1;
+  if (name in LOB_BYTES) {
+    if (length === null) return LOB_BYTES[name] as number;
+    const bytes = length * perCharacter;
+    return bytes <= 255 ? 255 : bytes <= 65_535 ? 65_535 : bytes <= 16_777_215 ? 16_777_215 : 4_294_967_295;
+  }
+  if (family === 'enum' && name === 'enum')
+    return Math.max(0, ...(params.values ?? []).map((value) => value.length)) * 4;
+  if (length !== null) return length * perCharacter;
+  return name === 'binary' || name === 'char' ? perCharacter : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * MySQL/MariaDB conversions the general rules below do not see, each as MariaDB 10.11 does them in strict
+ * mode (tried on the server): refused half way (which, with no rollback of DDL, leaves the script half
+ * applied) or, worse, done with a changed value. Undefined when the general rules decide.
+ */
+function mysqlLoss(
+  before: Column,
+  after: Column,
+  from: string | undefined,
+  to: string | undefined,
+): Loss | null | undefined {
+  const a = before.driver_data_type_params ?? {};
+  const b = after.driver_data_type_params ?? {};
+  const source = before.driver_data_type_name;
+  const target = after.driver_data_type_name;
+  // TIMESTAMP holds 1970-01-01 00:00:01 … 2038-01-19 03:14:07 UTC; a DATETIME or DATE is read in the
+  // session's time zone, and one outside that range (or in a daylight-saving gap) is refused.
+  // A number made an ENUM is read as a member's position (2 becomes the second member; made a number
+  // again, it is 2 again): 0, fractions and positions past the last member are refused.
+  if (target === 'enum' && (from === 'integer' || from === 'decimal' || from === 'float')) {
+    const count = (b.values ?? []).length;
+    return {
+      what: `values are read as member positions (1 becomes ${b.values?.[0] ?? 'the first'}); values outside 1 … ${count}${
+        from === 'integer' ? '' : ' or with fractions'
+      } would not fit`,
+      check: { kind: 'range', min: '1', max: String(count), fractions: from !== 'integer' },
+    };
+  }
+  if (target === 'timestamp' && (source === 'datetime' || from === 'date') && source !== 'year') {
+    const kept = (params: typeof a) => (typeof params.precision === 'number' ? params.precision : 0);
+    const rounds = from === 'datetime' && kept(b) < kept(a);
+    return {
+      what: `values outside TIMESTAMP's range (1970-01-01 00:00:01 … 2038-01-19 03:14:07 UTC, read in the session's time zone) or in a daylight-saving gap would not fit${
+        rounds ? `, and fractional seconds beyond ${kept(b)} digits would be rounded` : ''
+      }`,
+      check: { kind: 'timestamp', precision: rounds ? kept(b) : null },
+    };
+  }
+  if (target === 'year' && source !== 'year') {
+    if (from === 'integer' || from === 'decimal' || from === 'float' || from === 'boolean') {
+      const fractions = from === 'decimal' || from === 'float';
+      return {
+        what: `values outside 1901 … 2155 (other than 0) would not fit, 1 … 99 would become the years 1970 … 2069${
+          fractions ? ', and fractions would be rounded' : ''
+        }`,
+        check: { kind: 'year', source: 'number', fractions },
+      };
+    }
+    if (from === 'string')
+      return {
+        what: "values other than a four-digit year 1901 … 2155 (or 0000) would not fit or change ('24' becomes 2024)",
+        check: { kind: 'year', source: 'string', fractions: false },
+      };
+    if (from === 'date' || from === 'datetime')
+      return {
+        what: 'MariaDB converts no date to YEAR: every value would be refused',
+        check: { kind: 'present' },
+      };
+    return undefined;
+  }
+  if (to === 'string' && typeof b.length !== 'number' && target in LOB_BYTES) {
+    const capacity = byteCapacity(after, to);
+    if (byteCapacity(before, from) <= capacity) return null;
+    return {
+      what: `values longer than ${capacity} bytes would not fit`,
+      check: { kind: 'bytes', length: capacity, exact: false },
+    };
+  }
+  if (to === 'binary' && (from === 'binary' || from === 'string')) {
+    const capacity = byteCapacity(after, to);
+    if (target === 'binary') {
+      if (source === 'binary' && capacity === byteCapacity(before, from)) return null;
+      return {
+        what: `values shorter than ${capacity} bytes would be padded with zero bytes, longer ones would not fit`,
+        check: { kind: 'bytes', length: capacity, exact: true },
+      };
+    }
+    if (byteCapacity(before, from) <= capacity) return null;
+    return {
+      what: `values longer than ${capacity} bytes would not fit`,
+      check: { kind: 'bytes', length: capacity, exact: false },
+    };
+  }
+  if (to === 'bit' && from === 'bit') {
+    const width = (params: typeof a) => (typeof params.length === 'number' ? params.length : 1);
+    if (width(b) >= width(a)) return null;
+    return {
+      what: `values wider than ${width(b)} bits would not fit`,
+      check: { kind: 'bits', length: width(b) },
+    };
+  }
+  if (to === 'enum' && from === 'enum' && source === 'set' && target === 'set') {
+    const lost = (a.values ?? []).filter((value) => !(b.values ?? []).includes(value));
+    if (lost.length === 0) return null;
+    return {
+      what: `rows holding ${lost.join(', ')} would not fit`,
+      check: { kind: 'members', lost },
+    };
+  }
+  if (to === 'enum' && target === 'enum' && (from === 'string' || source === 'set'))
+    return {
+      what: `values other than ${(b.values ?? []).join(', ')} would not fit`,
+      check: { kind: 'not_in', values: b.values ?? [] },
+    };
+  if (to === 'decimal' && from === 'string' && typeof b.precision === 'number') {
+    const scale = b.scale ?? 0;
+    return {
+      what: `values that are no number would not fit, values of ${b.precision - scale + 1} or more integer digits would not fit, values with more than ${scale} decimal places would be rounded`,
+      check: { kind: 'number_text', precision: b.precision, scale },
+    };
+  }
+  if (to === 'float' && typeof b.precision === 'number' && typeof b.scale === 'number') {
+    if (from === 'float' && a.precision === b.precision && a.scale === b.scale) return null;
+    const whole = b.precision - b.scale;
+    const digits: Check = { kind: 'digits', precision: b.precision, scale: b.scale };
+    // A single FLOAT(M,D) also keeps only about 6 significant digits of an exact number or a double.
+    const single = target === 'float' && (from !== 'float' || source !== 'float');
+    const approximate: Check = from === 'float' ? { kind: 'rounds' } : { kind: 'approximate' };
+    return {
+      what: `values of ${whole + 1} or more integer digits would not fit, values with more than ${b.scale} decimal places would be rounded${
+        single ? ', values with more significant digits than float keeps (about 6) would be rounded' : ''
+      }`,
+      check: single ? { kind: 'any_of', checks: [digits, approximate] } : digits,
+    };
+  }
+  if (target === 'char' && from === 'string' && source !== 'char') {
+    const length = lossOf('mysql', before, { ...after, driver_data_type_name: 'varchar' });
+    return {
+      what: `trailing spaces would be stripped${length === null ? '' : `, ${length.what}`}`,
+      check: {
+        kind: 'trailing_space',
+        length: length?.check?.kind === 'length' ? length.check.length : null,
+      },
+    };
+  }
+  return undefined;
+}
+
 /** The condition a row breaks: the rows the check counts (PostgreSQL, SQL Server) or refuses (MySQL). */
 export function violation(
   dialect: Dialect,
@@ -200,6 +415,40 @@ export function violation(
       return `${c} IS NULL`;
     case 'rounds':
       return `${c} <> CAST(${c} AS ${castType(dialect, table, after)})`;
+    case 'bytes':
+      return `LENGTH(${c}) ${check.exact ? '<>' : '>'} ${check.length}`;
+    case 'timestamp': {
+      const seconds = `UNIX_TIMESTAMP(${c})`;
+      // The zero date is kept as the zero TIMESTAMP.
+      return `(${c} <> 0 AND (${seconds} IS NULL OR ${seconds} <= 0 OR FROM_UNIXTIME(${seconds}) <> ${c}${
+        check.precision === null ? '' : ` OR ${c} <> CAST(${c} AS DATETIME(${check.precision}))`
+      }))`;
+    }
+    case 'year':
+      return check.source === 'number'
+        ? `(${c} <> 0 AND (${c} < 1901 OR ${c} > 2155)${check.fractions ? ` OR ${c} <> ROUND(${c})` : ''})`
+        : `NOT (${c} REGEXP '^[0-9]{4}$' AND (${c} = '0000' OR CAST(${c} AS UNSIGNED) BETWEEN 1901 AND 2155))`;
+    case 'present':
+      return `${c} IS NOT NULL`;
+    case 'members':
+      return `(${check.lost.map((value) => `FIND_IN_SET(${dialect.string(value)}, ${c}) > 0`).join(' OR ')})`;
+    case 'not_in':
+      // Compared as bytes: ENUM would take 'Paid' for 'paid', or a value with trailing spaces.
+      return `CAST(${c} AS BINARY) NOT IN (${check.values.map((value) => `CAST(${dialect.string(value)} AS BINARY)`).join(', ')})`;
+    case 'bits':
+      return `${c} + 0 >= ${2n ** BigInt(check.length)}`;
+    case 'number_text': {
+      const number = `CAST(${c} AS DECIMAL(65,30))`;
+      return `(NOT (${c} REGEXP '^ *[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+) *$') OR ABS(${number}) >= 1${'0'.repeat(
+        check.precision - check.scale,
+      )} OR ${number} <> ROUND(${number}, ${check.scale}))`;
+    }
+    case 'any_of':
+      return `(${check.checks.map((entry) => violation(dialect, table, before, after, entry)).join(' OR ')})`;
+    case 'trailing_space':
+      return check.length === null
+        ? `${c} LIKE '% '`
+        : `(${c} LIKE '% ' OR CHAR_LENGTH(${c}) > ${check.length})`;
     case 'approximate':
       // The value as the float type writes it, read back exactly: compared in floating point, the
       // server would round both sides alike and find no difference.

@@ -5,8 +5,9 @@
 //   that go or change → rename tables, columns and keys → create new tables → add and alter columns → drop
 //   columns and tables → create keys → (MySQL) give AUTO_INCREMENT → add foreign keys → comments →
 //   (PostgreSQL) drop enum types nothing uses any more. MySQL (no rollback of DDL) renames right after the
-//   checks, before the foreign keys are dropped, and lists a guarded recovery that puts dropped foreign
-//   keys back as they were should a later statement fail.
+//   checks, before the foreign keys are dropped, adds each foreign key it dropped only to add back right
+//   after the last change under it (not with the others at the end), and lists a guarded recovery that
+//   puts dropped foreign keys back as they were should a later statement fail.
 //
 // Records are matched by uuid, so a rename is a rename (data kept), never a drop and an add. Foreign keys
 // that touch a column whose type changes, or a key that is re-created, are dropped and added back (MySQL
@@ -120,6 +121,15 @@ class MigrationWriter {
   private readonly recovery: string[] = [];
   /** The statements that drop the first foreign key and add the last one back. */
   private readonly foreignKeyWindow: { first?: number; last?: number } = {};
+  /**
+   * MySQL: foreign keys dropped and added back, each with the changes it waits for (`column:<uuid>`,
+   * `drop:<n>`, `add:<n>`, …); it is added back as soon as the last of them is written.
+   */
+  private readonly waiting: { key: ForeignKey; fresh: boolean; needs: string[] }[] = [];
+  /** The changes written so far that a waiting foreign key may need. */
+  private readonly done = new Set<string>();
+  /** Foreign keys already added back. */
+  private readonly readded = new Set<ForeignKey>();
 
   constructor(
     private readonly before: DiagramDocument,
@@ -168,22 +178,27 @@ class MigrationWriter {
       this.renames(keys.renamed);
       this.recoveryFor(fks.remade, keys.drop);
       this.dropForeignKeys(fks);
+      this.planReadds(fks, keys);
       for (const pair of this.columnPairs)
-        if (pair.before.is_auto_increment && !pair.after.is_auto_increment)
+        if (pair.before.is_auto_increment && !pair.after.is_auto_increment) {
           this.emit(
             `ALTER TABLE ${this.dialect.table(pair.table.after.name)} MODIFY COLUMN ${this.dialect.column(
               pair.table.after.name,
               { ...pair.before, name: pair.after.name, is_auto_increment: false },
             )}`,
           );
+          this.mark(`unnumber:${pair.after.uuid}`);
+        }
+      this.readdReady();
     }
     // MySQL: a primary key that is replaced is dropped and added in one statement (an AUTO_INCREMENT
     // column must stay a key at every moment).
     const replacedPrimary = (table: DocumentTable) =>
       mysql && keys.add.some((entry) => entry.table.uuid === table.uuid && entry.key.type === 'primary');
-    for (const { table, key, droppedColumns } of keys.drop) {
+    for (const [n, { table, key, droppedColumns }] of keys.drop.entries()) {
       if (key.type === 'primary' && replacedPrimary(table)) continue;
       const at = this.emit(this.dropKey(mysql ? this.afterTable(table) : table, key));
+      this.mark(`drop:${n}`);
       if (droppedColumns.length > 0 && key.type !== 'primary')
         this.warn(
           'drops_key',
@@ -212,11 +227,15 @@ class MigrationWriter {
       keys.add.filter(({ table, key }) => combined(table, key)).map(({ table }) => table.uuid),
     );
     this.drops(folded);
-    for (const { table, key } of keys.add) {
-      if (this.writtenKeys.has(key)) continue;
+    for (const [n, { table, key }] of keys.add.entries()) {
+      if (this.writtenKeys.has(key)) {
+        this.mark(`add:${n}`);
+        continue;
+      }
       const statement = this.addKey(table, key);
       if (!combined(table, key)) {
         this.warnKey(table, key, this.emit(statement));
+        this.mark(`add:${n}`);
         continue;
       }
       const before = this.before.tables.find((entry) => entry.uuid === table.uuid);
@@ -231,13 +250,18 @@ class MigrationWriter {
       this.warnKey(table, key, at);
       for (const column of gone)
         this.warn('drops_column', `${table.name}.${column.name}: the column and its data are deleted`, at);
+      for (const [m, entry] of keys.drop.entries())
+        if (entry.table.uuid === table.uuid && entry.key.type === 'primary') this.done.add(`drop:${m}`);
+      this.mark(`add:${n}`);
     }
     if (this.dialect.driver === 'mysql')
       for (const pair of this.columnPairs)
-        if (pair.after.is_auto_increment && !pair.before.is_auto_increment)
+        if (pair.after.is_auto_increment && !pair.before.is_auto_increment) {
           this.emit(
             `ALTER TABLE ${this.dialect.table(pair.table.after.name)} MODIFY COLUMN ${this.dialect.column(pair.table.after.name, pair.after)}`,
           );
+          this.mark(`number:${pair.after.uuid}`);
+        }
     for (const { table, check } of this.checkChanges().add) {
       const at = this.emit(
         `ALTER TABLE ${this.dialect.table(table.name)} ADD ${checkClause(this.dialect, check)}`,
@@ -248,7 +272,8 @@ class MigrationWriter {
         at,
       );
     }
-    for (const key of fks.add) this.foreignKeyWindow.last = this.addForeignKey(key, fks.fresh.has(key));
+    for (const key of fks.add)
+      if (!this.readded.has(key)) this.foreignKeyWindow.last = this.addForeignKey(key, fks.fresh.has(key));
     this.comments();
     this.dropEnumTypes();
     return this.result();
@@ -287,9 +312,9 @@ class MigrationWriter {
       const { first, last } = this.foreignKeyWindow;
       if (this.recovery.length > 0 && first !== undefined && last !== undefined)
         note.push(
-          `-- Foreign keys are dropped from statement ${first + shift} (after the renames) and added back by statement ${last + shift}, once the`,
-          '-- columns and keys under them have changed. If the script stops in between (a row or an index that',
-          '-- came after the checks, a lock timeout), they stay dropped: run the recovery below',
+          `-- Foreign keys are dropped from statement ${first + shift} (after the renames); each is added back right after the`,
+          `-- columns and keys under it have changed, the last by statement ${last + shift}. If the script stops in between`,
+          '-- (a row or an index that came after the checks, a lock timeout), those not yet back stay dropped: run the recovery below',
           '-- (MariaDB; each statement is guarded by IF [NOT] EXISTS and does nothing where nothing is to be done)',
           '-- to put them back as they were, with the types of their columns and the unique keys and indexes',
           '-- under them; the other statements that ran stay applied. Recovery:',
@@ -385,7 +410,7 @@ class MigrationWriter {
         const column = this.dialect.ident(pair.before.name);
         const number = `CAST(${column} AS DECIMAL(65,0))`;
         this.refuseRows(
-          `${pair.before.name} converts to ${this.dialect.type(pair.table.after.name, pair.after)}`,
+          `${pair.table.before.name}.${pair.before.name} converts to ${this.dialect.type(pair.table.after.name, pair.after)}`,
           `SELECT 1 AS found FROM ${this.dialect.table(pair.table.before.name)} WHERE ${column} IS NOT NULL AND (NOT (${column} REGEXP '^ *[+-]?[0-9]+ *$') OR ${number} < ${range[0]} OR ${number} > ${range[1]}) LIMIT 1`,
         );
       }
@@ -542,7 +567,7 @@ class MigrationWriter {
       this.emit(`DO ${tag}\n${body}\n${tag}`, 'guarded');
     } else if (dialect.driver === 'mysql')
       this.refuseRows(
-        check.kind === 'not_null' ? `${pair.before.name} holds no NULL` : `${pair.before.name} fits ${type}`,
+        check.kind === 'not_null' ? `${label} holds no NULL` : `${label} fits ${type}`,
         `SELECT 1 AS found FROM ${table} WHERE ${where} LIMIT 1`,
       );
     else
@@ -702,6 +727,77 @@ class MigrationWriter {
         fresh.add(key);
       }
     return { drop, add, fresh, remade };
+  }
+
+  /**
+   * MySQL (no rollback): each foreign key dropped only to be added back waits for the changes under it
+   * (its columns altered, numbered or not, the keys over its columns dropped and made, its tables
+   * converted) and comes back right after the last of them, so a statement that fails later leaves it in
+   * place. Keys over a table or column the migration creates come back with the new ones, at the end.
+   */
+  private planReadds(
+    fks: { add: ForeignKey[]; fresh: Set<ForeignKey>; remade: { before: ForeignKey; after: ForeignKey }[] },
+    keys: { drop: { table: DocumentTable; key: Key }[]; add: { table: DocumentTable; key: Key }[] },
+  ): void {
+    const pairOf = (name: string) => this.tablePairs.find((pair) => pair.after.name === name);
+    const uuidsOf = (table: DocumentTable, names: string[]) =>
+      names.map((name) => table.columns.find((column) => column.name === name)?.uuid);
+    for (const { after: key } of fks.remade) {
+      const child = pairOf(key.table);
+      const parent = pairOf(key.refTable);
+      if (child === undefined || parent === undefined) continue;
+      const sides = [
+        { pair: child, uuids: uuidsOf(child.after, key.columns) },
+        { pair: parent, uuids: uuidsOf(parent.after, key.refColumns) },
+      ];
+      const existing = sides.every(({ uuids }) =>
+        uuids.every((uuid) => this.columnPairs.some((pair) => pair.after.uuid === uuid)),
+      );
+      if (!existing) continue;
+      const needs = new Set<string>();
+      const touches = (table: DocumentTable, names: string[]) =>
+        sides.some(
+          ({ pair, uuids }) =>
+            pair.after.uuid === table.uuid && uuidsOf(table, names).some((uuid) => uuids.includes(uuid)),
+        );
+      for (const { pair, uuids } of sides) {
+        needs.add(`charset:${pair.after.uuid}`);
+        for (const uuid of uuids) {
+          needs.add(`column:${uuid}`);
+          const column = this.columnPairs.find((entry) => entry.after.uuid === uuid);
+          if (column?.before.is_auto_increment && !column.after.is_auto_increment)
+            needs.add(`unnumber:${uuid}`);
+          if (column?.after.is_auto_increment && !column.before.is_auto_increment)
+            needs.add(`number:${uuid}`);
+        }
+      }
+      // Charset tokens only for tables that are converted.
+      for (const need of [...needs])
+        if (
+          need.startsWith('charset:') &&
+          !this.charsetChanges().some((pair) => `charset:${pair.after.uuid}` === need)
+        )
+          needs.delete(need);
+      for (const [n, { table, key: index }] of keys.drop.entries())
+        if (touches(table, index.columns)) needs.add(`drop:${n}`);
+      for (const [n, { table, key: index }] of keys.add.entries())
+        if (touches(table, index.columns)) needs.add(`add:${n}`);
+      this.waiting.push({ key, fresh: fks.fresh.has(key), needs: [...needs] });
+    }
+  }
+
+  /** Records a change written, and adds back the foreign keys that waited for nothing else. */
+  private mark(change: string): void {
+    this.done.add(change);
+    this.readdReady();
+  }
+
+  private readdReady(): void {
+    for (const { key, fresh, needs } of this.waiting) {
+      if (this.readded.has(key) || !needs.every((need) => this.done.has(need))) continue;
+      this.readded.add(key);
+      this.foreignKeyWindow.last = this.addForeignKey(key, fresh);
+    }
   }
 
   /**
@@ -979,7 +1075,10 @@ class MigrationWriter {
           );
       }
     }
-    for (const pair of this.columnPairs) this.alterColumn(pair);
+    for (const pair of this.columnPairs) {
+      this.alterColumn(pair);
+      this.mark(`column:${pair.after.uuid}`);
+    }
   }
 
   /** MySQL: tables whose default character set or collation changed. */
@@ -1018,6 +1117,7 @@ class MigrationWriter {
             })}`,
           );
         }
+      this.mark(`charset:${after.uuid}`);
     }
   }
 

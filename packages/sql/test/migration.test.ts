@@ -88,7 +88,9 @@ const BASE: Record<'pgsql' | 'mysql', string> = {
       CONSTRAINT order_line_order_fk FOREIGN KEY (order_id) REFERENCES orders (id));
     CREATE TABLE audit (id bigint, message text, ref varchar(20));
     CREATE TABLE region (id int NOT NULL PRIMARY KEY, name varchar(40));
-    CREATE INDEX orders_state_day ON orders (status, placed);`,
+    CREATE INDEX orders_state_day ON orders (status, placed);
+    CREATE TABLE attachment (id int NOT NULL PRIMARY KEY, digest varbinary(20), flags bit(8),
+      tags set('a','b','c'), label varchar(10), body blob);`,
 };
 
 /** Rows in every table, valid for every change that is meant to succeed. */
@@ -99,6 +101,14 @@ const ROWS = `
   INSERT INTO order_line (order_id, line, product_id, amount) VALUES (10, 1, 1, 2), (10, 2, 2, 1), (11, 1, 1, 5);
   INSERT INTO audit (id, message, ref) VALUES (1, 'created', '42'), (2, 'updated', '7');
   INSERT INTO region (id, name) VALUES (1, 'north'), (2, 'south');`;
+
+/** Rows of the tables only one driver's base has. */
+const DRIVER_ROWS: Record<'pgsql' | 'mysql', string> = {
+  pgsql: '',
+  mysql: `
+  INSERT INTO attachment (id, digest, flags, tags, label, body)
+    VALUES (1, 'abcd', b'00000101', 'a', 'x', 'short'), (2, 'ef', b'00000011', 'a,c', 'y', 'tiny');`,
+};
 
 interface Case {
   name: string;
@@ -624,7 +634,7 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
       fails: {
         pgsql:
           /customer\.name: 2 row\(s\) hold values that character varying\(2\) cannot keep \(values longer than 2 characters would be cut\)/,
-        mysql: /CONSTRAINT `name fits varchar\(2\)` failed/,
+        mysql: /CONSTRAINT `customer\.name fits varchar\(2\)` failed/,
       },
     },
     {
@@ -654,7 +664,7 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
       warnings: ['narrows_type'],
       fails: {
         pgsql: /product\.price: 1 row\(s\) hold values .*more than 1 decimal places would be rounded/,
-        mysql: /CONSTRAINT `price fits decimal\(10,1\)` failed/,
+        mysql: /CONSTRAINT `product\.price fits decimal\(10,1\)` failed/,
       },
     },
     {
@@ -671,7 +681,7 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
       warnings: ['narrows_type'],
       fails: {
         pgsql: /product\.price: 1 row\(s\) hold values .*values of 5 or more integer digits would not fit/,
-        mysql: /CONSTRAINT `price fits decimal\(6,2\)` failed/,
+        mysql: /CONSTRAINT `product\.price fits decimal\(6,2\)` failed/,
       },
     },
     {
@@ -681,7 +691,7 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
       warnings: ['narrows_type'],
       fails: {
         pgsql: /order_line\.amount: 1 row\(s\) hold values that smallint cannot keep/,
-        mysql: /CONSTRAINT `amount fits smallint` failed/,
+        mysql: /CONSTRAINT `order_line\.amount fits smallint` failed/,
       },
     },
     {
@@ -704,7 +714,7 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
       warnings: ['narrows_type'],
       fails: {
         pgsql: /order_line\.amount: 1 row\(s\) hold values that real cannot keep/,
-        mysql: /CONSTRAINT `amount fits float` failed/,
+        mysql: /CONSTRAINT `order_line\.amount fits float` failed/,
       },
     },
     {
@@ -717,7 +727,7 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
       warnings: ['narrows_type'],
       fails: {
         pgsql: /orders\.status: 1 row\(s\) hold values .*rows holding paid would lose their value/,
-        mysql: /CONSTRAINT `status fits enum\('new','shipped'\)` failed/,
+        mysql: /CONSTRAINT `orders\.status fits enum\('new','shipped'\)` failed/,
       },
     },
     {
@@ -733,7 +743,7 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
       warnings: ['changes_type'],
       fails: {
         pgsql: /invalid input syntax for type integer: "abc"/,
-        mysql: /CONSTRAINT `ref converts to int` failed/,
+        mysql: /CONSTRAINT `audit\.ref converts to int` failed/,
       },
     },
     {
@@ -745,7 +755,7 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
       warnings: ['changes_type'],
       fails: {
         pgsql: /invalid input syntax for type integer: "abc"/,
-        mysql: /CONSTRAINT `ref converts to int` failed/,
+        mysql: /CONSTRAINT `audit\.ref converts to int` failed/,
       },
     },
     {
@@ -756,7 +766,7 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
       warnings: ['adds_not_null_without_default'],
       fails: {
         pgsql: /column "note" of relation "customer" contains null values/,
-        mysql: /CONSTRAINT `note holds no NULL` failed/,
+        mysql: /CONSTRAINT `customer\.note holds no NULL` failed/,
       },
     },
     {
@@ -808,7 +818,7 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
       fails: {
         pgsql:
           /customer\.created: 2 row\(s\) hold values that date cannot keep \(the time of day would be dropped\)/,
-        mysql: /CONSTRAINT `created fits date` failed/,
+        mysql: /CONSTRAINT `customer\.created fits date` failed/,
       },
     },
     {
@@ -1005,8 +1015,348 @@ function cases(driver: 'pgsql' | 'mysql'): Case[] {
       },
       warnings: ['adds_foreign_key'],
     },
+    // Renames and a change of the renamed in one version: the checks run before the renames, so they
+    // read the table and column by their old names; the change after them uses the new ones.
+    {
+      name: 'renames a column and narrows it',
+      patch: merge({
+        tables: [{ name: 'customer', columns: [column('full_name', t.varchar(50), { old_name: 'name' })] }],
+      }),
+      warnings: ['narrows_type'],
+      data: ['SELECT full_name FROM customer ORDER BY id', [{ full_name: 'Ann' }, { full_name: 'Bob' }]],
+    },
+    {
+      name: 'renames a column and narrows it below a stored value',
+      patch: merge({
+        tables: [{ name: 'customer', columns: [column('full_name', t.varchar(2), { old_name: 'name' })] }],
+      }),
+      warnings: ['narrows_type'],
+      fails: {
+        pgsql: /customer\.name: 2 row\(s\) hold values that character varying\(2\) cannot keep/,
+        mysql: /CONSTRAINT `customer\.name fits varchar\(2\)` failed/,
+      },
+    },
+    {
+      name: 'renames a table and narrows a column of it',
+      patch: merge({
+        tables: [{ name: 'audit_log', old_name: 'audit', columns: [column('ref', t.varchar(5))] }],
+      }),
+      warnings: ['narrows_type'],
+      data: ['SELECT ref FROM audit_log ORDER BY id', [{ ref: '42' }, { ref: '7' }]],
+    },
+    {
+      name: 'renames a table and narrows a column of it below a stored value',
+      patch: merge({
+        tables: [{ name: 'audit_log', old_name: 'audit', columns: [column('ref', t.varchar(1))] }],
+      }),
+      warnings: ['narrows_type'],
+      fails: {
+        pgsql: /audit\.ref: 1 row\(s\) hold values that character varying\(1\) cannot keep/,
+        mysql: /CONSTRAINT `audit\.ref fits varchar\(1\)` failed/,
+      },
+    },
+    {
+      name: 'renames a table and a column of it and makes the column NOT NULL while a row holds NULL',
+      patch: merge({
+        tables: [
+          {
+            name: 'client',
+            old_name: 'customer',
+            columns: [column('remarks', t.text, { old_name: 'note', is_nullable: false })],
+          },
+        ],
+      }),
+      warnings: ['adds_not_null_without_default'],
+      fails: {
+        pgsql: /column "remarks" of relation "client" contains null values/,
+        mysql: /CONSTRAINT `customer\.note holds no NULL` failed/,
+      },
+    },
+    {
+      name: 'renames a referenced table and widens its key and the foreign key to it',
+      patch: merge({
+        tables: [
+          { name: 'item', old_name: 'product', columns: [column('item_id', t.big, { old_name: 'id' })] },
+          { name: 'order_line', columns: [column('product_id', t.big)] },
+        ],
+      }),
+      data: ['SELECT count(*) AS n FROM order_line l JOIN item i ON i.item_id = l.product_id', [{ n: '3' }]],
+    },
+    ...mariadbNarrowing(),
   ];
   return list.filter((entry) => entry.only === undefined || entry.only === driver);
+}
+
+/**
+ * MariaDB conversions that strict mode refuses half way, or does with a changed value (each tried on the
+ * server first): a check before the first change stops them, naming the column and the type.
+ */
+function mariadbNarrowing(): Case[] {
+  const table = (name: string, ...columns: Record<string, unknown>[]) =>
+    merge({ tables: [{ name, columns }] });
+  const refused = (name: string, type: string) => ({
+    mysql: new RegExp(
+      `CONSTRAINT \`${name.replace('.', '\\.')} fits ${type.replace(/[()]/g, '\\$&')}\` failed`,
+    ),
+  });
+  const cases: Omit<Case, 'only'>[] = [
+    {
+      name: 'makes a datetime a timestamp while every value is in its range',
+      rows: "UPDATE customer SET created = '2038-01-19 03:14:07' WHERE id = 2",
+      patch: table('customer', column('created', 'timestamp')),
+      warnings: ['narrows_type'],
+      data: [
+        'SELECT CAST(created AS char) AS created FROM customer WHERE id = 2',
+        [{ created: '2038-01-19 03:14:07' }],
+      ],
+    },
+    {
+      name: 'makes a datetime a timestamp over a value before 1970',
+      rows: "UPDATE customer SET created = '1960-05-05 00:00:00' WHERE id = 2",
+      patch: table('customer', column('created', 'timestamp')),
+      warnings: ['narrows_type'],
+      fails: refused('customer.created', 'timestamp'),
+    },
+    {
+      name: 'makes a datetime a timestamp over a value after 2038-01-19 03:14:07',
+      rows: "UPDATE customer SET created = '2038-01-19 03:14:08' WHERE id = 2",
+      patch: table('customer', column('created', 'timestamp')),
+      warnings: ['narrows_type'],
+      fails: refused('customer.created', 'timestamp'),
+    },
+    {
+      name: 'renames a table and a column and makes the column a timestamp over a value before 1970',
+      rows: "UPDATE customer SET created = '1960-05-05 00:00:00' WHERE id = 2",
+      patch: merge({
+        tables: [
+          {
+            name: 'client',
+            old_name: 'customer',
+            columns: [column('created_at', 'timestamp', { old_name: 'created' })],
+          },
+        ],
+      }),
+      warnings: ['narrows_type'],
+      fails: refused('customer.created', 'timestamp'),
+    },
+    {
+      name: 'renames a table and a column and makes the column a timestamp',
+      patch: merge({
+        tables: [
+          {
+            name: 'client',
+            old_name: 'customer',
+            columns: [column('created_at', 'timestamp', { old_name: 'created' })],
+          },
+        ],
+      }),
+      warnings: ['narrows_type'],
+    },
+    {
+      name: 'makes a date a timestamp over a value before 1970',
+      rows: "UPDATE orders SET placed = '1950-01-01' WHERE id = 11",
+      patch: table('orders', column('placed', 'timestamp')),
+      warnings: ['narrows_type'],
+      fails: refused('orders.placed', 'timestamp'),
+    },
+    {
+      name: 'makes an integer a year while every value is a year',
+      rows: 'UPDATE audit SET id = id + 2023',
+      patch: table('audit', column('id', 'year')),
+      warnings: ['narrows_type'],
+      data: ['SELECT CAST(id AS char) AS id FROM audit ORDER BY id', [{ id: '2024' }, { id: '2025' }]],
+    },
+    {
+      name: 'makes an integer a year while rows hold 1 and 2 (MariaDB would make them 2001 and 2002)',
+      patch: table('audit', column('id', 'year')),
+      warnings: ['narrows_type'],
+      fails: refused('audit.id', 'year'),
+    },
+    {
+      name: 'makes an integer a year over a value after 2155',
+      rows: 'UPDATE audit SET id = 2024 WHERE id = 1; UPDATE audit SET id = 2200 WHERE id = 2',
+      patch: table('audit', column('id', 'year')),
+      warnings: ['narrows_type'],
+      fails: refused('audit.id', 'year'),
+    },
+    {
+      name: 'makes a string a year while a row holds a two-digit year',
+      rows: "UPDATE audit SET ref = '2024' WHERE id = 1; UPDATE audit SET ref = '24' WHERE id = 2",
+      patch: table('audit', column('ref', 'year')),
+      warnings: ['narrows_type'],
+      fails: refused('audit.ref', 'year'),
+    },
+    {
+      name: 'makes a date a year (MariaDB converts none)',
+      patch: table('orders', column('placed', 'year')),
+      warnings: ['narrows_type'],
+      fails: refused('orders.placed', 'year'),
+    },
+    {
+      name: 'makes a text a tinytext while every value fits 255 bytes',
+      patch: table('customer', column('note', 'tinytext')),
+      warnings: ['narrows_type'],
+      data: ['SELECT note FROM customer ORDER BY id', [{ note: 'likes tea' }, { note: 'null' }]],
+    },
+    {
+      name: 'makes a text a tinytext over a value of 200 characters and 400 bytes',
+      rows: "UPDATE customer SET note = REPEAT('é', 200) WHERE id = 1",
+      patch: table('customer', column('note', 'tinytext')),
+      warnings: ['narrows_type'],
+      fails: refused('customer.note', 'tinytext'),
+    },
+    {
+      name: 'makes a blob a tinyblob over a value of 300 bytes',
+      rows: "UPDATE attachment SET body = REPEAT('a', 300) WHERE id = 2",
+      patch: table('attachment', column('body', 'tinyblob')),
+      warnings: ['narrows_type'],
+      fails: refused('attachment.body', 'tinyblob'),
+    },
+    {
+      name: 'shortens a varbinary while every value fits',
+      patch: table('attachment', column('digest', 'varbinary(4)')),
+      warnings: ['narrows_type'],
+      data: [
+        'SELECT HEX(digest) AS digest FROM attachment ORDER BY id',
+        [{ digest: '61626364' }, { digest: '6566' }],
+      ],
+    },
+    {
+      name: 'shortens a varbinary below a stored value',
+      rows: "UPDATE attachment SET digest = 'abcdefgh' WHERE id = 2",
+      patch: table('attachment', column('digest', 'varbinary(4)')),
+      warnings: ['narrows_type'],
+      fails: refused('attachment.digest', 'varbinary(4)'),
+    },
+    {
+      name: 'makes a varbinary a binary over a shorter value (MariaDB would pad it with zero bytes)',
+      patch: table('attachment', column('digest', 'binary(4)')),
+      warnings: ['narrows_type'],
+      fails: refused('attachment.digest', 'binary(4)'),
+    },
+    {
+      name: 'narrows a bit column while every value fits',
+      patch: table('attachment', column('flags', 'bit(4)')),
+      warnings: ['narrows_type'],
+      data: ['SELECT flags + 0 AS flags FROM attachment ORDER BY id', [{ flags: '5' }, { flags: '3' }]],
+    },
+    {
+      name: 'narrows a bit column below a stored value',
+      rows: "UPDATE attachment SET flags = b'11111111' WHERE id = 1",
+      patch: table('attachment', column('flags', 'bit(4)')),
+      warnings: ['narrows_type'],
+      fails: refused('attachment.flags', 'bit(4)'),
+    },
+    {
+      name: 'removes a set member no row holds',
+      patch: table('attachment', column('tags', 'set', { enum_values: ['a', 'c'] })),
+      warnings: ['narrows_type'],
+      data: ['SELECT tags FROM attachment ORDER BY id', [{ tags: 'a' }, { tags: 'a,c' }]],
+    },
+    {
+      name: 'removes a set member a row holds with another',
+      patch: table('attachment', column('tags', 'set', { enum_values: ['a', 'b'] })),
+      warnings: ['narrows_type'],
+      fails: refused('attachment.tags', "set('a','b')"),
+    },
+    {
+      name: 'makes a string an enum of the values it holds',
+      patch: table('attachment', column('label', 'enum', { enum_values: ['x', 'y'] })),
+      warnings: ['narrows_type'],
+      data: ['SELECT label FROM attachment ORDER BY id', [{ label: 'x' }, { label: 'y' }]],
+    },
+    {
+      name: 'makes a string an enum while a row holds another case of a value',
+      rows: "UPDATE attachment SET label = 'Y' WHERE id = 2",
+      patch: table('attachment', column('label', 'enum', { enum_values: ['x', 'y'] })),
+      warnings: ['narrows_type'],
+      fails: refused('attachment.label', "enum('x','y')"),
+    },
+    {
+      name: 'makes a varchar a char while a value ends in a space',
+      rows: "UPDATE attachment SET label = 'y ' WHERE id = 2",
+      patch: table('attachment', column('label', 'char(10)')),
+      warnings: ['narrows_type'],
+      fails: refused('attachment.label', 'char(10)'),
+    },
+    {
+      name: 'makes an integer a boolean over 300',
+      rows: 'UPDATE order_line SET amount = 300 WHERE line = 2',
+      patch: table('order_line', column('amount', 'boolean')),
+      warnings: ['narrows_type'],
+      fails: refused('order_line.amount', 'boolean'),
+    },
+    {
+      name: 'makes a string a decimal while every value fits',
+      patch: table('audit', column('ref', 'decimal(6,1)')),
+      warnings: ['narrows_type'],
+      data: ['SELECT ref FROM audit ORDER BY id', [{ ref: '42.0' }, { ref: '7.0' }]],
+    },
+    {
+      name: 'makes a string a decimal over a value it would round',
+      rows: "UPDATE audit SET ref = '12.345' WHERE id = 2",
+      patch: table('audit', column('ref', 'decimal(6,1)')),
+      warnings: ['narrows_type'],
+      fails: refused('audit.ref', 'decimal(6,1)'),
+    },
+    {
+      name: 'makes a string a decimal over a value that is no number',
+      rows: "UPDATE audit SET ref = 'abc' WHERE id = 2",
+      patch: table('audit', column('ref', 'decimal(6,1)')),
+      warnings: ['narrows_type'],
+      fails: refused('audit.ref', 'decimal(6,1)'),
+    },
+    {
+      name: 'makes a decimal unsigned over a negative value',
+      rows: "UPDATE product SET price = -1 WHERE sku = 'B-2'",
+      patch: table('product', column('price', 'decimal(10,2)', { is_unsigned: true })),
+      warnings: ['narrows_type'],
+      fails: refused('product.price', 'decimal(10,2) unsigned'),
+    },
+    {
+      name: 'makes an integer an unsigned decimal over a negative value',
+      rows: 'UPDATE order_line SET amount = -5 WHERE line = 2',
+      patch: table('order_line', column('amount', 'decimal(6,1)', { is_unsigned: true })),
+      warnings: ['narrows_type'],
+      fails: refused('order_line.amount', 'decimal(6,1) unsigned'),
+    },
+    {
+      name: 'makes an integer an enum (values read as member positions)',
+      patch: table('audit', column('id', 'enum', { enum_values: ['first', 'second'] })),
+      warnings: ['narrows_type'],
+      data: ['SELECT id FROM audit ORDER BY id', [{ id: 'first' }, { id: 'second' }]],
+    },
+    {
+      name: 'makes an integer an enum over a position past the last member',
+      rows: 'UPDATE audit SET id = 3 WHERE id = 2',
+      patch: table('audit', column('id', 'enum', { enum_values: ['first', 'second'] })),
+      warnings: ['narrows_type'],
+      fails: refused('audit.id', "enum('first','second')"),
+    },
+    {
+      name: 'makes an integer a float(10,2) while every value keeps its digits',
+      patch: table('order_line', column('amount', 'float(10,2)')),
+      warnings: ['narrows_type'],
+      data: [
+        'SELECT amount FROM order_line ORDER BY order_id, line',
+        [{ amount: '2' }, { amount: '1' }, { amount: '5' }],
+      ],
+    },
+    {
+      name: 'makes an integer a float(10,2) over a value with more digits than a float keeps',
+      rows: 'UPDATE order_line SET amount = 16777217 WHERE line = 2',
+      patch: table('order_line', column('amount', 'float(10,2)')),
+      warnings: ['narrows_type'],
+      fails: refused('order_line.amount', 'float(10,2)'),
+    },
+    {
+      name: 'gives a double a scale that would round a value',
+      patch: table('product', column('price', 'double(10,1)')),
+      warnings: ['narrows_type'],
+      fails: refused('product.price', 'double(10,1)'),
+    },
+  ];
+  return cases.map((entry) => ({ ...entry, only: 'mysql' }));
 }
 
 /** The editor's change of a column to `date` without a default (a patch cannot clear a default). */
@@ -1096,7 +1446,7 @@ describe.each(['pgsql', 'mysql'] as const)('migration SQL on real %s', (driver) 
       const fresh = await open();
       try {
         await database.run(createScript(base).sql);
-        await database.run(ROWS);
+        await database.run(ROWS + DRIVER_ROWS[driver]);
         if (entry.rows !== undefined) await database.run(entry.rows);
         const rowsBefore = await snapshot(database, base);
         const failed = await runMigration(database, migration);
@@ -1169,6 +1519,25 @@ describe.each(['pgsql', 'mysql'] as const)('migration SQL on real %s', (driver) 
         ],
         meanwhile: "INSERT INTO product (id, sku) VALUES (40000, 'late')",
         fails: /Out of range value for column 'id'/,
+        back: [],
+      },
+      {
+        what: 'a key name taken after the check, once another foreign key is back',
+        tables: [
+          { name: 'customer', columns: [column('id', 'bigint', { is_unsigned: true })] },
+          {
+            name: 'orders',
+            columns: [column('customer_id', 'bigint', { is_unsigned: true })],
+            indexes: [{ name: 'orders_customer_key', type: 'unique', columns: ['customer_id'] }],
+          },
+          { name: 'product', columns: [column('id', 'bigint')] },
+          { name: 'order_line', columns: [column('product_id', 'bigint')] },
+        ],
+        meanwhile: 'CREATE INDEX orders_customer_key ON orders (placed)',
+        fails: /Duplicate key name 'orders_customer_key'/,
+        // Both keys were dropped; the one that waited for nothing but its columns was back before the
+        // failure, the one that waited for the new key over its column was not.
+        back: ['order_line_product_fk'],
       },
       {
         what: 'an index name taken after the check',
@@ -1182,10 +1551,12 @@ describe.each(['pgsql', 'mysql'] as const)('migration SQL on real %s', (driver) 
         ],
         meanwhile: 'CREATE INDEX product_sku_key ON product (price)',
         fails: /Duplicate key name 'product_sku_key'/,
+        // The new key is over other columns: the foreign key came back before it.
+        back: ['order_line_product_fk'],
       },
     ])(
       'puts a dropped foreign key back as it was when a statement after the drop fails ($what)',
-      async ({ tables, meanwhile, fails }) => {
+      async ({ tables, meanwhile, fails, back }) => {
         const { base, open } = await ready();
         const migration = migrationScript(
           base,
@@ -1197,7 +1568,7 @@ describe.each(['pgsql', 'mysql'] as const)('migration SQL on real %s', (driver) 
         const database = await open();
         try {
           await database.run(createScript(base).sql);
-          await database.run(ROWS);
+          await database.run(ROWS + DRIVER_ROWS[driver]);
           const catalog = async () => ({
             foreignKeys: await database.rows(
               `SELECT CONSTRAINT_NAME AS name, TABLE_NAME AS tab, REFERENCED_TABLE_NAME AS ref, DELETE_RULE AS del
@@ -1226,8 +1597,11 @@ describe.each(['pgsql', 'mysql'] as const)('migration SQL on real %s', (driver) 
             if (statement.includes('DROP FOREIGN KEY `order_line_product_fk`')) await database.run(meanwhile);
           }
           expect(failed?.message).toMatch(fails);
-          const stopped = await catalog();
-          expect(stopped.foreignKeys.map((key) => key.name)).not.toContain('order_line_product_fk');
+          const stopped = (await catalog()).foreignKeys.map((key) => key.name);
+          // Each key dropped comes back right after the changes under it: those it waited for are back.
+          for (const name of ['orders_customer_fk', 'order_line_product_fk'])
+            if (migration.statements.some((statement) => statement.includes(`DROP FOREIGN KEY \`${name}\``)))
+              expect({ name, back: stopped.includes(name) }).toEqual({ name, back: back.includes(name) });
           for (const statement of migration.recovery ?? []) await database.run(statement);
           expect(await catalog()).toEqual(before);
           // The key holds again; and the recovery run a second time changes nothing.
