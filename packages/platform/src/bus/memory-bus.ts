@@ -2,6 +2,7 @@
 // durable work queues with ack deadline, redelivery, dead letters, messageId dedupe) without a server.
 // Nothing survives a restart of the process, which is what embedded mode accepts.
 import { DRAIN_TIMEOUT_MS, encodeData, InFlight, resolveConsumeOptions } from './delivery';
+import { handlerFailureLog } from './handler-failures';
 import { MemoryWorkQueue, type QueuedMessage } from './memory-queue';
 import {
   DEDUPE_WINDOW_MS,
@@ -39,9 +40,11 @@ export class MemoryEventBus implements EventBus {
   private unclaimed: (QueuedMessage & { storedAt: number })[] = [];
   private readonly recentIds = new Map<string, number>();
   private closed = false;
+  private readonly subscriberFailed: ReturnType<typeof handlerFailureLog>;
 
   constructor(options: MemoryEventBusOptions) {
     this.logger = options.logger;
+    this.subscriberFailed = handlerFailureLog(options.logger, 'bus subscriber failed', 'error');
     this.streams = options.streams ?? DEFAULT_STREAMS;
     this.dedupeWindowMs = options.dedupeWindowMs ?? DEDUPE_WINDOW_MS;
   }
@@ -190,7 +193,7 @@ export class MemoryEventBus implements EventBus {
           await subscriber.handler(message);
         } catch (error) {
           // Fan-out has no redelivery: a subscriber that must not miss work uses consume().
-          this.logger.error({ err: error, subject: message.subject }, 'bus subscriber failed');
+          this.subscriberFailed(error, { subject: message.subject });
         }
       }
     } finally {

@@ -1,6 +1,7 @@
 // One named durable work queue of the in-process bus: holds its messages until a consumer acks them,
 // offers each message to one consumer at a time, and redelivers on failure or ack timeout.
 import { deadLetter, InFlight, type ResolvedConsumeOptions, retryDelayMs, runWithDeadline } from './delivery';
+import { handlerFailureLog } from './handler-failures';
 import type { BusLogger, BusMessage } from './types';
 
 export interface QueuedMessage {
@@ -23,12 +24,15 @@ export class MemoryWorkQueue {
   private readonly consumers: QueueConsumer[] = [];
   private readonly retryTimers = new Set<NodeJS.Timeout>();
   private nextConsumer = 0;
+  private readonly handlerFailed: ReturnType<typeof handlerFailureLog>;
 
   constructor(
     readonly name: string,
     readonly filter: string,
     private readonly logger: BusLogger,
-  ) {}
+  ) {
+    this.handlerFailed = handlerFailureLog(logger, 'bus handler failed', 'warn');
+  }
 
   enqueue(message: QueuedMessage): void {
     this.pending.push(message);
@@ -92,8 +96,7 @@ export class MemoryWorkQueue {
     const { outcome, settled } = runWithDeadline(
       () => consumer.handler(message),
       consumer.options.ackWaitMs,
-      (error) =>
-        this.logger.warn({ err: error, queue: this.name, subject: message.subject }, 'bus handler failed'),
+      (error) => this.handlerFailed(error, { queue: this.name, subject: message.subject }),
     );
     consumer.inFlight.track(settled);
     const finished = outcome.then(async (result) => {

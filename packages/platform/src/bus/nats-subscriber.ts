@@ -3,6 +3,7 @@
 // reconnect, so a subscriber neither misses nor repeats messages across a NATS restart.
 import { DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from 'nats';
 import { InFlight } from './delivery';
+import { handlerFailureLog } from './handler-failures';
 import type { BusLogger, BusMessage } from './types';
 
 export interface SubscriptionPart {
@@ -14,12 +15,15 @@ export class NatsFanOutSubscription {
   private readonly inFlight = new InFlight();
   private readonly closers: (() => Promise<unknown>)[] = [];
   private active = true;
+  private readonly subscriberFailed: ReturnType<typeof handlerFailureLog>;
 
   constructor(
     private readonly logger: BusLogger,
     private readonly handler: (message: BusMessage) => Promise<void> | void,
     private readonly toMessage: (msg: JsMsg) => BusMessage,
-  ) {}
+  ) {
+    this.subscriberFailed = handlerFailureLog(logger, 'bus subscriber failed', 'error');
+  }
 
   async start(js: JetStreamClient, jsm: JetStreamManager, parts: SubscriptionPart[]): Promise<void> {
     for (const part of parts) {
@@ -60,7 +64,7 @@ export class NatsFanOutSubscription {
         await this.handler(message);
       } catch (error) {
         // Fan-out has no redelivery: a subscriber that must not miss work uses consume().
-        this.logger.error({ err: error, subject: message.subject }, 'bus subscriber failed');
+        this.subscriberFailed(error, { subject: message.subject });
       }
     }
   }

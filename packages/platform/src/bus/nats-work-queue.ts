@@ -18,6 +18,7 @@ import {
   serverAckWaitMs,
 } from './delivery';
 import type { StreamSpec } from './streams';
+import { handlerFailureLog } from './handler-failures';
 import type { BusLogger, BusMessage } from './types';
 
 const FETCH_EXPIRES_MS = 5_000;
@@ -46,6 +47,7 @@ export class NatsWorkQueueConsumer {
   private currentFetch: { close(): Promise<unknown> } | null = null;
   private readonly inFlight = new InFlight();
   private readonly loop: Promise<void>;
+  private readonly handlerFailed: ReturnType<typeof handlerFailureLog>;
 
   private constructor(
     private readonly context: WorkQueueContext,
@@ -53,6 +55,7 @@ export class NatsWorkQueueConsumer {
     private readonly handler: (message: BusMessage) => Promise<void>,
     private readonly options: ResolvedConsumeOptions,
   ) {
+    this.handlerFailed = handlerFailureLog(context.logger, 'bus handler failed', 'warn');
     this.loop = this.fetchLoop();
   }
 
@@ -136,11 +139,7 @@ export class NatsWorkQueueConsumer {
     const { outcome, settled } = runWithDeadline(
       () => this.handler(message),
       this.options.ackWaitMs,
-      (error) =>
-        this.context.logger.warn(
-          { err: error, queue: this.target.durable, subject: message.subject },
-          'bus handler failed',
-        ),
+      (error) => this.handlerFailed(error, { queue: this.target.durable, subject: message.subject }),
     );
     this.inFlight.track(settled);
     // In-progress acknowledgements while the handler runs: the server keeps the message for a live worker
