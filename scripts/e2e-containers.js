@@ -549,10 +549,11 @@ async function main() {
       (file) => `e2e/test/containers/${file}.test.ts`,
     );
     // `npm test` runs every browser test against the one-process system; here run those whose journeys cross
-    // containers: saves through the diagrams replicas, live events over NATS between replicas, the review
-    // conversation through proposals and notifications. (All 24 files again, in band, took longer than the
-    // rest of CI together.)
-    const webChecks = ['editor', 'editor-live', 'live', 'review-conversation'].map(
+    // containers: two people's editor saves through the diagrams replicas with live events over NATS between
+    // replicas (editor-live), the review conversation through proposals and notifications. The one-person
+    // editor and the diagram page's live view take the same paths and stay in `npm test` only. (All 24 files
+    // again, in band, took longer than the rest of CI together.)
+    const webChecks = ['editor-live', 'review-conversation'].map(
       (file) => `services/web/test/browser/${file}.test.ts`,
     );
     const checks =
