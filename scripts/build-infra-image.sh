@@ -17,15 +17,7 @@ INFRA_REVISION=1
 IMAGE="dss-e2e-infra:bookworm-r${INFRA_REVISION}"
 
 log() { printf '==> build-infra-image: %s\n' "$*" >&2; }
-
-WORK=""
-cleanup() {
-  local status=$?
-  [ -n "$WORK" ] && rm -rf "$WORK"
-  stop_docker_engine_if_started
-  exit "$status"
-}
-trap cleanup EXIT
+trap cleanup_image_build EXIT
 
 ensure_docker_engine build-infra-image
 if "$DOCKER" image inspect "$IMAGE" >/dev/null 2>&1; then
@@ -40,13 +32,9 @@ started=$SECONDS
 log "making $IMAGE (mmdebstrap bookworm + haproxy, postgresql-15, redis-server)"
 # No cluster made at install time (the container e2e initialises its own at the container's first start),
 # no documentation.
-mmdebstrap --quiet --variant=essential --include=haproxy,postgresql-15,redis-server \
-  --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
-  --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
-  --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
+debian_rootfs "$WORK/rootfs.tar" haproxy,postgresql-15,redis-server \
   --essential-hook='mkdir -p "$1/etc/postgresql-common/createcluster.d"' \
-  --essential-hook='echo "create_main_cluster = false" > "$1/etc/postgresql-common/createcluster.d/dss.conf"' \
-  bookworm "$WORK/rootfs.tar"
+  --essential-hook='echo "create_main_cluster = false" > "$1/etc/postgresql-common/createcluster.d/dss.conf"'
 "$DOCKER" import \
   --change 'ENV PATH=/usr/lib/postgresql/15/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
   --message "Debian bookworm (mmdebstrap, essential + haproxy, postgresql-15, redis-server)" \

@@ -75,3 +75,27 @@ stop_docker_engine_if_started() {
   done
   DSS_STARTED_DOCKERD_PID=""
 }
+
+# The temporary folder of an image build (WORK): removed at exit, together with a dockerd the script started.
+# Scripts that build images set `trap cleanup_image_build EXIT`.
+WORK=""
+cleanup_image_build() {
+  local status=$?
+  [ -n "$WORK" ] && rm -rf "$WORK"
+  stop_docker_engine_if_started
+  exit "$status"
+}
+
+# debian_rootfs <tar> <packages> [mmdebstrap options...]: a root filesystem of Debian bookworm's Essential
+# packages plus <packages> (comma-separated), /usr merged by mmdebstrap's hook (without the usrmerge package
+# and the Perl it pulls in), without manuals, info pages, translations or documentation; the options follow
+# those, so a `--dpkgopt=path-include=...` among them takes a file back.
+debian_rootfs() {
+  local tar=$1 include=$2
+  shift 2
+  mmdebstrap --quiet --variant=essential --include="$include" \
+    --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
+    --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/info/*' \
+    --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
+    "$@" bookworm "$tar"
+}
