@@ -2,7 +2,7 @@
 // metadata, and the retention sweeper purges entries past DSS_AUDIT_RETENTION_DAYS and nothing younger.
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { type AccountsHarness, seedMember, startAccountsHarness } from './helpers';
+import { type AccountsHarness, auditEvents, seedMember, startAccountsHarness } from './helpers';
 
 describe('accounts audit log', () => {
   let harness: AccountsHarness;
@@ -18,17 +18,8 @@ describe('accounts audit log', () => {
 
   async function entriesOf(action: string, target: string) {
     for (let attempt = 0; attempt < 100; attempt += 1) {
-      const page = await harness.client.ListAuditEvents({
-        team_id: '',
-        actor: '',
-        action,
-        target,
-        since: '',
-        until: '',
-        cursor: '',
-        limit: 10,
-      });
-      if (page.events.length > 0) return page.events;
+      const events = await auditEvents(harness.client, { action, target, limit: 10 });
+      if (events.length > 0) return events;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error(`no ${action} entry`);

@@ -82,3 +82,21 @@ export async function seedMember(
 function ignoreConflict(error: { code?: string }) {
   if (error.code !== 'conflict') throw error;
 }
+
+/** The audit log's newest entries of one action (and target, when given), as ListAuditEvents answers them. */
+export async function auditEvents(
+  client: AccountsHarness['client'],
+  filter: { action: string; target?: string; limit?: number },
+) {
+  const page = await client.ListAuditEvents({
+    team_id: '',
+    actor: '',
+    action: filter.action,
+    target: filter.target ?? '',
+    since: '',
+    until: '',
+    cursor: '',
+    limit: filter.limit ?? 100,
+  });
+  return page.events;
+}

@@ -5,7 +5,7 @@
 // elsewhere) are audited like a wrong password.
 import type { ServiceError } from '@dss/platform';
 import { eventually } from '@dss/platform/testing';
-import { type AccountsHarness, seedMember, startAccountsHarness } from './helpers';
+import { type AccountsHarness, auditEvents, seedMember, startAccountsHarness } from './helpers';
 
 jest.setTimeout(60_000);
 
@@ -26,17 +26,10 @@ describe('accounts: SSO-only teams', () => {
     );
 
   async function entries(action: string, target = '') {
-    const page = await harness.client.ListAuditEvents({
-      team_id: '',
-      actor: '',
-      action,
-      target,
-      since: '',
-      until: '',
-      cursor: '',
-      limit: 100,
-    });
-    return page.events.map((event) => ({ ...event, details: JSON.parse(event.details_json || '{}') }));
+    return (await auditEvents(harness.client, { action, target })).map((event) => ({
+      ...event,
+      details: JSON.parse(event.details_json || '{}'),
+    }));
   }
 
   const issue = (team: string, email: string, sessionId: string) =>
