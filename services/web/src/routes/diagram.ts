@@ -1,11 +1,12 @@
 // `/diagrams/{uuid}`: the diagram drawn as SVG from its full document, with its History pane;
 // `/embed/{uuid}`: the same drawing without the app's chrome (same access rules).
-import { renderDiagramSvg, reviewDiagram } from '@dss/diagram-svg';
+import { reviewDiagram } from '@dss/diagram-svg';
 import { isServiceError } from '@dss/platform';
-import { type Driver, MAX_SCHEMA_BYTES } from '@dss/schema';
+import { type DiagramDocument, type Driver, MAX_SCHEMA_BYTES } from '@dss/schema';
 import type { Request, Response, Router } from 'express';
 import type { WebAppContext } from '../app-context';
 import { csrfTokenFor } from '../csrf';
+import { drawDiagram } from '../drawings';
 import { type Html, html, trustedHtml } from '../html';
 import { PageError } from '../page-errors';
 import { lifecycleControls } from './diagram-lifecycle';
@@ -303,7 +304,7 @@ function pastedChangeView(change: Extract<ProposedChange, { fits: true }>, title
   const highlighted = reviewDiagram(change.before, change.after, change.changes);
   return html`<section class="changes-section"><h2>Changes</h2>${diffView(change.changes)}</section>
 <section><h2>Diagram with the changes</h2>
-<figure class="diagram" id="diagram" data-focus="changes">${trustedHtml(renderDiagramSvg(highlighted.document, { highlight: highlighted.highlight, title }))}</figure>
+<figure class="diagram" id="diagram" data-focus="changes">${trustedHtml(drawDiagram(highlighted.document, { highlight: highlighted.highlight, title }))}</figure>
 </section>`;
 }
 
@@ -371,7 +372,7 @@ ${more > 0 ? html`<p>… and ${String(more)} more not listed.</p>` : ''}
 
 function drawing(
   diagram: { name: string; status: string; error?: { code: string; message: string } | null },
-  document: Parameters<typeof renderDiagramSvg>[0] | null,
+  document: DiagramDocument | null,
 ): Html {
   if (!document)
     return diagram.status === 'importing'
@@ -380,5 +381,5 @@ function drawing(
 ${diagram.error ? html`<p><code>${diagram.error.code}</code>: ${diagram.error.message}</p>` : ''}
 <p>Fix the SQL and create the diagram again.</p></div>`;
   // The renderer escapes every text it draws (names, comments, notes) and emits no script.
-  return html`<figure class="diagram" id="diagram">${trustedHtml(renderDiagramSvg(document, { title: diagram.name }))}</figure>`;
+  return html`<figure class="diagram" id="diagram">${trustedHtml(drawDiagram(document, { title: diagram.name }))}</figure>`;
 }

@@ -6,7 +6,7 @@
 // `/s/{token}/embed` is the same drawing without chrome, which any site may frame (a wiki page). The link
 // is checked by the diagrams service at every visit, so revoking it ends access at once. A share token is
 // not an API token: the gateway only accepts tokens that accounts issued.
-import { renderDiagramSvg } from '@dss/diagram-svg';
+import { drawDiagram } from '../drawings';
 import { isServiceError } from '@dss/platform';
 import type { DiagramDocument } from '@dss/schema';
 import type { Request, Response, Router } from 'express';
@@ -213,7 +213,7 @@ ${sharedDrawing(shared.document, name)}
 }
 
 function sharedDrawing(document: DiagramDocument, title: string): Html {
-  return html`<figure class="diagram" id="diagram">${trustedHtml(renderDiagramSvg(document, { title }))}</figure>`;
+  return html`<figure class="diagram" id="diagram">${trustedHtml(drawDiagram(document, { title }))}</figure>`;
 }
 
 function createForm(uuid: string, versions: { number: number; label: string }[], csrfToken: string): Html {

@@ -2,7 +2,7 @@
 // pan viewport) under a banner naming it, with "Restore this version" and its label for owners and
 // editors. Restoring writes version n's document as a new version (source `restore`); labelling names a
 // version ("v2 release") in History, the versions API and diffs. The diagrams service checks the role.
-import { renderDiagramSvg } from '@dss/diagram-svg';
+import { drawDiagram } from '../drawings';
 import { isServiceError } from '@dss/platform';
 import type { DiagramDocument } from '@dss/schema';
 import type { Router } from 'express';
@@ -97,7 +97,7 @@ ${exportMenu(diagram, document.driver, number)}
 ${editor ? labelForm(diagram.uuid, version, csrfToken) : ''}
 ${editor && number !== latest ? restoreForm(diagram.uuid, number, csrfToken) : ''}
 </div>
-<figure class="diagram" id="diagram">${trustedHtml(renderDiagramSvg(document, { title: `${diagram.name}, ${versionName(version)}` }))}</figure>
+<figure class="diagram" id="diagram">${trustedHtml(drawDiagram(document, { title: `${diagram.name}, ${versionName(version)}` }))}</figure>
 </main>`,
       ).text,
     );

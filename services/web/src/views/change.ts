@@ -1,7 +1,8 @@
 // What changed between two documents, as the review page, the compare page and the paste preview show it:
 // the diff, the migration SQL from one to the other with its warnings, and the diagram with the changes
 // highlighted.
-import { renderDiagramSvg, reviewDiagram } from '@dss/diagram-svg';
+import { reviewDiagram } from '@dss/diagram-svg';
+import { drawDiagram } from '../drawings';
 import type { Driver } from '@dss/schema';
 import { type Migration, migrationScript } from '@dss/sql';
 import { type Html, html, trustedHtml } from '../html';
@@ -41,7 +42,7 @@ ${migrationView(migrationScript(change.before, change.after), change.after.drive
 ${beside ?? ''}
 </div>
 <section><h2>${diagramHeading}</h2>
-<figure class="diagram" id="diagram" data-focus="changes">${trustedHtml(renderDiagramSvg(highlighted.document, { highlight: highlighted.highlight, title }))}</figure>
+<figure class="diagram" id="diagram" data-focus="changes">${trustedHtml(drawDiagram(highlighted.document, { highlight: highlighted.highlight, title }))}</figure>
 </section>`;
 }
 
