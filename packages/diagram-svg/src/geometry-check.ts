@@ -19,7 +19,7 @@ export interface MeasuredRelationship {
   id: string;
   source: string;
   target: string;
-  /** The line as a polyline (orthogonal segments). */
+  /** The line as a polyline: orthogonal segments, but for the short slant of a fanned end (relationship-route). */
   points: [number, number][];
 }
 

@@ -124,8 +124,18 @@ const HUB_ENDS = 4;
 const BAND_REACH = 24;
 /** Spacing of ends that land on one row's edge (several relationships to one key column). */
 const END_SPACING = 5;
-/** Where the n-th self-reference on one edge of a table meets its row, relative to the row's middle. */
-const SELF_END_OFFSETS = [0, END_SPACING, -END_SPACING, 2 * END_SPACING, -2 * END_SPACING];
+/** The closest two ends on one row's edge come when the row holds them all; more ends than that fan out. */
+const MIN_END_GAP = 4;
+/** How far from a row's middle its ends may lie: 2 px inside the row's top and bottom. */
+const ROW_REACH = ROW_HEIGHT / 2 - 2;
+/**
+ * A fanned end (more ends on one row's edge than fit MIN_END_GAP apart): the line runs straight out of
+ * the table for the end markers (FAN_MARKER px, past the bars), then slants to its own approach point
+ * FAN_REACH px out, END_SPACING from its neighbours', where its own run begins (closer, and their
+ * long runs out of the table read as parallel wires).
+ */
+const FAN_MARKER = 14;
+const FAN_REACH = STUB;
 
 export interface RoutingObstacles {
   /** Every table's box (the ends of a line are among them). */
@@ -160,7 +170,33 @@ export function routeAll(
     if (link.source.box === link.target.box) return null;
     return freeSides(routeBetween(link.source, link.target), link, padded);
   });
-  const { ends, shared, hubs } = spreadEnds(links, sides);
+  // Self-references loop out of the edge of their table where fewer other lines end (the right one on a
+  // tie); their ends take ports on their rows with the others'.
+  const endsPerEdge = new Map<Box, { left: number; right: number }>();
+  const countEnd = (box: Box, side: 1 | -1) => {
+    const counts = endsPerEdge.get(box) ?? { left: 0, right: 0 };
+    if (side === 1) counts.right++;
+    else counts.left++;
+    endsPerEdge.set(box, counts);
+  };
+  links.forEach((link, at) => {
+    const sided = sides[at];
+    if (!sided) return;
+    countEnd(link.source.box, sided.sourceSide);
+    countEnd(link.target.box, sided.targetSide);
+  });
+  const loopSides = links.map((link, at): 1 | -1 | null => {
+    if (sides[at]) return null;
+    const counts = endsPerEdge.get(link.source.box) ?? { left: 0, right: 0 };
+    return counts.right > counts.left ? -1 : 1;
+  });
+  const { ends, borders, shared, hubs } = spreadEnds(
+    links,
+    sides.map((sided, at) => {
+      const side = loopSides[at];
+      return sided ?? (side ? { sourceSide: side, targetSide: side } : null);
+    }),
+  );
   const usage = new RunUsage();
   const tableRects = obstacles.tables.map((box) => rect(box, 0));
   const memory = obstacles.memory;
@@ -169,7 +205,8 @@ export function routeAll(
     const link = links[at]!;
     const sided = sides[at]!;
     const box = (b: Box) => `${b.left},${b.top},${b.width},${b.height}`;
-    return `${box(link.source.box)},${sided.sourceSide},${box(link.target.box)},${sided.targetSide},${ends[at]}`;
+    // The ports (a line's place among the others on its rows) are in its ends' y, on the edge and out of it.
+    return `${box(link.source.box)},${sided.sourceSide},${box(link.target.box)},${sided.targetSide},${ends[at]},${borders[at]}`;
   };
   // Kept lines' runs count as taken for the lines routed again; put in the usage only when a search reads it.
   let untaken: Point[][] = [];
@@ -265,32 +302,31 @@ export function routeAll(
         : [];
     }),
   );
-
-  const endsPerEdge = new Map<Box, { left: number; right: number }>();
-  const countEnd = (box: Box, side: 1 | -1) => {
-    const counts = endsPerEdge.get(box) ?? { left: 0, right: 0 };
-    if (side === 1) counts.right++;
-    else counts.left++;
-    endsPerEdge.set(box, counts);
-  };
-  links.forEach((link, at) => {
+  // The fans come last, so lanes and the memory only ever see orthogonal runs.
+  links.forEach((_link, at) => {
     const route = routes[at];
-    if (route === null || route === undefined) return;
-    countEnd(link.source.box, route.sourceSide);
-    countEnd(link.target.box, route.targetSide);
+    if (!route) return;
+    const [sourceY, targetY] = ends[at] as [number, number];
+    const [sourceEdge, targetEdge] = borders[at] as [number, number];
+    if (targetEdge !== targetY) route.points = fanIn(route.points, route.targetSide, targetEdge);
+    if (sourceEdge !== sourceY)
+      route.points = fanIn(route.points.reverse(), route.sourceSide, sourceEdge).reverse();
   });
+
   const loopCount = new Map<Box, { left: number; right: number }>();
   return links.map((link, at) => {
     const route = routes[at];
     if (route !== null && route !== undefined) return route;
-    const counts = endsPerEdge.get(link.source.box) ?? { left: 0, right: 0 };
-    const side: 1 | -1 = counts.right > counts.left ? -1 : 1;
+    const side = loopSides[at] as 1 | -1;
     const loops = loopCount.get(link.source.box) ?? { left: 0, right: 0 };
     const index = side === 1 ? loops.right++ : loops.left++;
     loopCount.set(link.source.box, loops);
-    // Loops of one table that end on one row (two columns referencing its key) each get their own end.
-    const spread = SELF_END_OFFSETS[index % SELF_END_OFFSETS.length] as number;
-    return selfLoop(link.source, { ...link.target, y: link.target.y + spread }, side, index);
+    const [sourceY, targetY] = ends[at] as [number, number];
+    const [sourceEdge, targetEdge] = borders[at] as [number, number];
+    const loop = selfLoop({ ...link.source, y: sourceY }, { ...link.target, y: targetY }, side, index);
+    if (targetEdge !== targetY) loop.points = fanIn(loop.points, side, targetEdge);
+    if (sourceEdge !== sourceY) loop.points = fanIn(loop.points.reverse(), side, sourceEdge).reverse();
+    return loop;
   });
 }
 
@@ -410,15 +446,35 @@ function rect(box: Box, padding: number): Rect {
 }
 
 /**
- * The y of each line's two ends. Ends that meet one row on one edge (every table that references
- * `users.id`) are spread over the row, ordered by where the other end lies, so each keeps its own marker
- * and its own run out of the table.
+ * A fanned end: `points` end at the table's edge on the line's approach y (its run out of the table); the
+ * end is moved to `edgeY` on its row, joined to the approach by a short slant beyond the end markers.
+ */
+function fanIn(points: Point[], side: 1 | -1, edgeY: number): Point[] {
+  const edge = points.at(-1) as Point;
+  const turn = points.at(-2) as Point;
+  const before = points.slice(0, -1);
+  const markers: Point = [edge[0] + side * FAN_MARKER, edgeY];
+  const room = Math.abs(turn[0] - edge[0]);
+  // Lanes or a close table may have pulled the turn in: the slant then starts at the turn itself.
+  if (room <= FAN_MARKER + 2) return [...before, [edge[0], edgeY]];
+  const approach: Point[] = room > FAN_REACH ? [[edge[0] + side * FAN_REACH, edge[1]]] : [];
+  return [...before, ...approach, markers, [edge[0], edgeY]];
+}
+
+/**
+ * The y of each line's two ends: `borders` where it meets the table's edge, `ends` where its run out of
+ * the table lies (the same but on a fanned end). Ends that meet one row on one edge (every table that
+ * references `users.id`) each get a port of their own, ordered by where the other end lies, so the lines
+ * do not cross near the row: spread over the row, at most END_SPACING and at least MIN_END_GAP apart; when
+ * the row is too short for that, spread over the whole row on the edge and fanned out to approach points
+ * END_SPACING apart just outside the table (fanIn), so no two final runs overlap.
  */
 function spreadEnds(
   links: readonly { source: Endpoint; target: Endpoint }[],
-  sides: readonly (Route | null)[],
-): { ends: [number, number][]; shared: [boolean, boolean][]; hubs: boolean[] } {
+  sides: readonly (Pick<Route, 'sourceSide' | 'targetSide'> | null)[],
+): { ends: [number, number][]; borders: [number, number][]; shared: [boolean, boolean][]; hubs: boolean[] } {
   const ends: [number, number][] = links.map((link) => [link.source.y, link.target.y]);
+  const borders: [number, number][] = links.map((link) => [link.source.y, link.target.y]);
   const shared: [boolean, boolean][] = links.map(() => [false, false]);
   const hubs: boolean[] = links.map(() => false);
   const groups = new Map<string, { link: number; end: 0 | 1; other: number }[]>();
@@ -438,15 +494,17 @@ function spreadEnds(
   for (const list of groups.values()) {
     if (list.length < 2) continue;
     list.sort((a, b) => a.other - b.other || a.link - b.link);
-    const spacing = Math.min(END_SPACING, (ROW_HEIGHT - 8) / (list.length - 1));
+    const onEdge = Math.min(END_SPACING, (2 * ROW_REACH) / (list.length - 1));
+    const fanned = onEdge < MIN_END_GAP;
     list.forEach((entry, index) => {
-      const offset = (index - (list.length - 1) / 2) * spacing;
-      (ends[entry.link] as [number, number])[entry.end] += offset;
+      const rank = index - (list.length - 1) / 2;
+      (borders[entry.link] as [number, number])[entry.end] += rank * onEdge;
+      (ends[entry.link] as [number, number])[entry.end] += rank * (fanned ? END_SPACING : onEdge);
       (shared[entry.link] as [boolean, boolean])[entry.end] = true;
       if (list.length >= HUB_ENDS) hubs[entry.link] = true;
     });
   }
-  return { ends, shared, hubs };
+  return { ends, borders, shared, hubs };
 }
 
 /**
