@@ -306,11 +306,7 @@ export function routeAll(
   links.forEach((_link, at) => {
     const route = routes[at];
     if (!route) return;
-    const [sourceY, targetY] = ends[at] as [number, number];
-    const [sourceEdge, targetEdge] = borders[at] as [number, number];
-    if (targetEdge !== targetY) route.points = fanIn(route.points, route.targetSide, targetEdge);
-    if (sourceEdge !== sourceY)
-      route.points = fanIn(route.points.reverse(), route.sourceSide, sourceEdge).reverse();
+    route.points = fanEnds(route.points, route.sourceSide, route.targetSide, ends[at]!, borders[at]!);
   });
 
   const loopCount = new Map<Box, { left: number; right: number }>();
@@ -322,10 +318,8 @@ export function routeAll(
     const index = side === 1 ? loops.right++ : loops.left++;
     loopCount.set(link.source.box, loops);
     const [sourceY, targetY] = ends[at] as [number, number];
-    const [sourceEdge, targetEdge] = borders[at] as [number, number];
     const loop = selfLoop({ ...link.source, y: sourceY }, { ...link.target, y: targetY }, side, index);
-    if (targetEdge !== targetY) loop.points = fanIn(loop.points, side, targetEdge);
-    if (sourceEdge !== sourceY) loop.points = fanIn(loop.points.reverse(), side, sourceEdge).reverse();
+    loop.points = fanEnds(loop.points, side, side, ends[at]!, borders[at]!);
     return loop;
   });
 }
@@ -443,6 +437,20 @@ function rect(box: Box, padding: number): Rect {
     right: box.left + box.width + padding,
     bottom: box.top + box.height + padding,
   };
+}
+
+/** `points` with each end that spreadEnds fanned (its edge y differs from its run's y) joined by fanIn. */
+function fanEnds(
+  points: Point[],
+  sourceSide: 1 | -1,
+  targetSide: 1 | -1,
+  [sourceY, targetY]: [number, number],
+  [sourceEdge, targetEdge]: [number, number],
+): Point[] {
+  let fanned = points;
+  if (targetEdge !== targetY) fanned = fanIn(fanned, targetSide, targetEdge);
+  if (sourceEdge !== sourceY) fanned = fanIn(fanned.reverse(), sourceSide, sourceEdge).reverse();
+  return fanned;
 }
 
 /**

@@ -262,8 +262,6 @@ function mysqlLoss(
   const b = after.driver_data_type_params ?? {};
   const source = before.driver_data_type_name;
   const target = after.driver_data_type_name;
-  // TIMESTAMP holds 1970-01-01 00:00:01 … 2038-01-19 03:14:07 UTC; a DATETIME or DATE is read in the
-  // session's time zone, and one outside that range (or in a daylight-saving gap) is refused.
   // A number made an ENUM is read as a member's position (2 becomes the second member; made a number
   // again, it is 2 again): 0, fractions and positions past the last member are refused.
   if (target === 'enum' && (from === 'integer' || from === 'decimal' || from === 'float')) {
@@ -275,6 +273,8 @@ function mysqlLoss(
       check: { kind: 'range', min: '1', max: String(count), fractions: from !== 'integer' },
     };
   }
+  // TIMESTAMP holds 1970-01-01 00:00:01 … 2038-01-19 03:14:07 UTC; a DATETIME or DATE is read in the
+  // session's time zone, and one outside that range (or in a daylight-saving gap) is refused.
   if (target === 'timestamp' && (source === 'datetime' || from === 'date') && source !== 'year') {
     const kept = (params: typeof a) => (typeof params.precision === 'number' ? params.precision : 0);
     const rounds = from === 'datetime' && kept(b) < kept(a);

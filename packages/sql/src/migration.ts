@@ -740,6 +740,8 @@ class MigrationWriter {
     keys: { drop: { table: DocumentTable; key: Key }[]; add: { table: DocumentTable; key: Key }[] },
   ): void {
     const pairOf = (name: string) => this.tablePairs.find((pair) => pair.after.name === name);
+    // Tables whose character set is converted: a key over them waits for the conversion.
+    const converted = new Set(this.charsetChanges().map((pair) => pair.after.uuid));
     const uuidsOf = (table: DocumentTable, names: string[]) =>
       names.map((name) => table.columns.find((column) => column.name === name)?.uuid);
     for (const { after: key } of fks.remade) {
@@ -761,7 +763,7 @@ class MigrationWriter {
             pair.after.uuid === table.uuid && uuidsOf(table, names).some((uuid) => uuids.includes(uuid)),
         );
       for (const { pair, uuids } of sides) {
-        needs.add(`charset:${pair.after.uuid}`);
+        if (converted.has(pair.after.uuid)) needs.add(`charset:${pair.after.uuid}`);
         for (const uuid of uuids) {
           needs.add(`column:${uuid}`);
           const column = this.columnPairs.find((entry) => entry.after.uuid === uuid);
@@ -771,13 +773,6 @@ class MigrationWriter {
             needs.add(`number:${uuid}`);
         }
       }
-      // Charset tokens only for tables that are converted.
-      for (const need of [...needs])
-        if (
-          need.startsWith('charset:') &&
-          !this.charsetChanges().some((pair) => `charset:${pair.after.uuid}` === need)
-        )
-          needs.delete(need);
       for (const [n, { table, key: index }] of keys.drop.entries())
         if (touches(table, index.columns)) needs.add(`drop:${n}`);
       for (const [n, { table, key: index }] of keys.add.entries())

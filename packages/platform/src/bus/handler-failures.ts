@@ -2,14 +2,14 @@
 // answering `unavailable`) fails the same way for every message until the outage ends. Such failures are
 // logged through an OutageLog (the first, then one line per quiet period, no stack); any other failure is
 // logged with its stack, as a fault to look into.
-import { ServiceError } from '../errors';
+import { isServiceError } from '../errors';
 import { databaseUnavailable } from '../grpc/error-status';
 import { OutageLog } from '../outage-log';
 import type { BusLogger } from './types';
 
 /** True when the error says a dependency is unavailable rather than that the handler is wrong. */
 export function isDependencyOutage(error: unknown): boolean {
-  return databaseUnavailable(error) || (error instanceof ServiceError && error.code === 'unavailable');
+  return databaseUnavailable(error) || (isServiceError(error) && error.code === 'unavailable');
 }
 
 /** `report(error, fields)`: one handler failure under `message`. */
