@@ -10,16 +10,15 @@ export interface MermaidReading {
   ends: string[];
 }
 
-/** Mermaid's 3 MB bundle is loaded once per page (its parse alone takes seconds on a loaded machine). */
-const loaded = new WeakSet<Page>();
-
 export async function readWithMermaid(page: Page, text: string): Promise<MermaidReading> {
-  if (!loaded.has(page)) {
+  // Mermaid's 3 MB bundle is loaded into a page that does not hold it yet (its parse alone takes seconds
+  // on a loaded machine), so a page that reads several texts loads it once; a page that went elsewhere
+  // since has lost it and loads it again.
+  if (!(await page.evaluate(() => 'mermaid' in window))) {
     await page.setContent('<!doctype html><html><body><div id="out"></div></body></html>');
     await page.addScriptTag({
       path: path.join(require.resolve('mermaid/package.json'), '../dist/mermaid.min.js'),
     });
-    loaded.add(page);
   }
   return page.evaluate(async (source) => {
     const mermaid = (
