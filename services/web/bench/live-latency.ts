@@ -123,7 +123,9 @@ async function main() {
     );
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+// DSS_BENCH_PART=live runs only this bench (editors: only editors-save.ts); unset, both run.
+if (!process.env.DSS_BENCH_PART || process.env.DSS_BENCH_PART === 'live')
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
