@@ -46,6 +46,9 @@ module.exports = {
     '/node_modules/(?!(@dagrejs|d3-force|d3-quadtree|d3-dispatch|d3-timer|openid-client|oauth4webapi|jose|oidc-provider)/)',
   ],
   moduleNameMapper,
+  // Values computed once per run for many files' inputs (memoForRun of @dss/platform/testing).
+  globalSetup: '<rootDir>/scripts/lib/jest-run-memo.js',
+  globalTeardown: '<rootDir>/scripts/lib/jest-run-memo-teardown.js',
   // A guard against a test that hangs, never a speed check (benchmarks measure speed): on a 2-core CI machine
   // running three files at once a journey of a few dozen requests can take well over 30 s.
   testTimeout: 120000,

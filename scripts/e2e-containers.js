@@ -28,7 +28,7 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { isPortFree } = require('./lib/net');
+const { freePort } = require('./lib/net');
 const { repoRoot } = require('./lib/paths');
 const chart = require('../deploy/lib/chart-env');
 
@@ -123,22 +123,6 @@ function containerSpec({ name, container, c, values, grpcPorts, secrets, files, 
     args,
     env: Object.fromEntries(variables.map((v) => [v.slice(0, v.indexOf('=')), v.slice(v.indexOf('=') + 1)])),
   };
-}
-
-const handedOut = new Set();
-/**
- * A free loopback port below Linux's ephemeral range (32768-60999): a port from that range can be taken as
- * the source port of any outgoing connection on this machine between the probe and a container's bind (the
- * run's PostgreSQL failed so, "Address already in use", while other tests ran). Never the same one twice.
- */
-async function freePort() {
-  for (let probe = 0; probe < 200; probe++) {
-    const port = 20_000 + crypto.randomInt(12_000);
-    if (handedOut.has(port) || !(await isPortFree(port))) continue;
-    handedOut.add(port);
-    return port;
-  }
-  throw new Error('e2e-containers: no free port between 20000 and 32000 after 200 probes');
 }
 
 /** A caller's target of a gRPC component's replicas: host:port for one, an `ipv4:` list for several. */

@@ -1,6 +1,7 @@
 'use strict';
 // Small TCP helpers: port availability and the one-line handshakes used to tell whether Redis or NATS answers
 // on a port, without pulling their client libraries into the tooling.
+const crypto = require('node:crypto');
 const net = require('node:net');
 
 /**
@@ -18,22 +19,25 @@ function isPortFree(port, host = '127.0.0.1') {
   });
 }
 
+const handedOut = new Set();
+
 /**
- * A port the kernel just gave us; free at the time of the call.
+ * A free loopback port below Linux's ephemeral range (32768-60999), never the same one twice in a process: a
+ * port from that range can be taken as the source port of any outgoing connection on this machine between
+ * the probe and the bind of whatever is started on it (a container's PostgreSQL failed so, "Address already
+ * in use", while other tests ran).
  * @param {string} [host]
  * @returns {Promise<number>}
  */
-function freePort(host = '127.0.0.1') {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen({ port: 0, host, exclusive: true }, () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
+async function freePort(host = '127.0.0.1') {
+  for (let probe = 0; probe < 500; probe++) {
+    const port = 20_000 + crypto.randomInt(12_000);
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    if (await isPortFree(port, host)) return port;
+    handedOut.delete(port);
+  }
+  throw new Error('no free port between 20000 and 32000 after 500 probes');
 }
 
 /**

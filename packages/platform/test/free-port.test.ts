@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { freePort } from '../src/testing';
 
@@ -12,5 +13,16 @@ describe('freePort()', () => {
       server.listen(ports.at(-1), '127.0.0.1', resolve);
     });
     await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('should hand out ports below the ephemeral range, which outgoing connections never take', async () => {
+    const floor = Number(
+      readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0],
+    );
+    const ports = await Promise.all(Array.from({ length: 50 }, () => freePort()));
+    for (const port of ports) {
+      expect(port).toBeGreaterThanOrEqual(20_000);
+      expect(port).toBeLessThan(floor);
+    }
   });
 });

@@ -1,7 +1,10 @@
-// The public corpus beside the clone (`<repository root>/../shared/corpus`), as CI has it; never skipped.
+// The public corpus beside the clone (`<repository root>/../shared/corpus`), as CI has it; never skipped:
+// without it the tests fail with one line naming the path they looked at. The one corpus helper of every
+// package's tests (diagram-svg, schema-cli and the web app's read it from here).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { convertDdl } from '@dss/ddl';
+import { memoForRun } from '@dss/platform/testing';
 import type { DiagramDocument, Driver } from '@dss/schema';
 
 export const CORPUS = path.resolve(__dirname, '../../../../shared/corpus');
@@ -26,14 +29,21 @@ export async function importFile(driver: Driver, sql: string): Promise<DiagramDo
   return result.document;
 }
 
-/** Each corpus file is converted once per test file (the SQL Server reader takes seconds per file). */
+/**
+ * Each corpus file is converted once per test run (the SQL Server reader takes seconds per file to build
+ * its parser's tables, in every test file anew), then once per test file from the run's memo.
+ */
 const imported = new Map<string, Promise<DiagramDocument>>();
 
-/** The corpus file's document; a copy of its own for each caller, who may change it. */
+/**
+ * The corpus file's document as the importer makes it (DDL → document with its computed layout); a copy
+ * of its own for each caller, who may change it. Files that test the conversion itself call convertDdl.
+ */
 export async function importCorpus(entry: CorpusFile): Promise<DiagramDocument> {
   let document = imported.get(entry.file);
   if (!document) {
-    document = importFile(entry.driver, fs.readFileSync(path.join(CORPUS, entry.file), 'utf8'));
+    const sql = fs.readFileSync(path.join(CORPUS, entry.file), 'utf8');
+    document = memoForRun(`corpus document\0${entry.driver}\0${sql}`, () => importFile(entry.driver, sql));
     imported.set(entry.file, document);
   }
   return structuredClone(await document);

@@ -6,6 +6,7 @@ import { Client } from 'pg';
 export { eventually } from './eventually';
 export { freePort } from './free-port';
 export { grpcHealthStatus } from './grpc-health';
+export { memoForRun } from './run-memo';
 export { findNatsServer, OwnNats, waitFor } from './own-nats';
 export { type ReceivedRequest, WebhookReceiver } from './webhook-receiver';
 

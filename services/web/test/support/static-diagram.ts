@@ -4,8 +4,7 @@
 // browser tests of the drawing and its viewport on documents the API would not take (the corpus file over
 // its DDL limit) or that are made up in the test.
 import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { convertDdl, type DdlDriver } from '@dss/ddl';
+import type { DdlDriver } from '@dss/ddl';
 import { type DiagramHighlight, diagramCss, renderDiagramSvg, viewportBundlePath } from '@dss/diagram-svg';
 import { apply, type DiagramDocument, emptyDocument, normalize, validate } from '@dss/schema';
 import type { Page } from 'playwright-core';
@@ -13,25 +12,15 @@ import { APP_CSS } from '../../src/assets/app-css';
 import { THEME_SCRIPT } from '../../src/assets/theme-js';
 import { html, trustedHtml } from '../../src/html';
 import { page as pageFrame } from '../../src/views/layout';
+import { importCorpus as importCorpusEntry } from '../../../../packages/sql/test/corpus';
 import type { TestBrowser } from './browser';
 
-export const CORPUS = path.resolve(__dirname, '../../../../../shared/corpus');
+export { CORPUS, corpusFiles } from '../../../../packages/sql/test/corpus';
 const ORIGIN = 'http://diagram.test';
 
-export function corpusFiles(): { file: string; driver: DdlDriver }[] {
-  if (!fs.existsSync(path.join(CORPUS, 'manifest.json')))
-    throw new Error(`the public corpus is missing: expected ${CORPUS}/manifest.json beside the repository`);
-  return (
-    JSON.parse(fs.readFileSync(path.join(CORPUS, 'manifest.json'), 'utf8')) as {
-      files: { file: string; driver: DdlDriver }[];
-    }
-  ).files;
-}
-
-export async function importCorpus(file: string, driver: DdlDriver): Promise<DiagramDocument> {
-  const result = await convertDdl(driver, fs.readFileSync(path.join(CORPUS, file), 'utf8'));
-  if (!result.ok) throw new Error(`${file}: ${result.code}: ${result.message}`);
-  return result.document;
+/** A corpus file's document as the importer makes it (packages/sql's corpus helper, memoised per run). */
+export function importCorpus(file: string, driver: DdlDriver): Promise<DiagramDocument> {
+  return importCorpusEntry({ file, driver });
 }
 
 /** The document a patch makes of `base` (an empty PostgreSQL diagram by default), with the diff. */
