@@ -133,6 +133,7 @@ class Conversion {
     const tables = document.tables.map((table) => this.convertTable(table, keyed, sequenceUsers));
     const relationships = this.convertRelationships(document.relationships, tables);
     alignKeyTypes(tables, relationships);
+    if (this.target === 'sqlsrv') this.singleCascadePaths(relationships);
     this.nameKeys(tables, relationships);
     return {
       document: { ...document, driver: this.target, tables, relationships },
@@ -904,6 +905,41 @@ class Conversion {
     });
   }
 
+  /**
+   * SQL Server refuses a foreign key whose cascading action (CASCADE, SET NULL, SET DEFAULT) would make a
+   * second path of cascades between two tables, or a cycle (a self-reference included): such an action is
+   * dropped (NO ACTION), keys in schema order, with a warning — a trigger can do what it did.
+   */
+  private singleCascadePaths(relationships: Relationship[]): void {
+    const constraints = new Map<string, Relationship[]>();
+    for (const relationship of relationships) {
+      const key =
+        relationship.name === null
+          ? relationship.uuid
+          : `${relationship.source_table}\u0000${relationship.target_table}\u0000${relationship.name}`;
+      constraints.set(key, [...(constraints.get(key) ?? []), relationship]);
+    }
+    for (const action of ['on_delete', 'on_update'] as const) {
+      const edges: [string, string][] = [];
+      for (const pairs of constraints.values()) {
+        const first = pairs[0] as Relationship;
+        const value = first[action];
+        if (value === null || !/^(cascade|set null|set default)$/i.test(value.trim())) continue;
+        const edge: [string, string] = [first.target_table, first.source_table];
+        if (!cascadePathsRepeat([...edges, edge])) {
+          edges.push(edge);
+          continue;
+        }
+        for (const pair of pairs) pair[action] = null;
+        this.warn(
+          first.source_table,
+          first.source_column,
+          `foreign key ${first.name ?? `to ${first.target_table}`}: ${action === 'on_delete' ? 'ON DELETE' : 'ON UPDATE'} ${value.toUpperCase()} dropped: SQL Server refuses a second path of cascades (or a cycle) from ${first.target_table}; a trigger can do it`,
+        );
+      }
+    }
+  }
+
   private referentialAction(
     action: string | null,
     table: string,
@@ -1513,6 +1549,28 @@ function alignKeyTypes(tables: DocumentTable[], relationships: Relationship[]): 
       to.driver_data_type_params === null ? null : { ...to.driver_data_type_params };
     from.is_unsigned = to.is_unsigned;
   }
+}
+
+/** Whether the cascades `edges` (referenced table → referencing table) reach a table twice or go round. */
+function cascadePathsRepeat(edges: [string, string][]): boolean {
+  const next = new Map<string, string[]>();
+  for (const [from, to] of edges) next.set(from, [...(next.get(from) ?? []), to]);
+  for (const start of next.keys()) {
+    const reached = new Set<string>();
+    const path = new Set<string>([start]);
+    const walk = (node: string): boolean => {
+      for (const to of next.get(node) ?? []) {
+        if (path.has(to) || reached.has(to)) return true;
+        reached.add(to);
+        path.add(to);
+        if (walk(to)) return true;
+        path.delete(to);
+      }
+      return false;
+    };
+    if (walk(start)) return true;
+  }
+  return false;
 }
 
 /** `name` cut to `limit` and made unique in `used` (case-insensitively) with `_2`, `_3`…; added to `used`. */

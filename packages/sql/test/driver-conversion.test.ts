@@ -352,6 +352,40 @@ describe('SQL for another driver: what a mapping loses is said', () => {
     ]);
   });
 
+  it('drops a SQL Server cascade that would make a second path or a cycle, and says which', async () => {
+    const { warnings, document } = await warningsOf(
+      'pgsql',
+      'sqlsrv',
+      `CREATE TABLE language (id integer PRIMARY KEY);
+       CREATE TABLE film (
+         id integer PRIMARY KEY,
+         language_id integer REFERENCES language (id) ON UPDATE CASCADE,
+         original_language_id integer REFERENCES language (id) ON UPDATE CASCADE,
+         sequel_of integer REFERENCES film (id) ON DELETE SET NULL
+       );
+       CREATE TABLE review (id integer PRIMARY KEY, film_id integer REFERENCES film (id) ON DELETE CASCADE);`,
+    );
+    expect(
+      document.relationships.map((relationship) => [
+        relationship.source_column,
+        relationship.on_delete,
+        relationship.on_update,
+      ]),
+    ).toEqual([
+      ['language_id', null, 'cascade'],
+      ['original_language_id', null, null],
+      ['sequel_of', null, null],
+      ['film_id', 'cascade', null],
+    ]);
+    expect(warnings.map((warning) => `${warning.table}.${warning.column}`)).toEqual([
+      'film.sequel_of',
+      'film.original_language_id',
+    ]);
+    expect(warnings[1]?.message).toMatch(
+      /ON UPDATE CASCADE dropped: SQL Server refuses a second path of cascades/,
+    );
+  });
+
   it('starts the script with the warnings as comments naming the source driver, one line each', () => {
     const note = conversionNote('pgsql', 'mysql', [
       { table: 'event', column: 'at', message: 'time zone not kept' },
