@@ -40,7 +40,16 @@ export const DRIVER_TITLES: Record<Driver, string> = {
 };
 
 /** Longest identifier of each driver (PostgreSQL 63 bytes, MySQL 64 characters, SQL Server 128). */
-const NAME_LIMITS: Record<Driver, number> = { pgsql: 63, mysql: 64, sqlsrv: 128 };
+const NAME_LIMITS: Record<Driver, NameLimit> = {
+  pgsql: { max: 63, unit: 'bytes' },
+  mysql: { max: 64, unit: 'characters' },
+  sqlsrv: { max: 128, unit: 'characters' },
+};
+
+interface NameLimit {
+  max: number;
+  unit: 'bytes' | 'characters';
+}
 
 /** A column's type described apart from any driver. */
 type Portable =
@@ -162,7 +171,7 @@ class Conversion {
         this.warn(
           name,
           column.name,
-          `named ${fitted}: ${DRIVER_TITLES[this.target]} names have at most ${this.limit} characters`,
+          `named ${fitted}: ${DRIVER_TITLES[this.target]} names have at most ${this.limit.max} ${this.limit.unit}`,
         );
       columnNames.set(column.name, fitted);
     }
@@ -206,7 +215,7 @@ class Conversion {
     return converted;
   }
 
-  private get limit(): number {
+  private get limit(): NameLimit {
     return NAME_LIMITS[this.target];
   }
 
@@ -230,7 +239,7 @@ class Conversion {
       full = targetSchema === null ? fitted : `${targetSchema}.${fitted}`;
     }
     if (fitted !== targetBare)
-      why = why || `${DRIVER_TITLES[this.target]} names have at most ${this.limit} characters`;
+      why = why || `${DRIVER_TITLES[this.target]} names have at most ${this.limit.max} ${this.limit.unit}`;
     if (full !== source) this.warn(source, null, `table named ${full}: ${why || 'the name is taken'}`);
     this.tableNames.set(source, full);
     return full;
@@ -876,7 +885,7 @@ class Conversion {
           ? 'MySQL names foreign keys and checks once per database'
           : 'SQL Server names constraints once per schema';
     const long = cut(wanted, this.limit) !== wanted;
-    const length = `${DRIVER_TITLES[this.target]} names have at most ${this.limit} characters`;
+    const length = `${DRIVER_TITLES[this.target]} names have at most ${this.limit.max} ${this.limit.unit}`;
     return long && taken ? `${length}, and ${scope}` : long ? length : scope;
   }
 
@@ -1574,21 +1583,22 @@ function cascadePathsRepeat(edges: [string, string][]): boolean {
 }
 
 /** `name` cut to `limit` and made unique in `used` (case-insensitively) with `_2`, `_3`…; added to `used`. */
-function uniqueName(name: string, limit: number, used: Set<string>, record: boolean): string {
+function uniqueName(name: string, limit: NameLimit, used: Set<string>, record: boolean): string {
   let candidate = cut(name, limit);
   for (let n = 2; used.has(candidate.toLowerCase()); n++) candidate = withSuffix(name, `_${n}`, limit);
   if (record) used.add(candidate.toLowerCase());
   return candidate;
 }
 
-function withSuffix(name: string, suffix: string, limit: number): string {
-  return cut(name, limit - suffix.length) + suffix;
+function withSuffix(name: string, suffix: string, limit: NameLimit): string {
+  return cut(name, { ...limit, max: limit.max - suffix.length }) + suffix;
 }
 
-/** At most `limit` characters and, for PostgreSQL's byte limit, never a broken character. */
-function cut(name: string, limit: number): string {
+/** At most `limit.max` characters, or UTF-8 bytes for PostgreSQL (never a broken character). */
+function cut(name: string, limit: NameLimit): string {
   const characters = [...name];
-  let text = characters.slice(0, limit).join('');
-  while (new TextEncoder().encode(text).length > limit) text = [...text].slice(0, -1).join('');
+  let text = characters.slice(0, limit.max).join('');
+  if (limit.unit === 'bytes')
+    while (new TextEncoder().encode(text).length > limit.max) text = [...text].slice(0, -1).join('');
   return text;
 }

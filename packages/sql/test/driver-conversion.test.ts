@@ -293,16 +293,19 @@ describe('SQL for another driver: what a mapping loses is said', () => {
 
   it('fits names to MySQL: schemas become prefixes, names past 64 characters are cut and stay unique, and each is said', async () => {
     const long = 'a'.repeat(70);
+    // 60 characters, 120 bytes: MySQL counts characters.
+    const cyrillic = 'я'.repeat(60);
     const { warnings, document } = await warningsOf(
       'sqlsrv',
       'mysql',
-      `CREATE TABLE billing.invoice (id int PRIMARY KEY, ${long}1 int, ${long}2 int);
+      `CREATE TABLE billing.invoice (id int PRIMARY KEY, ${long}1 int, ${long}2 int, [${cyrillic}] int);
        CREATE TABLE line (id int PRIMARY KEY, invoice_id int REFERENCES billing.invoice (id));`,
     );
     expect(document.tables.map((table) => table.name)).toEqual(['billing_invoice', 'line']);
     const names = document.tables[0]?.columns.map((column) => column.name) ?? [];
     expect(names.every((name) => name.length <= 64)).toBe(true);
-    expect(new Set(names).size).toBe(3);
+    expect(new Set(names).size).toBe(4);
+    expect(names[3]).toBe(cyrillic);
     expect(document.relationships[0]).toMatchObject({
       source_table: 'line',
       target_table: 'billing_invoice',
@@ -329,6 +332,23 @@ describe('SQL for another driver: what a mapping loses is said', () => {
     expect(document.tables[0]?.indexes.map((index) => [index.type, index.columns])).toEqual([
       ['primary', ['paid_on', 'id']],
       ['index', ['id']],
+    ]);
+  });
+
+  it('cuts names to PostgreSQL’s 63 bytes without breaking a character', async () => {
+    const { warnings, document } = await warningsOf(
+      'sqlsrv',
+      'pgsql',
+      `CREATE TABLE t (id int PRIMARY KEY, [${'я'.repeat(40)}] int);`,
+    );
+    const name = document.tables[0]?.columns[1]?.name ?? '';
+    expect(name).toBe('я'.repeat(31));
+    expect(warnings).toEqual([
+      {
+        table: 't',
+        column: 'я'.repeat(40),
+        message: `named ${name}: PostgreSQL names have at most 63 bytes`,
+      },
     ]);
   });
 
