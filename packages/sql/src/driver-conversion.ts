@@ -73,7 +73,7 @@ type Portable =
   | { kind: 'enum'; values: string[]; set: boolean }
   | { kind: 'spatial'; shape: string }
   /** Kept as text in another driver: intervals, network addresses, ranges, text search, object ids. */
-  | { kind: 'textual'; what: string; length: number | null };
+  | { kind: 'textual'; length: number | null };
 
 interface TargetType {
   name: string;
@@ -210,6 +210,7 @@ class Conversion {
         for (const column of converted.columns)
           if (index.columns.includes(column.name)) column.is_nullable = false;
     this.numbering(converted);
+    this.fitKeys(converted);
     const checks = [...this.convertChecks(table, name), ...extraChecks];
     if (checks.length > 0 || table.checks !== undefined) converted.checks = checks;
     return converted;
@@ -747,6 +748,47 @@ class Conversion {
 
   // ---- keys and indexes ----
 
+  /**
+   * Keys within the target's bytes per key (InnoDB 3072 with 4 bytes per utf8mb4 character; SQL Server 900
+   * for the clustered primary key, 1700 for others, 2 bytes per nvarchar character): the string columns of
+   * a key that passes it share what is left, the shortest keeping their length, each cut one warned.
+   */
+  private fitKeys(table: DocumentTable): void {
+    if (this.target === 'pgsql') return;
+    const perCharacter = this.target === 'mysql' ? 4 : 2;
+    const stringTypes = ['char', 'varchar', 'nchar', 'nvarchar'];
+    for (const index of table.indexes) {
+      const budget = this.target === 'mysql' ? 3072 : index.type === 'primary' ? 900 : 1700;
+      const columns = index.columns
+        .map((name) => table.columns.find((column) => column.name === name))
+        .filter((column) => column !== undefined);
+      const lengthOf = (column: Column) => column.driver_data_type_params?.length;
+      const strings = columns
+        .filter(
+          (column) =>
+            stringTypes.includes(column.driver_data_type_name) && typeof lengthOf(column) === 'number',
+        )
+        .sort((a, b) => (lengthOf(a) as number) - (lengthOf(b) as number));
+      const others = columns
+        .filter((column) => !strings.includes(column))
+        .reduce((sum, column) => sum + keyBytes(column), 0);
+      let characters = Math.floor((budget - others) / perCharacter);
+      if (strings.reduce((sum, column) => sum + (lengthOf(column) as number), 0) <= characters) continue;
+      strings.forEach((column, position) => {
+        const length = lengthOf(column) as number;
+        const fitted = Math.max(1, Math.min(length, Math.floor(characters / (strings.length - position))));
+        characters -= fitted;
+        if (fitted === length) return;
+        column.driver_data_type_params = { ...column.driver_data_type_params, length: fitted };
+        this.warn(
+          table.name,
+          column.name,
+          `${column.driver_data_type_name}(${length}) becomes ${column.driver_data_type_name}(${fitted}): key ${index.name} must fit ${DRIVER_TITLES[this.target]}'s ${budget} bytes; longer values do not fit`,
+        );
+      });
+    }
+  }
+
   /** The table's keys as index records (column flags made explicit), with methods the target has. */
   private convertIndexes(source: DocumentTable, table: DocumentTable): Index[] {
     const columnNames = this.columnNames.get(source.name) ?? new Map<string, string>();
@@ -1097,7 +1139,7 @@ function readPgType(
       shape: { lseg: 'linestring', path: 'linestring', box: 'polygon' }[name] ?? name,
     };
   warn(`${what} kept as text: values are not checked, and ${name} operators and arithmetic are lost`);
-  return { kind: 'textual', what, length: textual[name] ?? null };
+  return { kind: 'textual', length: textual[name] ?? null };
 }
 
 function readMysqlType(
@@ -1237,7 +1279,7 @@ function readSqlsrvType(
       return { kind: 'spatial', shape: name };
   }
   warn(`${name} kept as text: values are not checked, and ${name} methods are lost`);
-  return { kind: 'textual', what: name, length: name === 'hierarchyid' ? 4000 : null };
+  return { kind: 'textual', length: name === 'hierarchyid' ? 4000 : null };
 }
 
 // ---- defaults ----
@@ -1558,6 +1600,17 @@ function alignKeyTypes(tables: DocumentTable[], relationships: Relationship[]): 
       to.driver_data_type_params === null ? null : { ...to.driver_data_type_params };
     from.is_unsigned = to.is_unsigned;
   }
+}
+
+/** At most what a column that is no string takes in a key (a MySQL TEXT or BLOB: its 255 prefix). */
+function keyBytes(column: Column): number {
+  const name = column.driver_data_type_name;
+  const length = column.driver_data_type_params?.length;
+  if (/int$/.test(name)) return 8;
+  if (/binary$/.test(name) && typeof length === 'number') return length;
+  if (/text$/.test(name)) return 255 * 4;
+  if (/blob$/.test(name)) return 255;
+  return 17;
 }
 
 /** Whether the cascades `edges` (referenced table → referencing table) reach a table twice or go round. */

@@ -372,6 +372,36 @@ describe('SQL for another driver: what a mapping loses is said', () => {
     ]);
   });
 
+  it('shares a key’s bytes among its strings when the key passes MySQL’s 3072 or SQL Server’s 900, and MariaDB then takes it', async () => {
+    const ddl = `CREATE TABLE tag (
+      id integer NOT NULL,
+      site character varying(600) NOT NULL,
+      name character varying(600) NOT NULL,
+      code character varying(20) NOT NULL,
+      PRIMARY KEY (code, site),
+      UNIQUE (id, site, name)
+    );`;
+    const mysql = await warningsOf('pgsql', 'mysql', ddl);
+    // (3072 - 8 for the integer) / 4 = 766 characters for site and name: 383 each.
+    expect(mysql.column('tag', 'site')?.driver_data_type_params).toEqual({ length: 383 });
+    expect(mysql.column('tag', 'name')?.driver_data_type_params).toEqual({ length: 383 });
+    expect(mysql.column('tag', 'code')?.driver_data_type_params).toEqual({ length: 20 });
+    expect(mysql.columns).toEqual(['tag.site', 'tag.name']);
+    const database = await scratchMariadb();
+    try {
+      await database.run(createScript(mysql.document).sql);
+      expect((await database.shape()).tables.tag?.uniques).toHaveLength(1);
+    } finally {
+      await database.drop();
+    }
+    const sqlsrv = await warningsOf('pgsql', 'sqlsrv', ddl);
+    // The clustered primary key: 900 bytes, 450 nvarchar characters, code keeps its 20 (site 430); then the
+    // unique key: (1700 - 8) / 2 = 846 characters for site and name, 423 each.
+    expect(sqlsrv.column('tag', 'site')?.driver_data_type_params).toEqual({ length: 423 });
+    expect(sqlsrv.column('tag', 'name')?.driver_data_type_params).toEqual({ length: 423 });
+    expect(sqlsrv.columns).toEqual(['tag.site', 'tag.site', 'tag.name']);
+  });
+
   it('drops a SQL Server cascade that would make a second path or a cycle, and says which', async () => {
     const { warnings, document } = await warningsOf(
       'pgsql',
