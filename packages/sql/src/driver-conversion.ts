@@ -1420,6 +1420,16 @@ export function translateCheck(
           i = list.end;
           break;
         }
+        // A sign (`BETWEEN -40 AND 240`) stays with its number.
+        if (
+          (token.text === '-' || token.text === '+') &&
+          next?.kind === 'number' &&
+          !afterOperand(out.at(-1))
+        ) {
+          out.push(token.text + next.text);
+          i++;
+          break;
+        }
         out.push(token.text);
         break;
       case 'ident': {
@@ -1445,6 +1455,12 @@ export function translateCheck(
     }
   }
   return out.join(' ').replace(/\( /g, '(').replace(/ \)/g, ')').replace(/ ,/g, ',');
+}
+
+/** Whether the text written last ends an operand (a sign after it is a minus, not a number's sign). */
+function afterOperand(last: string | undefined): boolean {
+  if (last === undefined || last === '(' || last === ',' || OPERATORS.has(last)) return false;
+  return !PORTABLE_WORDS.has(last.toLowerCase());
 }
 
 /** The values of `(ARRAY['a', 'b'])` starting at the token after ANY, and the index of its last token. */

@@ -258,14 +258,17 @@ describe('SQL for another driver: what a mapping loses is said', () => {
       seen datetime2,
       at datetimeoffset(3),
       version rowversion,
-      status tinyint NOT NULL CHECK ([status] BETWEEN 1 AND 4)
+      status tinyint NOT NULL CHECK ([status] BETWEEN 1 AND 4),
+      hours smallint CHECK ([hours] BETWEEN -40 AND 240 AND [hours] - 1 < 300)
     );`;
     for (const target of ['pgsql', 'mysql'] as const) {
       const { warnings, columns, document } = await warningsOf('sqlsrv', target, ddl);
       expect(columns.sort()).toEqual(['person.', 'person.at', 'person.seen', 'person.version'].sort());
       expect(warnings.find((warning) => warning.column === null)?.message).toMatch(/LIKE '\[0-9\]/);
+      const quote = (name: string) => (target === 'pgsql' ? `"${name}"` : `\`${name}\``);
       expect(document.tables[0]?.checks?.map((check) => check.expression)).toEqual([
-        target === 'pgsql' ? '"status" BETWEEN 1 AND 4' : '`status` BETWEEN 1 AND 4',
+        `${quote('status')} BETWEEN 1 AND 4`,
+        `${quote('hours')} BETWEEN -40 AND 240 AND ${quote('hours')} - 1 < 300`,
       ]);
     }
   });
