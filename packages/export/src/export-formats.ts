@@ -7,8 +7,8 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { renderDiagramSvg } from '@dss/diagram-svg';
 import { ServiceError } from '@dss/platform';
-import type { DiagramDocument } from '@dss/schema';
-import { createScript, dbmlScript, mermaidScript } from '@dss/sql';
+import type { DiagramDocument, Driver } from '@dss/schema';
+import { conversionNote, createScript, dbmlScript, documentForDriver, mermaidScript } from '@dss/sql';
 import type { PngAnswer, PngRequest } from './png-worker';
 
 export const EXPORT_FORMATS = ['sql', 'dbml', 'mermaid', 'svg', 'png'] as const;
@@ -23,14 +23,23 @@ export interface ExportBody {
 /** The most pixels a PNG export has (about 4096 × 4096): a larger drawing is scaled down to fit. */
 const MAX_PNG_PIXELS = 16_777_216;
 
-export async function exportBody(document: DiagramDocument, format: ExportFormat): Promise<ExportBody> {
+export interface ExportOptions {
+  /**
+   * SQL only: the driver to write the script for. Another than the diagram's converts the document
+   * (@dss/sql's documentForDriver) and starts the script with the conversion's warnings as comments; the
+   * file's extension then names the driver (`mysql.sql`). Absent: the diagram's own driver, `sql`.
+   */
+  driver?: Driver;
+}
+
+export async function exportBody(
+  document: DiagramDocument,
+  format: ExportFormat,
+  options: ExportOptions = {},
+): Promise<ExportBody> {
   switch (format) {
     case 'sql':
-      return {
-        body: createScript(document).sql,
-        contentType: 'application/sql; charset=utf-8',
-        extension: 'sql',
-      };
+      return sqlBody(document, options.driver);
     case 'dbml':
       return { body: dbmlScript(document), contentType: 'text/plain; charset=utf-8', extension: 'dbml' };
     case 'mermaid':
@@ -44,6 +53,19 @@ export async function exportBody(document: DiagramDocument, format: ExportFormat
     case 'png':
       return { body: await rasterise(standaloneSvg(document)), contentType: 'image/png', extension: 'png' };
   }
+}
+
+function sqlBody(document: DiagramDocument, driver: Driver | undefined): ExportBody {
+  const contentType = 'application/sql; charset=utf-8';
+  if (driver === undefined) return { body: createScript(document).sql, contentType, extension: 'sql' };
+  if (driver === document.driver)
+    return { body: createScript(document).sql, contentType, extension: `${driver}.sql` };
+  const converted = documentForDriver(document, driver);
+  return {
+    body: conversionNote(document.driver, driver, converted.warnings) + createScript(converted.document).sql,
+    contentType,
+    extension: `${driver}.sql`,
+  };
 }
 
 /** The drawing with its own size (the page version fills its container: width and height 100%). */

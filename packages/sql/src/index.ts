@@ -4,6 +4,13 @@ export { type ForeignKey, foreignKeys, tableKeys } from './constraints';
 export { createScript, type SqlScript } from './create-script';
 export { DIALECTS, type Dialect, enumTypeName, splitTableName } from './dialect';
 export {
+  type ConversionWarning,
+  conversionNote,
+  DRIVER_TITLES,
+  type DriverConversion,
+  documentForDriver,
+} from './driver-conversion';
+export {
   MIGRATION_WARNING_CODES,
   type Migration,
   type MigrationWarning,

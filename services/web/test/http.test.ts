@@ -6,6 +6,7 @@ import { type TestMember, twoTableShopPatch } from '@dss/system';
 import { readWebConfig } from '../src/config';
 import { startWebApp, type WebApp } from '../src/server';
 import { MAX_FAILURES } from '../src/sign-in-throttle';
+import { scratchMariadb } from '../../../packages/sql/test/real-db';
 import {
   api,
   createDiagram,
@@ -208,6 +209,56 @@ describe('web app over HTTP (whole embedded system)', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
       expect(text).toContain('<svg');
+    });
+  });
+
+  describe('Export menu', () => {
+    it('offers SQL for PostgreSQL (the diagram’s own driver, first), MySQL and SQL Server', async () => {
+      const client = new WebClient(web.webUrl);
+      await client.signIn(editor.email);
+      const { text } = await client.request(`/diagrams/${diagramUuid}`);
+      const menu = /<details class="export-menu"[\s\S]*?<\/details>/.exec(text)?.[0] ?? '';
+      const links = [...menu.matchAll(/<a href="([^"]*)" download>([^<]*)<\/a>/g)].map((match) => [
+        match[1],
+        match[2],
+      ]);
+      expect(links.slice(0, 3)).toEqual([
+        [`/diagrams/${diagramUuid}/export/sql?driver=pgsql`, 'SQL (PostgreSQL)'],
+        [`/diagrams/${diagramUuid}/export/sql?driver=mysql`, 'SQL (MySQL)'],
+        [`/diagrams/${diagramUuid}/export/sql?driver=sqlsrv`, 'SQL (SQL Server)'],
+      ]);
+      expect(links.slice(3).map(([, name]) => name)).toEqual(['DBML', 'Mermaid', 'SVG image', 'PNG image']);
+    });
+
+    it('answers /export/sql?driver=mysql of a PostgreSQL diagram with a MySQL script named for MySQL that MariaDB loads', async () => {
+      const client = new WebClient(web.webUrl);
+      await client.signIn(editor.email);
+      const { response, text } = await client.request(`/diagrams/${diagramUuid}/export/sql?driver=mysql`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-disposition')).toMatch(
+        /^attachment; filename="shop-v\d+\.mysql\.sql"$/,
+      );
+      expect(text.startsWith('-- Converted from PostgreSQL to MySQL: ')).toBe(true);
+      expect(text).toContain('CREATE TABLE `customers` (');
+      const database = await scratchMariadb();
+      try {
+        await database.run(text);
+        expect(Object.keys((await database.shape()).tables).sort()).toEqual(['customers', 'orders']);
+      } finally {
+        await database.drop();
+      }
+      // The diagram's own driver keeps plain `sql`; a driver that does not exist is a 404 like other bad params.
+      const own = await client.request(`/diagrams/${diagramUuid}/export/sql`);
+      expect(own.response.headers.get('content-disposition')).toMatch(
+        /^attachment; filename="shop-v\d+\.sql"$/,
+      );
+      expect(own.text).toContain('CREATE TABLE "customers" (');
+      expect(
+        (await client.request(`/diagrams/${diagramUuid}/export/sql?driver=oracle`)).response.status,
+      ).toBe(404);
+      expect(
+        (await client.request(`/diagrams/${diagramUuid}/export/dbml?driver=mysql`)).response.status,
+      ).toBe(404);
     });
   });
 
