@@ -2,7 +2,7 @@
 // scrolling canvas at 1:1 scale; after an edit only the changed tables and lines are drawn again
 // (CanvasDrawing). A press on a table selects it (Shift
 // adds to the selection); dragging moves every selected table, written as one edit when released.
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import type { EditorController } from './controller';
 import { CanvasDrawing } from './drawing';
 
@@ -14,7 +14,9 @@ export function Canvas({ editor, title }: { editor: EditorController; title: str
   const document = editor.document.value;
   const selection = editor.selection.value;
 
-  useEffect(() => {
+  // Drawn before the browser paints the render that carries the edit (a layout effect): an effect after
+  // paint would show the panels' change one frame before the drawing's.
+  useLayoutEffect(() => {
     const element = host.current;
     if (!element) return;
     drawing.current ??= new CanvasDrawing();

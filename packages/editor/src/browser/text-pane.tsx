@@ -22,6 +22,7 @@ import { createScript, dbmlScript } from '@dss/sql';
 import { isEmptyPatch } from '../changes';
 import { changedExcerpts } from '../dbml-blocks';
 import { dbmlChange, tableLine } from '../dbml-sync';
+import { textChange } from '../text-change';
 import type { EditorController } from './controller';
 import { dbmlHighlight, dbmlLanguage } from './dbml-language';
 
@@ -56,7 +57,13 @@ export class DbmlText {
   readonly problem = signal<TextProblem | null>(null);
   readonly warnings = signal<TextWarning[]>([]);
   /** The text as the person sees it; the view follows it through `onReplace`. */
-  text: string;
+  #text: string;
+  /**
+   * The diagram changed while the pane was closed and the text is not yet written from it: writing DBML
+   * of a 300-table diagram and updating the code view after every edit of the drawing is work nobody sees
+   * until the pane opens (or somebody reads `text`).
+   */
+  #stale = false;
   /** The text the person's typing started from (generated or accepted), with the diagram it reads as. */
   #base: { text: string; read: DiagramDocument | null };
   /** The DBML of the diagram the text stands for: a diagram change that keeps it keeps the text. */
@@ -71,9 +78,21 @@ export class DbmlText {
     readonly read: ReadDbml,
   ) {
     this.#written = dbmlScript(editor.document.value);
-    this.text = this.#written;
-    this.#base = { text: this.text, read: readAs(editor.document.value) };
+    this.#text = this.#written;
+    this.#base = { text: this.#text, read: readAs(editor.document.value) };
     editor.document.subscribe((document) => this.#diagramChanged(document));
+    editor.textOpen.subscribe((open) => {
+      if (open) this.#catchUp();
+    });
+  }
+
+  get text(): string {
+    this.#catchUp();
+    return this.#text;
+  }
+
+  set text(text: string) {
+    this.#text = text;
   }
 
   /** The view's hooks: text written from the diagram, and each DBML edit applied (benchmarks wait on it). */
@@ -167,15 +186,30 @@ export class DbmlText {
   #diagramChanged(document: DiagramDocument): void {
     // During a DBML edit of this pane, or while the person types or fixes an error, the text is theirs.
     if (this.state.value !== 'synced') return;
+    if (!this.editor.textOpen.value) {
+      this.#stale = true;
+      return;
+    }
+    this.#write(document);
+  }
+
+  #write(document: DiagramDocument): void {
+    this.#stale = false;
     const written = dbmlScript(document);
     if (written === this.#written) return;
     this.#rewrite(written);
   }
 
+  /** The text written from the diagram now, if it changed while the pane was closed. */
+  #catchUp(): void {
+    if (this.#stale && this.state.value === 'synced') this.#write(this.editor.document.value);
+  }
+
   #rewrite(written: string): void {
+    this.#stale = false;
     this.#written = written;
-    if (this.text === written && this.#base.text === written) return;
-    this.text = written;
+    if (this.#text === written && this.#base.text === written) return;
+    this.#text = written;
     this.#base = { text: written, read: readAs(this.editor.document.value) };
     this.warnings.value = [];
     this.#replace?.(written);
@@ -325,7 +359,7 @@ export function TextPane({ editor, text }: { editor: EditorController; text: Dbm
           if (!view) return;
           writing.current = true;
           try {
-            view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: written } });
+            view.dispatch({ changes: textChange(view.state.doc.toString(), written) });
           } finally {
             writing.current = false;
           }
@@ -349,8 +383,8 @@ export function TextPane({ editor, text }: { editor: EditorController; text: Dbm
 
   useEffect(() => {
     const view = sqlView.current;
-    if (view && view.state.doc.toString() !== sql)
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: sql } });
+    const shown = view?.state.doc.toString();
+    if (view && shown !== sql) view.dispatch({ changes: textChange(shown ?? '', sql) });
   }, [sql]);
 
   const state = text.state.value;

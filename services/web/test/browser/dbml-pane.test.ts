@@ -157,6 +157,30 @@ describe('the DBML pane of the editor (Chromium, whole embedded system)', () => 
     expect((await schemaOf(uuid)).tables.map((table) => table.name)).toEqual(['customers']);
   });
 
+  it('When the drawing changes while the pane is closed, then opening the pane shows the text of the diagram as it is now', async () => {
+    const uuid = await createDiagram(web, owner, CUSTOMERS, 'Closed pane');
+    const page = await suite.signedInPage(owner, `/diagrams/${uuid}/edit`);
+    const pane = await openPane(page, uuid);
+    expect(await pane.textContent()).not.toContain('table_2');
+    const toggle = page.getByRole('button', { name: 'DBML pane' });
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+
+    // Two canvas edits with the pane closed (its text is written only once it is shown again).
+    await page.getByRole('button', { name: 'Add table' }).click();
+    await page.getByRole('textbox', { name: 'Table name' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Add table' }).click();
+    await page.getByRole('textbox', { name: 'Table name' }).waitFor();
+    await saved(page);
+
+    await toggle.click();
+    await page.locator('#editor-text-dbml .cm-content', { hasText: 'table_3' }).waitFor({ timeout: 15_000 });
+    const text = await pane.textContent();
+    expect(text).toContain('table_2');
+    expect(text).toContain('Table "customers"');
+  });
+
   it('When the DBML has a syntax error, then its line and column are shown, nothing is drawn or saved from it, and fixing it applies it', async () => {
     const uuid = await createDiagram(web, owner, CUSTOMERS, 'Broken text');
     const page = await suite.signedInPage(owner, `/diagrams/${uuid}/edit`);
