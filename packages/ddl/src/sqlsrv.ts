@@ -349,6 +349,25 @@ function unitText(segments: Segment[]): string {
   return segments.map((segment) => segment.text).join(';\n');
 }
 
+/**
+ * A name as the parser gives it back, without the quotes it was written in. The T-SQL grammar keeps the
+ * brackets of a name that is also a keyword of its own (`[value]`, `[query]`), for tables, columns, keys and
+ * references alike; any other name arrives bare. `]]` inside brackets is one `]`, `""` inside quotes one `"`.
+ */
+function identifier(name: string): string {
+  const bracketed = /^\[((?:[^\]]|\]\])*)\]$/s.exec(name);
+  if (bracketed) return (bracketed[1] as string).replace(/\]\]/g, ']');
+  const quoted = /^"((?:[^"]|"")*)"$/s.exec(name);
+  if (quoted) return (quoted[1] as string).replace(/""/g, '"');
+  // Brackets the parser did take off leave their escapes: `[odd]] name]` arrives as `odd]] name`.
+  return name.replace(/\]\]/g, ']');
+}
+
+function nameAt(node: unknown, key: string): string | undefined {
+  const name = str(node, key);
+  return name === undefined ? undefined : identifier(name);
+}
+
 function qualified(schema: string | null | undefined, name: string): string {
   return schema && schema.toLowerCase() !== DEFAULT_SCHEMA ? `${schema}.${name}` : name;
 }
@@ -497,10 +516,10 @@ class SqlsrvReader {
   }
 
   private table(node: Ast): void {
-    const name = qualified(str(node, 'schemaName'), str(node, 'name') ?? '');
+    const name = qualified(nameAt(node, 'schemaName'), nameAt(node, 'name') ?? '');
     const table = this.builder.addTable(name);
     for (const field of arr(node, 'fields')) {
-      const columnName = str(field, 'name') ?? '';
+      const columnName = nameAt(field, 'name') ?? '';
       let written = str(obj(field, 'type'), 'type_name') ?? '';
       let autoIncrement = raw(field, 'increment') === true;
       const identity = /\s+identity\s*(\([^)]*\))?\s*$/i.exec(written);
@@ -543,13 +562,13 @@ class SqlsrvReader {
       for (const check of arr(field, 'checks')) this.check(name, check, columnName);
       if (raw(field, 'pk') === true)
         this.builder.addIndex(name, {
-          name: `PK_${str(node, 'name') ?? ''}`,
+          name: `PK_${nameAt(node, 'name') ?? ''}`,
           type: 'primary',
           columns: [columnName],
         });
       if (raw(field, 'unique') === true)
         this.builder.addIndex(name, {
-          name: `UQ_${str(node, 'name') ?? ''}_${columnName}`,
+          name: `UQ_${nameAt(node, 'name') ?? ''}_${columnName}`,
           type: 'unique',
           columns: [columnName],
         });
@@ -566,12 +585,12 @@ class SqlsrvReader {
           columns.length = 0;
           break;
         }
-        columns.push(str(column, 'value') ?? '');
+        columns.push(nameAt(column, 'value') ?? '');
       }
       if (columns.length === 0) continue;
       const type = raw(index, 'pk') === true ? 'primary' : raw(index, 'unique') === true ? 'unique' : 'index';
       this.builder.addIndex(name, {
-        name: str(index, 'name') ?? `${type}_${columns.join('_')}`,
+        name: nameAt(index, 'name') ?? `${type}_${columns.join('_')}`,
         type,
         columns,
       });
@@ -585,7 +604,7 @@ class SqlsrvReader {
   private check(table: string, node: Ast, column: string | null): void {
     const expression = (str(node, 'expression') ?? '').trim();
     if (expression === '') return;
-    let name = str(node, 'name');
+    let name = nameAt(node, 'name');
     if (name === undefined || name === '') {
       const bare = table.split('.').pop() ?? table;
       const taken = new Set(this.builder.table(table)?.checks.map((check) => check.name));
@@ -603,11 +622,13 @@ class SqlsrvReader {
       return ACTIONS.has(value) ? value : null;
     };
     this.builder.addForeignKey({
-      name: str(node, 'name') ?? null,
-      table: qualified(str(source, 'schemaName'), str(source, 'tableName') ?? ''),
-      columns: ((raw(source, 'fieldNames') as string[] | undefined) ?? []).map(String),
-      refTable: qualified(str(target, 'schemaName'), str(target, 'tableName') ?? ''),
-      refColumns: ((raw(target, 'fieldNames') as string[] | undefined) ?? []).map(String),
+      name: nameAt(node, 'name') ?? null,
+      table: qualified(nameAt(source, 'schemaName'), nameAt(source, 'tableName') ?? ''),
+      columns: ((raw(source, 'fieldNames') as string[] | undefined) ?? []).map((n) => identifier(String(n))),
+      refTable: qualified(nameAt(target, 'schemaName'), nameAt(target, 'tableName') ?? ''),
+      refColumns: ((raw(target, 'fieldNames') as string[] | undefined) ?? []).map((n) =>
+        identifier(String(n)),
+      ),
       onDelete: action('onDelete'),
       onUpdate: action('onUpdate'),
     });

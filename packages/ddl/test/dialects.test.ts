@@ -97,3 +97,36 @@ describe('mysql pre-cleaning', () => {
     ]);
   });
 });
+
+describe('names', () => {
+  it('sqlsrv: names that are keywords of the T-SQL grammar ([value], [query]) arrive without their brackets everywhere', async () => {
+    const result = await convertDdl(
+      'sqlsrv',
+      `CREATE TABLE [value] ([id] int NOT NULL PRIMARY KEY, [value] nvarchar(10), [query] int UNIQUE,
+         CONSTRAINT [uq] UNIQUE ([value]), CONSTRAINT [ck] CHECK ([query] > 0));
+       CREATE INDEX [ix] ON [value] ([query], [value]);
+       CREATE TABLE [t2] ([id] int PRIMARY KEY, [query] int,
+         CONSTRAINT [fk] FOREIGN KEY ([query]) REFERENCES [value]([query]));
+       CREATE TABLE [odd]] name] ([a]]b] int);`,
+    );
+    if (!result.ok) throw new Error(result.message);
+    const tables = result.document.tables;
+    expect(tables.map((table) => table.name)).toEqual(['value', 't2', 'odd] name']);
+    expect(tables[0]!.columns.map((column) => column.name)).toEqual(['id', 'value', 'query']);
+    expect(tables[2]!.columns.map((column) => column.name)).toEqual(['a]b']);
+    expect(tables[0]!.indexes.map((index) => [index.name, index.columns])).toEqual(
+      expect.arrayContaining([
+        ['uq', ['value']],
+        ['ix', ['query', 'value']],
+      ]),
+    );
+    expect(
+      result.document.relationships.map((r) => [
+        r.source_table,
+        r.source_column,
+        r.target_table,
+        r.target_column,
+      ]),
+    ).toEqual([['t2', 'query', 'value', 'query']]);
+  });
+});
