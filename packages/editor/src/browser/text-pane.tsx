@@ -95,6 +95,14 @@ export class DbmlText {
     this.#text = text;
   }
 
+  /**
+   * The text as last handed to the view, without catching up: what a code view starts from when it is made
+   * (a render reading `text` would write the text of every edit again while the pane is closed).
+   */
+  get shownText(): string {
+    return this.#text;
+  }
+
   /** The view's hooks: text written from the diagram, and each DBML edit applied (benchmarks wait on it). */
   attach(replace: (text: string) => void, applied?: () => void): () => void {
     this.#replace = replace;
@@ -333,7 +341,7 @@ export function TextPane({ editor, text }: { editor: EditorController; text: Dbm
     text.history(direction);
     return true;
   };
-  const dbmlView = useCodeView(dbmlHost, 'DBML', text.text, [
+  const dbmlView = useCodeView(dbmlHost, 'DBML', text.shownText, [
     dbmlLanguage,
     syntaxHighlighting(dbmlHighlight),
     lintGutter(),

@@ -232,8 +232,8 @@ describe('the DBML pane of the editor (Chromium, whole embedded system)', () => 
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole('tab', { name: 'SQL' }).click();
     const sql = page.getByRole('textbox', { name: 'SQL' });
-    await sql.waitFor();
-    expect(await sql.textContent()).toContain('CREATE TABLE "customers"');
+    // The script is put into the view after the render that shows the tab.
+    await sql.filter({ hasText: 'CREATE TABLE "customers"' }).waitFor({ timeout: 15_000 });
     expect(await sql.getAttribute('aria-readonly')).toBe('true');
     expect(await seriousViolations(page)).toEqual([]);
   });
