@@ -289,12 +289,10 @@ export function createAccountsHandlers(deps: AccountsDeps) {
       if (await repo.findLiveTeamBySlug(pool, slug)) {
         throw new ServiceError('conflict', `a team with slug "${slug}" already exists`);
       }
-      const team = await repo.insertTeam(pool, {
-        id: randomUUID(),
-        slug,
-        name: request.name || slug,
-        plan: plan.name,
-      });
+      const team = await conflictIfTaken(
+        repo.insertTeam(pool, { id: randomUUID(), slug, name: request.name || slug, plan: plan.name }),
+        `a team with slug "${slug}" already exists`,
+      );
       return toTeam(team, plan);
     },
 
@@ -350,12 +348,15 @@ export function createAccountsHandlers(deps: AccountsDeps) {
       if (await repo.findUserByEmail(pool, email)) {
         throw new ServiceError('conflict', `a user with email "${email}" already exists`);
       }
-      const user = await repo.insertUser(pool, {
-        id: randomUUID(),
-        email,
-        name: request.name || email,
-        password_hash: request.password ? await hashPassword(request.password) : null,
-      });
+      const user = await conflictIfTaken(
+        repo.insertUser(pool, {
+          id: randomUUID(),
+          email,
+          name: request.name || email,
+          password_hash: request.password ? await hashPassword(request.password) : null,
+        }),
+        `a user with email "${email}" already exists`,
+      );
       return toUser(user);
     },
 
@@ -490,4 +491,17 @@ function required(field: string, value: string | undefined): string {
   const trimmed = (value ?? '').trim();
   if (!trimmed) throw new ServiceError('invalid_request', `${field} is required`);
   return trimmed;
+}
+
+/**
+ * An insert whose unique key another request took between our look-up and the insert (two creates of the same
+ * email or slug at once): the same conflict the look-up answers, not an internal error.
+ */
+async function conflictIfTaken<T>(insert: Promise<T>, message: string): Promise<T> {
+  try {
+    return await insert;
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === '23505') throw new ServiceError('conflict', message);
+    throw error;
+  }
 }
