@@ -9,14 +9,13 @@
 // Settings: BENCH_REDRAW_EDITS (8 of each kind, at most 50). PostgreSQL: DSS_TEST_DATABASE_URL, else
 // 127.0.0.1:5432. Chromium: DSS_TEST_CHROMIUM, else /usr/bin/chromium. DSS_BENCH_PART=redraw runs only this.
 import { patchBetween } from '@dss/editor';
-import { freePort } from '@dss/platform/testing';
 import { emptyDocument } from '@dss/schema';
 import { generateDiagram } from '@dss/schema/dist/bench/generate-diagram';
-import { startTestSystem, type TestMember, TestPeople } from '@dss/system';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { TestMember } from '@dss/system';
+import type { Browser, Page } from 'playwright-core';
+import { PASSWORD, signIn, startBenchSystem } from './bench-system';
 
 const EDITS = Math.min(50, Math.max(1, Number(process.env.BENCH_REDRAW_EDITS) || 8));
-const PASSWORD = 'correct horse battery staple';
 const WAIT_MS = 15_000;
 const BUDGET_MS = { column: 100, move: 200 };
 
@@ -63,10 +62,7 @@ async function openEditor(browser: Browser, webUrl: string, person: TestMember, 
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   context.setDefaultTimeout(WAIT_MS);
   const page = await context.newPage();
-  await page.goto(`${webUrl}/diagrams/${uuid}/edit`);
-  await page.fill('input[name=email]', person.email);
-  await page.fill('input[name=password]', PASSWORD);
-  await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit]')]);
+  await signIn(page, webUrl, `/diagrams/${uuid}/edit`, person);
   await page.locator('#editor-canvas svg g.dss-table').first().waitFor();
   await page.evaluate(instrument);
   return page;
@@ -141,17 +137,8 @@ function median(values: number[]): number {
 }
 
 async function main() {
-  const port = await freePort();
-  const webUrl = `http://127.0.0.1:${port}`;
-  const system = await startTestSystem(
-    { DSS_WEB_PORT: String(port), DSS_APP_URL: webUrl },
-    { withoutImporter: true },
-  );
-  const people = new TestPeople(system.grpc.accounts);
-  const browser = await chromium.launch({
-    executablePath: process.env.DSS_TEST_CHROMIUM || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  const bench = await startBenchSystem();
+  const { system, people, browser, webUrl } = bench;
   try {
     const person = await people.member({
       team: 'bench-redraw',
@@ -223,9 +210,7 @@ async function main() {
       );
     }
   } finally {
-    await browser.close();
-    people.close();
-    await system.stop();
+    await bench.stop();
   }
 }
 

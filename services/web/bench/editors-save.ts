@@ -12,13 +12,12 @@
 // Settings: BENCH_EDITORS_EDITS (10 per page, at most 100). PostgreSQL: DSS_TEST_DATABASE_URL, else
 // 127.0.0.1:5432; NATS: DSS_TEST_NATS_URL, else 127.0.0.1:4222. Chromium: DSS_TEST_CHROMIUM, else
 // /usr/bin/chromium. DSS_BENCH_PART=editors runs only this bench (and `live` only live-latency).
-import { freePort, testNatsUrl } from '@dss/platform/testing';
-import { startTestSystem, type TestMember, TestPeople, twoTableShopPatch } from '@dss/system';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type TestMember, twoTableShopPatch } from '@dss/system';
+import type { Browser, Page } from 'playwright-core';
+import { PASSWORD, signIn, startBenchSystem } from './bench-system';
 
 const EDITS = Math.min(100, Math.max(1, Number(process.env.BENCH_EDITORS_EDITS) || 10));
 const EDITORS = 10;
-const PASSWORD = 'correct horse battery staple';
 const TABLES = ['customers', 'orders', 'products'];
 /** Every wait on a page (an edit reaching "Saved", a control appearing) ends by then. */
 const WAIT_MS = 30_000;
@@ -84,10 +83,7 @@ async function openEditor(browser: Browser, webUrl: string, editor: Editor): Pro
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   context.setDefaultTimeout(WAIT_MS);
   const page = await context.newPage();
-  await page.goto(`${webUrl}/diagrams/${editor.uuid}/edit`);
-  await page.fill('input[name=email]', editor.person.email);
-  await page.fill('input[name=password]', PASSWORD);
-  await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit]')]);
+  await signIn(page, webUrl, `/diagrams/${editor.uuid}/edit`, editor.person);
   await page.getByRole('button', { name: 'Add table' }).waitFor();
   await page
     .getByRole('status')
@@ -134,22 +130,8 @@ async function edit(page: Page, editor: Editor, prefix: string, edits: number, r
 }
 
 async function measure(bus: 'in-process' | 'NATS'): Promise<Row> {
-  const port = await freePort();
-  const webUrl = `http://127.0.0.1:${port}`;
-  const system = await startTestSystem(
-    {
-      DSS_WEB_PORT: String(port),
-      DSS_APP_URL: webUrl,
-      ...(bus === 'NATS' ? { NATS_URL: testNatsUrl() } : {}),
-    },
-    // No importer: on a shared NATS server it would take other runs' import jobs.
-    { withoutImporter: true },
-  );
-  const people = new TestPeople(system.grpc.accounts);
-  const browser = await chromium.launch({
-    executablePath: process.env.DSS_TEST_CHROMIUM || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  const bench = await startBenchSystem(bus);
+  const { system, people, browser, webUrl } = bench;
   try {
     const shop = twoTableShopPatch();
     const schema = {
@@ -209,9 +191,7 @@ async function measure(bus: 'in-process' | 'NATS'): Promise<Row> {
     }
     return { bus, alone, together, lost, checked };
   } finally {
-    await browser.close();
-    people.close();
-    await system.stop();
+    await bench.stop();
   }
 }
 

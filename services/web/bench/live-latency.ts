@@ -7,12 +7,11 @@
 // Settings: BENCH_LIVE_SAVES (20). PostgreSQL: DSS_TEST_DATABASE_URL, else 127.0.0.1:5432; NATS:
 // DSS_TEST_NATS_URL, else 127.0.0.1:4222. Chromium: DSS_TEST_CHROMIUM, else /usr/bin/chromium.
 import { createServiceClient } from '@dss/platform';
-import { freePort, testNatsUrl } from '@dss/platform/testing';
-import { startTestSystem, TestPeople, twoTableShopPatch } from '@dss/system';
-import { chromium, type Page } from 'playwright-core';
+import { twoTableShopPatch } from '@dss/system';
+import type { Page } from 'playwright-core';
+import { PASSWORD, signIn, startBenchSystem } from './bench-system';
 
 const SAVES = Number(process.env.BENCH_LIVE_SAVES ?? 20);
-const PASSWORD = 'correct horse battery staple';
 
 interface Row {
   bus: string;
@@ -21,23 +20,9 @@ interface Row {
 }
 
 async function measure(bus: 'in-process' | 'NATS'): Promise<Row> {
-  const port = await freePort();
-  const webUrl = `http://127.0.0.1:${port}`;
-  const system = await startTestSystem(
-    {
-      DSS_WEB_PORT: String(port),
-      DSS_APP_URL: webUrl,
-      ...(bus === 'NATS' ? { NATS_URL: testNatsUrl() } : {}),
-    },
-    // No importer: on a shared NATS server it would take other runs' import jobs.
-    { withoutImporter: true },
-  );
-  const people = new TestPeople(system.grpc.accounts);
+  const bench = await startBenchSystem(bus);
+  const { system, people, browser, webUrl } = bench;
   const diagrams = createServiceClient('Diagrams', system.grpc.diagrams);
-  const browser = await chromium.launch({
-    executablePath: process.env.DSS_TEST_CHROMIUM || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
   try {
     const team = await people.accounts.CreateTeam({ slug: 'bench-live', name: 'Bench live', plan: 'team' });
     const person = await people.member({
@@ -53,10 +38,7 @@ async function measure(bus: 'in-process' | 'NATS'): Promise<Row> {
     });
     const uuid = ((await created.json()) as { data: { uuid: string } }).data.uuid;
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`${webUrl}/diagrams/${uuid}`);
-    await page.fill('input[name=email]', person.email);
-    await page.fill('input[name=password]', PASSWORD);
-    await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit]')]);
+    await signIn(page, webUrl, `/diagrams/${uuid}`, person);
     await page.waitForSelector('#live[data-state="open"]');
 
     let count = 0;
@@ -93,10 +75,8 @@ async function measure(bus: 'in-process' | 'NATS'): Promise<Row> {
     }
     return row;
   } finally {
-    await browser.close();
     diagrams.close();
-    people.close();
-    await system.stop();
+    await bench.stop();
   }
 }
 
