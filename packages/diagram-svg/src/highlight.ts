@@ -23,6 +23,11 @@ export function emptyHighlight(): DiagramHighlight {
 }
 
 /** The CSS class a mark becomes on the marked element (`dss-added`, `dss-changed`, `dss-removed`). */
+/** Whether the highlight marks nothing (every drawing without a review's marks). */
+export function isEmptyHighlight(highlight: DiagramHighlight): boolean {
+  return Object.values(highlight).every((marks: Map<string, ChangeMark>) => marks.size === 0);
+}
+
 export function markClass(mark: ChangeMark | undefined): string {
   return mark === undefined ? '' : ` dss-${mark}`;
 }

@@ -12,6 +12,7 @@ export {
   RouteMemory,
   SearchCache,
   svgOfParts,
+  TableCache,
   TABLE_LAYER_ATTRIBUTES,
 } from './render';
 export { type ReviewDrawing, reviewDiagram } from './review';

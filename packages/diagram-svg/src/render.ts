@@ -14,7 +14,7 @@
 // `style-src 'self'` (presentation attributes, classes styled by `diagramCss`).
 import type { DiagramDocument, Group, Relationship } from '@dss/schema';
 import { Bounds } from './bounds';
-import { type DiagramHighlight, emptyHighlight } from './highlight';
+import { type DiagramHighlight, emptyHighlight, isEmptyHighlight } from './highlight';
 import { FONT_SANS, INK, INK_MUTED } from './palette';
 import { RelationshipEndpoints } from './relationship-endpoints';
 import { groupLabelBox, renderGroup } from './render-group';
@@ -28,6 +28,8 @@ import type { RouteMemory } from './routing/route-memory';
 // The editor's bundle takes this module as @dss/diagram-svg: what it uses of the package is exported here.
 export { SearchCache } from './routing/grid-search';
 export { RouteMemory } from './routing/route-memory';
+export { TableCache } from './table-cache';
+import type { TableCache } from './table-cache';
 import { fitTableBoxes, tableBox } from './table-geometry';
 import { attributes, element, escapeXml, formatNumber, numberOf, textOf } from './xml';
 
@@ -45,6 +47,11 @@ export interface RenderOptions {
    * the edited tables' lines and the lines their new boxes stand on are routed again.
    */
   routeMemory?: RouteMemory;
+  /**
+   * The previous drawings' tables (see TableCache): a table record drawn before, in the same box and
+   * context, gives the same markup without being drawn again. Only for documents never changed in place.
+   */
+  tableCache?: TableCache;
 }
 
 /** One keyed part of a layer: a table (by name) or a relationship (by uuid) and its markup. */
@@ -84,7 +91,8 @@ export function renderDiagramParts(document: DiagramDocument, options: RenderOpt
   const groups = Array.isArray(document.groups) ? document.groups : [];
   const notes = Array.isArray(document.sticky_notes) ? document.sticky_notes : [];
   const bounds = new Bounds();
-  fitTableBoxes(tables);
+  const tableCache = options.tableCache;
+  fitTableBoxes(tables, tableCache);
 
   // Each layer's parts are joined once (see renderTable for why).
   const groupLayer: string[] = [];
@@ -113,19 +121,24 @@ export function renderDiagramParts(document: DiagramDocument, options: RenderOpt
   const noForeignKeys = new Set<string>();
   const groupNames = new Map(groups.map((group) => [group.uuid, textOf(group.name)]));
   const tableLayer: DrawnPart[] = [];
-  for (const table of tables)
-    tableLayer.push({
-      key: textOf(table.name),
-      markup: renderTable(
-        table,
-        {
-          highlight,
-          foreignKeyColumns: foreignKeys.get(textOf(table.name)) ?? noForeignKeys,
-          group: table.parent_uuid === null ? null : (groupNames.get(table.parent_uuid) ?? null),
-        },
-        bounds,
-      ),
-    });
+  // A highlight marks tables, columns and indexes by uuid: kept markup is only for drawings without one.
+  const keep = tableCache !== undefined && isEmptyHighlight(highlight) ? tableCache : null;
+  for (const table of tables) {
+    const context = {
+      highlight,
+      foreignKeyColumns: foreignKeys.get(textOf(table.name)) ?? noForeignKeys,
+      group: table.parent_uuid === null ? null : (groupNames.get(table.parent_uuid) ?? null),
+    };
+    let markup: string;
+    if (keep === null) markup = renderTable(table, context, bounds);
+    else {
+      const box = tableBox(table);
+      bounds.include(box.left, box.top, box.left + box.width, box.top + box.height);
+      const key = `${box.left},${box.top},${box.width},${box.height}\u0000${context.group ?? ''}\u0000${[...context.foreignKeyColumns].join('\u0000')}`;
+      markup = keep.markup(table, key, () => renderTable(table, context, bounds));
+    }
+    tableLayer.push({ key: textOf(table.name), markup });
+  }
 
   const noteLayer: string[] = [];
   for (const note of notes)
