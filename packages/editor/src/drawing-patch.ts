@@ -18,19 +18,23 @@ export interface LayerPlan {
 
 /** How to turn a layer drawn from `before` into one drawn from `after`, reusing unchanged nodes. */
 export function planLayer(before: readonly DrawnPart[], after: readonly DrawnPart[]): LayerPlan {
-  // Unchanged parts by key and markup; a key can repeat in a malformed document, so each holds a queue.
-  const unchanged = new Map<string, number[]>();
+  // Earlier parts by key; a key can repeat in a malformed document, so each holds a queue. Markup is
+  // compared only between parts of one key: a kept table's markup is the very string drawn before
+  // (TableCache), so most comparisons are of a string with itself.
+  const byKey = new Map<string, number[]>();
   before.forEach((part, at) => {
-    const id = `${part.key}\u0000${part.markup}`;
-    const list = unchanged.get(id);
-    if (list === undefined) unchanged.set(id, [at]);
+    const list = byKey.get(part.key);
+    if (list === undefined) byKey.set(part.key, [at]);
     else list.push(at);
   });
   const used = new Set<number>();
   let redrawn = 0;
   const steps = after.map((part): LayerStep => {
-    const at = unchanged.get(`${part.key}\u0000${part.markup}`)?.shift();
-    if (at !== undefined) {
+    const list = byKey.get(part.key);
+    const found = list?.findIndex((at) => (before[at] as DrawnPart).markup === part.markup) ?? -1;
+    if (list !== undefined && found >= 0) {
+      const at = list[found] as number;
+      list.splice(found, 1);
       used.add(at);
       return { keep: at };
     }

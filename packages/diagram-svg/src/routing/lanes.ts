@@ -61,13 +61,57 @@ export interface LaneMemo {
 
 export function separateLanes(routes: LaneRoute[], tableRects: readonly Rect[], memo?: LaneMemo): void {
   const tables = new TableIndex(tableRects);
+  const runs = new Runs(routes);
   for (let round = 0; round < ROUNDS; round++) {
-    const moved = spread(routes, tables, 'vertical', memo) + spread(routes, tables, 'horizontal', memo);
+    const moved = spread(runs, tables, 'vertical', memo) + spread(runs, tables, 'horizontal', memo);
     if (moved === 0) break;
   }
-  repair(routes, tables, 'vertical');
-  repair(routes, tables, 'horizontal');
+  repair(runs, tables, 'vertical');
+  repair(runs, tables, 'horizontal');
 }
+
+type Orientation = 'vertical' | 'horizontal';
+
+/**
+ * The runs of one orientation sorted by line, as segmentsOf lists them (by route, then along the route,
+ * for equal lines). A settled line's runs never move (all of them are fixed), so they are listed and
+ * sorted once per orientation and merged with the moving lines' runs at each pass: in the editor, kept
+ * lines are most of those near an edit.
+ */
+class Runs {
+  readonly #settled = new Map<Orientation, Segment[]>();
+
+  constructor(readonly routes: LaneRoute[]) {}
+
+  sorted(orientation: Orientation): Segment[] {
+    let settled = this.#settled.get(orientation);
+    if (settled === undefined) {
+      settled = segmentsOf(this.routes, orientation, true).sort(byLine);
+      this.#settled.set(orientation, settled);
+    }
+    const moving = segmentsOf(this.routes, orientation, false).sort(byLine);
+    if (settled.length === 0) return moving;
+    const merged: Segment[] = [];
+    let a = 0;
+    let b = 0;
+    while (a < settled.length && b < moving.length) {
+      const x = settled[a] as Segment;
+      const y = moving[b] as Segment;
+      if (byLine(x, y) < 0 || (x.line === y.line && (x.route - y.route || x.at - y.at) < 0)) {
+        merged.push(x);
+        a++;
+      } else {
+        merged.push(y);
+        b++;
+      }
+    }
+    while (a < settled.length) merged.push(settled[a++] as Segment);
+    while (b < moving.length) merged.push(moving[b++] as Segment);
+    return merged;
+  }
+}
+
+const byLine = (a: Segment, b: Segment) => a.line - b.line;
 
 /** Runs of different lines closer than this still read as one. */
 const TOO_CLOSE = 2.5;
@@ -77,8 +121,9 @@ const REPAIR_STEPS = [3, -3, 6, -6, 9, -9, 12, -12, 16, -16, 20, -20, 25, -25, 3
  * Where lanes could not be spread evenly (a narrow gap, a lane pulled back from a table), moves one of
  * each pair of runs still lying on top of each other to the nearest free place that keeps off the tables.
  */
-function repair(routes: LaneRoute[], tables: TableIndex, orientation: 'vertical' | 'horizontal'): void {
-  const segments = segmentsOf(routes, orientation).sort((a, b) => a.line - b.line);
+function repair(runs: Runs, tables: TableIndex, orientation: Orientation): void {
+  const routes = runs.routes;
+  const segments = runs.sorted(orientation);
   // Segments by line, kept sorted as segments move, so each check looks only at close neighbours.
   const lines = segments.map((segment) => segment.line);
   const near = (segment: Segment, line: number) => {
@@ -124,11 +169,13 @@ function repair(routes: LaneRoute[], tables: TableIndex, orientation: 'vertical'
   }
 }
 
-function segmentsOf(routes: LaneRoute[], orientation: 'vertical' | 'horizontal'): Segment[] {
+/** The runs of the settled lines, or of the others, in route order. */
+function segmentsOf(routes: LaneRoute[], orientation: Orientation, settled: boolean): Segment[] {
   const along = orientation === 'vertical' ? 1 : 0;
   const across = 1 - along;
   const segments: Segment[] = [];
   routes.forEach((route, index) => {
+    if ((route.settled === true) !== settled) return;
     const points = route.points;
     const last = points.length - 1;
     const start = points[0] as Point;
@@ -177,12 +224,13 @@ function segmentsOf(routes: LaneRoute[], orientation: 'vertical' | 'horizontal')
 
 /** Moves crowded segments into lanes; returns how many moved. */
 function spread(
-  routes: LaneRoute[],
+  runs: Runs,
   tables: TableIndex,
-  orientation: 'vertical' | 'horizontal',
+  orientation: Orientation,
   memo: LaneMemo | undefined,
 ): number {
-  const segments = segmentsOf(routes, orientation).sort((a, b) => a.line - b.line);
+  const routes = runs.routes;
+  const segments = runs.sorted(orientation);
   // Components of "closer than a lane and overlapping, on different lines".
   const parent = segments.map((_, index) => index);
   const find = (index: number): number => {
