@@ -23,6 +23,8 @@ export type SaveState =
 
 const DEBOUNCE_MS = 600;
 const RETRY_MS = 3000;
+/** Longest an edit waits to be kept in localStorage when no frame is drawn. */
+const KEEP_AT_LATEST_MS = 250;
 
 interface Kept {
   base_version_uuid: string;
@@ -34,6 +36,8 @@ export class Autosave {
   #version: string;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #inFlight = false;
+  /** An edit's patch waits to be kept in localStorage (#keepSoon). */
+  #keepPending = false;
   /** The save on its way, so the live layer can wait for it before reading the newest version. */
   #sending: Promise<void> = Promise.resolve();
   #state: SaveState = { kind: 'saved' };
@@ -48,6 +52,11 @@ export class Autosave {
     this.#saved = store.document;
     this.#version = version;
     window.addEventListener('online', () => this.schedule(0));
+    // A page being closed or hidden keeps what is unsaved at once (see #keepSoon).
+    window.addEventListener('pagehide', () => this.#keepNow());
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'hidden') this.#keepNow();
+    });
   }
 
   get version(): string {
@@ -86,8 +95,7 @@ export class Autosave {
 
   /** Called after every edit (and undo, redo): keeps the unsaved patch and saves it shortly. */
   changed(): void {
-    const patch = patchBetween(this.#saved, this.store.document);
-    this.#keep(patch);
+    this.#keepSoon();
     if (this.#state.kind === 'conflict') return;
     // "Saving…" from the edit on, so the status never reads "Saved" while an edit waits to be sent.
     if (this.#state.kind !== 'offline') this.#setState({ kind: 'saving' });
@@ -252,6 +260,24 @@ export class Autosave {
 
   #key(): string {
     return `dss-editor:${this.diagramUuid}`;
+  }
+
+  /**
+   * Keeps the unsaved patch in this browser once the frame that shows the edit is drawn: the diff and
+   * writing it out take milliseconds that would otherwise delay the drawing on a large diagram. A timer
+   * covers a page whose frames are paused (a hidden tab); pagehide and hiding keep it at once.
+   */
+  #keepSoon(): void {
+    if (this.#keepPending) return;
+    this.#keepPending = true;
+    requestAnimationFrame(() => setTimeout(() => this.#keepNow(), 0));
+    setTimeout(() => this.#keepNow(), KEEP_AT_LATEST_MS);
+  }
+
+  #keepNow(): void {
+    if (!this.#keepPending) return;
+    this.#keepPending = false;
+    this.#keep(patchBetween(this.#saved, this.store.document));
   }
 
   #keep(patch: EditPatch): void {

@@ -27,16 +27,12 @@ export function Canvas({ editor, title }: { editor: EditorController; title: str
     mark(element, selection);
     // Tells a benchmark or test the drawing of this version is on the page (an attribute, read only by them).
     element.dataset['drawn'] = String(Number(element.dataset['drawn'] ?? '0') + 1);
-    const updateView = () => {
-      editor.view = {
-        left: box.x + element.scrollLeft,
-        top: box.y + element.scrollTop,
-        width: element.clientWidth,
-        height: element.clientHeight,
-      };
-    };
-    updateView();
-    element.onscroll = updateView;
+    editor.measureView = () => ({
+      left: box.x + element.scrollLeft,
+      top: box.y + element.scrollTop,
+      width: element.clientWidth,
+      height: element.clientHeight,
+    });
   }, [document]);
 
   useEffect(() => {

@@ -33,8 +33,16 @@ export class EditorController {
   /** The DBML/SQL pane beside the drawing is shown. */
   readonly textOpen = signal(false);
   readonly history = signal({ canUndo: false, canRedo: false });
-  /** The part of the diagram in view, in diagram units (set by the canvas as it scrolls). */
-  view: Rect = { left: 0, top: 0, width: 900, height: 600 };
+  /**
+   * Measures the part of the diagram in view, in diagram units; the canvas sets it. Measured when asked
+   * (placing a new table), not after each drawing: reading the canvas's size then would make the browser
+   * lay the whole SVG out inside the edit, before the panels' changes, instead of once for the frame.
+   */
+  measureView: () => Rect = () => ({ left: 0, top: 0, width: 900, height: 600 });
+
+  get view(): Rect {
+    return this.measureView();
+  }
   readonly #selectionListeners = new Set<(tables: string[]) => void>();
 
   constructor(
