@@ -100,6 +100,10 @@ figure.diagram .dss-relationship-info { position: absolute; left: 8px; bottom: 8
 .dss-diagram .dss-collapsed-group { cursor: pointer; }
 .dss-diagram .dss-collapsed-group rect { fill: var(--dss-table-body); stroke: var(--dss-table-border); stroke-width: 2; }
 .dss-diagram .dss-collapsed-group text { fill: var(--dss-ink); font-weight: 600; dominant-baseline: middle; }
+.dss-diagram .dss-group-collapse { cursor: pointer; }
+.dss-diagram .dss-group-collapse rect { fill: var(--dss-table-body); stroke: var(--dss-table-border); }
+.dss-diagram .dss-group-collapse path { stroke: var(--dss-ink); stroke-width: 2; }
+.dss-diagram .dss-group-collapse:focus-visible rect, .dss-diagram .dss-group-collapse:hover rect { stroke: var(--dss-ink); }
 .dss-diagram .dss-group-link { stroke: var(--dss-line); stroke-width: 3; }
 figure.diagram .dss-groups-offer { position: absolute; left: 8px; top: 52px; z-index: 1; margin: 0;
   padding: 6px 10px; background: var(--dss-info-paper); border: 1px solid var(--dss-info-border); border-radius: 6px;

@@ -3,7 +3,8 @@
 // one line per neighbour: another group (collapsed or not) or a table in no group, whatever the number of
 // foreign keys between them (the line's title says how many). "Collapse groups" in the toolbar collapses
 // them all, a collapsed box expands its group (click, Enter or Space), and a diagram of more than
-// OFFER_FROM_TABLES tables in groups offers to open with its groups collapsed.
+// OFFER_FROM_TABLES tables in groups offers to open with its groups collapsed. Each group's frame has its
+// own "Collapse group <name>" button beside its label, so one group can be folded away alone.
 const SVG = 'http://www.w3.org/2000/svg';
 export const OFFER_FROM_TABLES = 100;
 
@@ -171,6 +172,11 @@ export function addGroups(figure: HTMLElement, svg: SVGSVGElement, bar: HTMLElem
     redraw();
   };
   toggle.addEventListener('click', () => collapseAll(collapsed.size !== groups.length));
+  for (const group of groups)
+    addCollapseButton(group, (name) => {
+      collapsed.add(name);
+      redraw();
+    });
   bar.appendChild(toggle);
   redraw();
 
@@ -192,4 +198,48 @@ export function addGroups(figure: HTMLElement, svg: SVGSVGElement, bar: HTMLElem
     offer.append(accept, ' ', dismiss);
     figure.appendChild(offer);
   }
+}
+
+/** Side of a frame's collapse button, in drawing units. */
+const BUTTON = 18;
+
+/**
+ * A small "−" button just right of a group's label, inside the frame's label strip (lines keep off the
+ * label, and the group's tables stand below the strip). It is part of the group's <g>, so it is hidden
+ * with the frame while the group is collapsed.
+ */
+function addCollapseButton(group: SVGGElement, collapse: (name: string) => void): void {
+  const name = group.dataset['group'] ?? '';
+  const label = group.querySelector<SVGTextElement>('text.dss-group-name');
+  const frame = group.querySelector<SVGRectElement>('rect.dss-frame');
+  if (label === null || frame === null) return;
+  const text = label.getBBox();
+  const box = frame.getBBox();
+  const x = Math.min(text.x + text.width + 8, box.x + box.width - BUTTON - 6);
+  const y = box.y + 10;
+  const button = document.createElementNS(SVG, 'g');
+  button.setAttribute('class', 'dss-group-collapse');
+  button.setAttribute('role', 'button');
+  button.setAttribute('tabindex', '0');
+  button.setAttribute('aria-label', `Collapse group ${name}`);
+  const title = document.createElementNS(SVG, 'title');
+  title.textContent = `Collapse group ${name}`;
+  const rect = document.createElementNS(SVG, 'rect');
+  for (const [attribute, value] of Object.entries({ x, y, width: BUTTON, height: BUTTON, rx: 4 }))
+    rect.setAttribute(attribute, String(value));
+  const mark = document.createElementNS(SVG, 'path');
+  mark.setAttribute('d', `M${x + 5} ${y + BUTTON / 2}H${x + BUTTON - 5}`);
+  button.append(title, rect, mark);
+  const act = () => collapse(name);
+  button.addEventListener('click', (event) => {
+    event.stopPropagation();
+    act();
+  });
+  button.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      act();
+    }
+  });
+  group.appendChild(button);
 }

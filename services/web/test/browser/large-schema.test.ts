@@ -94,8 +94,8 @@ describe('collapsible groups on the diagram page (Chromium)', () => {
     ([a, b]) => a !== b,
   );
 
-  it('a big diagram offers to show its groups collapsed; then each group is one box with one line per neighbouring group or ungrouped table', async () => {
-    const grouped = documentFrom({
+  const grouped = () =>
+    documentFrom({
       strategy: 'merge',
       groups: GROUPS.map((group) => ({ name: group })),
       tables: Array.from({ length: 105 }, (_, at) => ({
@@ -113,8 +113,10 @@ describe('collapsible groups on the diagram page (Chromium)', () => {
         target_table: name(b),
         target_column: 'id',
       })),
-    });
-    const page = await openDiagramPage(browser, diagramPage('grouped', grouped.document));
+    }).document;
+
+  it('a big diagram offers to show its groups collapsed; then each group is one box with one line per neighbouring group or ungrouped table', async () => {
+    const page = await openDiagramPage(browser, diagramPage('grouped', grouped()));
     await page.getByRole('button', { name: 'Show groups collapsed' }).click();
     await page.getByRole('button', { name: 'Expand groups' }).waitFor();
 
@@ -185,6 +187,48 @@ describe('collapsible groups on the diagram page (Chromium)', () => {
         ).length,
     );
     expect(billingShown).toBe(20);
+    await page.context().close();
+  });
+  it('one group collapses from the button on its frame: only its tables and lines go, and its box has one line per neighbouring unit', async () => {
+    const page = await openDiagramPage(browser, diagramPage('grouped-one', grouped()));
+    await page.getByRole('button', { name: 'Show every table' }).click();
+    // By keyboard, as the frames of this layout overlap (a pointer could land on another frame's button).
+    await page.getByRole('button', { name: 'Collapse group catalog' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Expand group catalog' }).waitFor();
+    const unit = (at: number) => (groupOf(at) === null ? `table:${name(at)}` : `group:${groupOf(at)}`);
+    const expected = new Set<string>();
+    for (const [a, b] of links)
+      if ((groupOf(a) === 'catalog') !== (groupOf(b) === 'catalog'))
+        expected.add([unit(a), unit(b)].sort().join(' — '));
+    const drawn = await page.evaluate(() => ({
+      boxes: Array.from(document.querySelectorAll<SVGGElement>('g.dss-collapsed-group')).map(
+        (box) => box.dataset.collapsedGroup!,
+      ),
+      hiddenTables: Array.from(document.querySelectorAll<SVGGElement>('g.dss-table[data-table]'))
+        .filter((table) => getComputedStyle(table).display === 'none')
+        .map((table) => table.dataset.table!),
+      hiddenLines: Array.from(document.querySelectorAll<SVGGElement>('g.dss-relationship')).filter(
+        (line) => getComputedStyle(line).display === 'none',
+      ).length,
+      links: Array.from(document.querySelectorAll<SVGLineElement>('line.dss-group-link')).map((line) =>
+        [line.dataset.source!, line.dataset.target!].sort().join(' — '),
+      ),
+      collapseButtons: Array.from(document.querySelectorAll<SVGGElement>('g.dss-group-collapse'))
+        .filter((button) => button.closest<SVGGElement>('g.dss-group')!.style.display !== 'none')
+        .map((button) => button.getAttribute('aria-label')!),
+    }));
+    expect(drawn.boxes).toEqual(['catalog']);
+    expect(drawn.hiddenTables.sort()).toEqual(Array.from({ length: 20 }, (_, at) => `catalog_${at}`).sort());
+    expect(drawn.hiddenLines).toBe(
+      links.filter(([a, b]) => groupOf(a) === 'catalog' || groupOf(b) === 'catalog').length,
+    );
+    expect(drawn.links.sort()).toEqual([...expected].sort());
+    // The other groups keep their buttons; the collapsed one's went with its frame.
+    expect(drawn.collapseButtons.sort()).toEqual(
+      GROUPS.filter((group) => group !== 'catalog').map((group) => `Collapse group ${group}`),
+    );
+    await saveScreenshot(page, 'groups-one-collapsed');
     await page.context().close();
   });
 });
