@@ -12,7 +12,7 @@ export {
   RouteMemory,
   SearchCache,
   svgOfParts,
-  TableCache,
+  MarkupCache,
   TABLE_LAYER_ATTRIBUTES,
 } from './render';
 export { type ReviewDrawing, reviewDiagram } from './review';

@@ -28,8 +28,8 @@ import type { RouteMemory } from './routing/route-memory';
 // The editor's bundle takes this module as @dss/diagram-svg: what it uses of the package is exported here.
 export { SearchCache } from './routing/grid-search';
 export { RouteMemory } from './routing/route-memory';
-export { TableCache } from './table-cache';
-import type { TableCache } from './table-cache';
+export { MarkupCache } from './markup-cache';
+import type { MarkupCache } from './markup-cache';
 import { fitTableBoxes, tableBox } from './table-geometry';
 import { attributes, element, escapeXml, formatNumber, numberOf, textOf } from './xml';
 
@@ -48,10 +48,11 @@ export interface RenderOptions {
    */
   routeMemory?: RouteMemory;
   /**
-   * The previous drawings' tables (see TableCache): a table record drawn before, in the same box and
-   * context, gives the same markup without being drawn again. Only for documents never changed in place.
+   * The previous drawings' parts (see MarkupCache): a table or relationship record drawn before, in the
+   * same box and context (route and ends), gives the same markup without being drawn again. Only for
+   * documents never changed in place.
    */
-  tableCache?: TableCache;
+  markupCache?: MarkupCache;
 }
 
 /** One keyed part of a layer: a table (by name) or a relationship (by uuid) and its markup. */
@@ -91,8 +92,8 @@ export function renderDiagramParts(document: DiagramDocument, options: RenderOpt
   const groups = Array.isArray(document.groups) ? document.groups : [];
   const notes = Array.isArray(document.sticky_notes) ? document.sticky_notes : [];
   const bounds = new Bounds();
-  const tableCache = options.tableCache;
-  fitTableBoxes(tables, tableCache);
+  const markupCache = options.markupCache;
+  fitTableBoxes(tables, markupCache);
 
   // Each layer's parts are joined once (see renderTable for why).
   const groupLayer: string[] = [];
@@ -112,17 +113,24 @@ export function renderDiagramParts(document: DiagramDocument, options: RenderOpt
       ...(options.routeMemory ? { memory: options.routeMemory } : {}),
     },
   );
-  const relationshipLayer = resolved.map((link, at) => ({
-    key: textOf(link.relationship.uuid),
-    markup: renderRelationship(link, routes[at]!, bounds),
-  }));
+  // A highlight marks records by uuid: kept markup is only for drawings without one.
+  const keep = markupCache !== undefined && isEmptyHighlight(highlight) ? markupCache : null;
+  const relationshipLayer = resolved.map((link, at) => {
+    const route = routes[at]!;
+    const draw = () => renderRelationship(link, route, bounds);
+    if (keep === null) return { key: textOf(link.relationship.uuid), markup: draw() };
+    let key = `${route.sourceSide},${route.targetSide},${link.sourceNullable}`;
+    for (const [x, y] of route.points) {
+      bounds.include(x - 8, y - 8, x + 8, y + 8);
+      key += `;${x},${y}`;
+    }
+    return { key: textOf(link.relationship.uuid), markup: keep.relationship(link.relationship, key, draw) };
+  });
 
   const foreignKeys = foreignKeyColumns(relationships);
   const noForeignKeys = new Set<string>();
   const groupNames = new Map(groups.map((group) => [group.uuid, textOf(group.name)]));
   const tableLayer: DrawnPart[] = [];
-  // A highlight marks tables, columns and indexes by uuid: kept markup is only for drawings without one.
-  const keep = tableCache !== undefined && isEmptyHighlight(highlight) ? tableCache : null;
   for (const table of tables) {
     const context = {
       highlight,
@@ -135,7 +143,7 @@ export function renderDiagramParts(document: DiagramDocument, options: RenderOpt
       const box = tableBox(table);
       bounds.include(box.left, box.top, box.left + box.width, box.top + box.height);
       const key = `${box.left},${box.top},${box.width},${box.height}\u0000${context.group ?? ''}\u0000${[...context.foreignKeyColumns].join('\u0000')}`;
-      markup = keep.markup(table, key, () => renderTable(table, context, bounds));
+      markup = keep.table(table, key, () => renderTable(table, context, bounds));
     }
     tableLayer.push({ key: textOf(table.name), markup });
   }

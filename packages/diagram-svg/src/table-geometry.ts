@@ -1,7 +1,7 @@
 // Where things sit inside a drawn table. The header and row heights are the ones packages/schema's size
 // estimate assumes (36px header, 24px per column, 8px bottom padding), so estimated tables fit exactly.
 import type { DocumentTable } from '@dss/schema';
-import type { TableCache } from './table-cache';
+import type { MarkupCache } from './markup-cache';
 import { CHARACTER_WIDTH, estimatedWidth } from './text-fit';
 import { columnTypeText } from './type-text';
 import { numberOf, textOf } from './xml';
@@ -53,7 +53,7 @@ export function tableBox(table: DocumentTable): Box {
  * along the row), so widening never makes tables overlap. Stored positions are not changed; the drawing
  * shows tables where they are drawn, and a drag saves where the person put them. Boxes only grow.
  */
-export function fitTableBoxes(tables: readonly DocumentTable[], cache?: TableCache): void {
+export function fitTableBoxes(tables: readonly DocumentTable[], cache?: MarkupCache): void {
   const stored = tables.map(storedBox);
   const boxes = stored.map((box, at) => {
     const table = tables[at] as DocumentTable;

@@ -20,7 +20,7 @@ export interface LayerPlan {
 export function planLayer(before: readonly DrawnPart[], after: readonly DrawnPart[]): LayerPlan {
   // Earlier parts by key; a key can repeat in a malformed document, so each holds a queue. Markup is
   // compared only between parts of one key: a kept table's markup is the very string drawn before
-  // (TableCache), so most comparisons are of a string with itself.
+  // (MarkupCache), so most comparisons are of a string with itself.
   const byKey = new Map<string, number[]>();
   before.forEach((part, at) => {
     const list = byKey.get(part.key);

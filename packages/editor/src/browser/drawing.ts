@@ -4,7 +4,7 @@
 // routing keeps every line the edit did not touch where it was (RouteMemory: its ends did not move and it
 // keeps clear of every changed table) and routes only the others again, reusing the previous drawing's
 // searches where nothing they depend on changed (SearchCache), and every table record the edit did not
-// replace keeps its markup (TableCache: the store's documents are never changed in place); so an added column redraws its table and
+// replace keeps its markup (MarkupCache: the store's documents are never changed in place); so an added column redraws its table and
 // the lines of it or in its way, and every other line's path element stays on the page untouched.
 import {
   type DiagramParts,
@@ -12,7 +12,7 @@ import {
   renderDiagramParts,
   SearchCache,
   svgOfParts,
-  TableCache,
+  MarkupCache,
 } from '@dss/diagram-svg';
 import { type LayerPlan, patchable, planLayer } from '../drawing-patch';
 
@@ -33,7 +33,7 @@ export class CanvasDrawing {
   private parts: DiagramParts | null = null;
   private readonly routing = new SearchCache();
   private readonly memory = new RouteMemory();
-  private readonly tables = new TableCache();
+  private readonly markup = new MarkupCache();
 
   /** Draws `document` into `host`, patching the SVG already there when it can. */
   draw(host: HTMLElement, document: Parameters<typeof renderDiagramParts>[0], title: string): DrawOutcome {
@@ -41,7 +41,7 @@ export class CanvasDrawing {
       title,
       routingCache: this.routing,
       routeMemory: this.memory,
-      tableCache: this.tables,
+      markupCache: this.markup,
     });
     const before = this.parts;
     const svg = this.svg;

@@ -1,15 +1,27 @@
 import { apply, type DiagramDocument, normalize, validate } from '@dss/schema';
 import { renderDiagramParts, renderDiagramSvg, svgOfParts } from '../src/render';
-import { TableCache } from '../src/table-cache';
+import { MarkupCache } from '../src/markup-cache';
 import { documentFrom, shopPatch, uuidCounter } from './fixtures';
 
-/** A cache that counts the tables it had to draw. */
-class CountingCache extends TableCache {
+/** A cache that counts the tables and relationships it had to draw. */
+class CountingCache extends MarkupCache {
   drawn: string[] = [];
+  lines: string[] = [];
 
-  override markup(table: DiagramDocument['tables'][number], key: string, draw: () => string): string {
-    return super.markup(table, key, () => {
+  override table(table: DiagramDocument['tables'][number], key: string, draw: () => string): string {
+    return super.table(table, key, () => {
       this.drawn.push(table.name);
+      return draw();
+    });
+  }
+
+  override relationship(
+    relationship: DiagramDocument['relationships'][number],
+    key: string,
+    draw: () => string,
+  ): string {
+    return super.relationship(relationship, key, () => {
+      this.lines.push(`${relationship.source_table}.${relationship.source_column}`);
       return draw();
     });
   }
@@ -23,14 +35,15 @@ function edited(document: DiagramDocument, patch: Record<string, unknown>): Diag
   return apply(document, checked.patch, { newUuid: uuidCounter('10000000-0000-4000-8000-') }).document;
 }
 
-describe('a drawing with kept table markup (TableCache)', () => {
+describe('a drawing with kept markup (MarkupCache)', () => {
   it('draws only the tables an edit replaced, and the same bytes as a drawing without the cache', () => {
     const cache = new CountingCache();
     const draw = (document: DiagramDocument) =>
-      svgOfParts(renderDiagramParts(document, { tableCache: cache }));
+      svgOfParts(renderDiagramParts(document, { markupCache: cache }));
     let document = documentFrom(shopPatch).document;
     expect(draw(document)).toBe(renderDiagramSvg(document));
     expect(cache.drawn).toEqual(['customers', 'orders', 'invoices']);
+    expect(cache.lines).toHaveLength(3);
 
     cache.drawn = [];
     document = edited(document, {
@@ -40,14 +53,32 @@ describe('a drawing with kept table markup (TableCache)', () => {
     expect(cache.drawn).toEqual(['orders']);
 
     cache.drawn = [];
+    cache.lines = [];
     expect(draw(document)).toBe(renderDiagramSvg(document));
     expect(cache.drawn).toEqual([]);
+    expect(cache.lines).toEqual([]);
+  });
+
+  it('draws a relationship again when its ends change though its record did not: its foreign-key column made nullable', () => {
+    const cache = new CountingCache();
+    const draw = (document: DiagramDocument) =>
+      svgOfParts(renderDiagramParts(document, { markupCache: cache }));
+    let document = documentFrom(shopPatch).document;
+    draw(document);
+    const relationship = document.relationships.find((r) => r.source_column === 'customer_id');
+    cache.lines = [];
+    document = edited(document, {
+      tables: [{ name: 'orders', columns: [{ name: 'customer_id', type: 'bigint', is_nullable: true }] }],
+    });
+    expect(document.relationships.find((r) => r.source_column === 'customer_id')).toBe(relationship);
+    expect(draw(document)).toBe(renderDiagramSvg(document));
+    expect(cache.lines).toContain('orders.customer_id');
   });
 
   it('draws a table again when its context changes though its record did not: a new foreign key from it, or a neighbour widened into it', () => {
     const cache = new CountingCache();
     const draw = (document: DiagramDocument) =>
-      svgOfParts(renderDiagramParts(document, { tableCache: cache }));
+      svgOfParts(renderDiagramParts(document, { markupCache: cache }));
     let document = documentFrom(shopPatch).document;
     draw(document);
 
@@ -82,7 +113,7 @@ describe('a drawing with kept table markup (TableCache)', () => {
   it('is not used for a drawing with marks (a review), whose marks name records by uuid', () => {
     const cache = new CountingCache();
     const document = documentFrom(shopPatch).document;
-    renderDiagramParts(document, { tableCache: cache });
+    renderDiagramParts(document, { markupCache: cache });
     cache.drawn = [];
     const marked = {
       tables: new Map([[document.tables[0]!.uuid, 'changed' as const]]),
@@ -92,7 +123,7 @@ describe('a drawing with kept table markup (TableCache)', () => {
       groups: new Map(),
       sticky_notes: new Map(),
     };
-    const parts = renderDiagramParts(document, { tableCache: cache, highlight: marked });
+    const parts = renderDiagramParts(document, { markupCache: cache, highlight: marked });
     expect(cache.drawn).toEqual([]);
     expect(svgOfParts(parts)).toBe(renderDiagramSvg(document, { highlight: marked }));
   });
