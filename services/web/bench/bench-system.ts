@@ -4,7 +4,10 @@
 // Chromium; and a page signed in through the sign-in form. PostgreSQL: DSS_TEST_DATABASE_URL, else
 // 127.0.0.1:5432; NATS: DSS_TEST_NATS_URL, else 127.0.0.1:4222; Chromium: DSS_TEST_CHROMIUM, else
 // /usr/bin/chromium.
+import { patchBetween } from '@dss/editor';
 import { freePort, testNatsUrl } from '@dss/platform/testing';
+import { type DiagramDocument, emptyDocument } from '@dss/schema';
+import { generateDiagram } from '@dss/schema/dist/bench/generate-diagram';
 import { startTestSystem, type TestMember, TestPeople, type TestSystem } from '@dss/system';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
@@ -53,4 +56,40 @@ export async function signIn(page: Page, webUrl: string, path: string, person: T
   await page.fill('input[name=email]', person.email);
   await page.fill('input[name=password]', PASSWORD);
   await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit]')]);
+}
+
+/**
+ * packages/schema's generated diagram of `tables` tables (12 columns each) made through the API as an agent
+ * would make it: positions left to the create's layout, and flags at their default left out (or 300 tables
+ * would pass the API's 500KB limit for a schema). The person's team needs a plan that allows the tables.
+ */
+export async function createGenerated(
+  system: TestSystem,
+  person: TestMember,
+  name: string,
+  tables: number,
+): Promise<{ uuid: string; document: DiagramDocument }> {
+  const document = generateDiagram({ tables, columnsPerTable: 12 });
+  const schema = patchBetween(emptyDocument(document.driver), document) as unknown as {
+    tables: Record<string, unknown>[];
+    groups?: Record<string, unknown>[];
+  } & Record<string, unknown>;
+  const canvasKeys = ['left', 'top', 'width', 'height'];
+  for (const group of schema.groups ?? []) for (const key of canvasKeys) delete group[key];
+  for (const table of schema.tables) {
+    for (const key of canvasKeys) delete table[key];
+    for (const column of (table.columns ?? []) as Record<string, unknown>[])
+      for (const [key, value] of Object.entries(column))
+        if (key !== 'is_nullable' && (value === false || value === null)) delete column[key];
+  }
+  for (const key of ['sticky_notes', 'colors']) delete schema[key];
+  const created = await fetch(`${system.apiUrl}/diagrams`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${person.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name, driver: document.driver, schema }),
+  });
+  if (created.status !== 201)
+    throw new Error(`creating ${name} answered ${created.status}: ${(await created.text()).slice(0, 300)}`);
+  const uuid = ((await created.json()) as { data: { uuid: string } }).data.uuid;
+  return { uuid, document };
 }

@@ -8,12 +8,9 @@
 // package's own bench (packages/editor, `npm run bench -w @dss/editor`) measures the drawing path alone.
 // Settings: BENCH_REDRAW_EDITS (8 of each kind, at most 50). PostgreSQL: DSS_TEST_DATABASE_URL, else
 // 127.0.0.1:5432. Chromium: DSS_TEST_CHROMIUM, else /usr/bin/chromium. DSS_BENCH_PART=redraw runs only this.
-import { patchBetween } from '@dss/editor';
-import { emptyDocument } from '@dss/schema';
-import { generateDiagram } from '@dss/schema/dist/bench/generate-diagram';
 import type { TestMember } from '@dss/system';
 import type { Browser, Page } from 'playwright-core';
-import { PASSWORD, signIn, startBenchSystem } from './bench-system';
+import { createGenerated, PASSWORD, signIn, startBenchSystem } from './bench-system';
 
 const EDITS = Math.min(50, Math.max(1, Number(process.env.BENCH_REDRAW_EDITS) || 8));
 const WAIT_MS = 15_000;
@@ -148,37 +145,8 @@ async function main() {
       // 300 tables: more than the team plan's 250 per diagram.
       plan: 'enterprise',
     });
-    const create = async (name: string, tables: number) => {
-      const document = generateDiagram({ tables, columnsPerTable: 12 });
-      // Made as an agent would make it: positions left to the create's layout, and flags at their default
-      // left out (or the 300 tables would pass the API's 500KB limit for a schema).
-      const schema = patchBetween(emptyDocument(document.driver), document) as unknown as {
-        tables: Record<string, unknown>[];
-        groups?: Record<string, unknown>[];
-      } & Record<string, unknown>;
-      const canvasKeys = ['left', 'top', 'width', 'height'];
-      for (const group of schema.groups ?? []) for (const key of canvasKeys) delete group[key];
-      for (const table of schema.tables) {
-        for (const key of canvasKeys) delete table[key];
-        for (const column of (table.columns ?? []) as Record<string, unknown>[])
-          for (const [key, value] of Object.entries(column))
-            if (key !== 'is_nullable' && (value === false || value === null)) delete column[key];
-      }
-      for (const key of ['sticky_notes', 'colors']) delete schema[key];
-      const created = await fetch(`${system.apiUrl}/diagrams`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${person.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name, driver: document.driver, schema }),
-      });
-      if (created.status !== 201)
-        throw new Error(
-          `creating ${name} answered ${created.status}: ${(await created.text()).slice(0, 300)}`,
-        );
-      const uuid = ((await created.json()) as { data: { uuid: string } }).data.uuid;
-      return { uuid, document };
-    };
-    const large = await create('Bench 300', 300);
-    const small = await create('Bench 3', 3);
+    const large = await createGenerated(system, person, 'Bench 300', 300);
+    const small = await createGenerated(system, person, 'Bench 3', 3);
     const result: Record<'large' | 'small', Timings> = {
       large: { column: [], move: [] },
       small: { column: [], move: [] },
