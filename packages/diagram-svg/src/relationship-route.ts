@@ -165,7 +165,6 @@ export function routeAll(
   const obstacleBoxes = [...new Set([...obstacles.tables, ...(obstacles.others ?? [])])];
   const padded = obstacleBoxes.map((box) => rect(box, PADDING));
   const bare = obstacleBoxes.map((box) => rect(box, 0));
-  const hugging = obstacleBoxes.map((box) => rect(box, BORDER_CLEARANCE));
   const sides: (Route | null)[] = links.map((link) => {
     if (link.source.box === link.target.box) return null;
     return freeSides(routeBetween(link.source, link.target), link, padded);
@@ -190,12 +189,14 @@ export function routeAll(
     const counts = endsPerEdge.get(link.source.box) ?? { left: 0, right: 0 };
     return counts.right > counts.left ? -1 : 1;
   });
+  const hugging = obstacleBoxes.map((box) => rect(box, BORDER_CLEARANCE));
   const { ends, borders, shared, hubs } = spreadEnds(
     links,
     sides.map((sided, at) => {
       const side = loopSides[at];
       return sided ?? (side ? { sourceSide: side, targetSide: side } : null);
     }),
+    hugging,
   );
   const usage = new RunUsage();
   const tableRects = obstacles.tables.map((box) => rect(box, 0));
@@ -480,12 +481,16 @@ function fanIn(points: Point[], side: 1 | -1, edgeY: number): Point[] {
 function spreadEnds(
   links: readonly { source: Endpoint; target: Endpoint }[],
   sides: readonly (Pick<Route, 'sourceSide' | 'targetSide'> | null)[],
+  obstacles: readonly Rect[],
 ): { ends: [number, number][]; borders: [number, number][]; shared: [boolean, boolean][]; hubs: boolean[] } {
   const ends: [number, number][] = links.map((link) => [link.source.y, link.target.y]);
   const borders: [number, number][] = links.map((link) => [link.source.y, link.target.y]);
   const shared: [boolean, boolean][] = links.map(() => [false, false]);
   const hubs: boolean[] = links.map(() => false);
-  const groups = new Map<string, { link: number; end: 0 | 1; other: number }[]>();
+  const groups = new Map<
+    string,
+    { link: number; end: 0 | 1; other: number; box: Box; side: 1 | -1; y: number }[]
+  >();
   const keyOf = (box: Box, side: number, y: number) => `${box.left},${box.top},${side},${y}`;
   links.forEach((link, at) => {
     const sided = sides[at];
@@ -493,9 +498,10 @@ function spreadEnds(
     for (const end of [0, 1] as const) {
       const here = end === 0 ? link.source : link.target;
       const there = end === 0 ? link.target : link.source;
-      const key = keyOf(here.box, end === 0 ? sided.sourceSide : sided.targetSide, here.y);
+      const side = end === 0 ? sided.sourceSide : sided.targetSide;
+      const key = keyOf(here.box, side, here.y);
       const list = groups.get(key) ?? [];
-      list.push({ link: at, end, other: there.y });
+      list.push({ link: at, end, other: there.y, box: here.box, side, y: here.y });
       groups.set(key, list);
     }
   });
@@ -504,15 +510,57 @@ function spreadEnds(
     list.sort((a, b) => a.other - b.other || a.link - b.link);
     const onEdge = Math.min(END_SPACING, (2 * ROW_REACH) / (list.length - 1));
     const fanned = onEdge < MIN_END_GAP;
+    const { box, side, y } = list[0]!;
+    const approach = fanned
+      ? approachColumn(box, side, y, list.length, obstacles)
+      : { centre: y, spacing: onEdge };
     list.forEach((entry, index) => {
       const rank = index - (list.length - 1) / 2;
       (borders[entry.link] as [number, number])[entry.end] += rank * onEdge;
-      (ends[entry.link] as [number, number])[entry.end] += rank * (fanned ? END_SPACING : onEdge);
+      (ends[entry.link] as [number, number])[entry.end] = approach.centre + rank * approach.spacing;
       (shared[entry.link] as [boolean, boolean])[entry.end] = true;
       if (list.length >= HUB_ENDS) hubs[entry.link] = true;
     });
   }
   return { ends, borders, shared, hubs };
+}
+
+/**
+ * Where the approach points of a fanned row lie: END_SPACING apart, centred on the row, but inside the free
+ * stretch of the column beside the table (between the nearest tables above and below, kept BORDER_CLEARANCE
+ * off), narrower where that stretch is short. A hub's row holds a hundred ends or more, and a fan that reached
+ * into the table below would put the line's end inside it, where no path starts.
+ */
+function approachColumn(
+  box: Box,
+  side: 1 | -1,
+  y: number,
+  count: number,
+  obstacles: readonly Rect[],
+): { centre: number; spacing: number } {
+  const edge = side === 1 ? box.left + box.width : box.left;
+  // The slant from the markers to the approach point crosses this x range too.
+  const near = Math.min(edge + side * FAN_MARKER, edge + side * FAN_REACH);
+  const far = Math.max(edge + side * FAN_MARKER, edge + side * FAN_REACH);
+  let top = Number.NEGATIVE_INFINITY;
+  let bottom = Number.POSITIVE_INFINITY;
+  for (const o of obstacles) {
+    if (o.right <= near || o.left >= far) continue;
+    if (o.bottom <= y) top = Math.max(top, o.bottom);
+    else if (o.top >= y) bottom = Math.min(bottom, o.top);
+  }
+  const wanted = END_SPACING * (count - 1);
+  // One spacing of margin at each end of the stretch, so no approach point lies on a table's clearance.
+  const room = bottom - top - 2 * END_SPACING;
+  if (room >= wanted) {
+    const half = wanted / 2;
+    return {
+      centre: Math.min(Math.max(y, top + END_SPACING + half), bottom - END_SPACING - half),
+      spacing: END_SPACING,
+    };
+  }
+  if (room <= 0) return { centre: y, spacing: END_SPACING };
+  return { centre: (top + bottom) / 2, spacing: room / Math.max(1, count - 1) };
 }
 
 /**
