@@ -28,7 +28,10 @@ export interface Route {
   /** +1 when the line leaves the source to the right, -1 to the left; likewise for the target. */
   sourceSide: 1 | -1;
   targetSide: 1 | -1;
-  /** Whether other lines end on the same row and edge as this line's source (target) end. */
+  /**
+   * Whether this line's source (target) end gathers with others beside its table: other lines end on the
+   * same row and edge, and the row holds them all (a fanned end has an approach point of its own instead).
+   */
   sourceShared?: boolean;
   targetShared?: boolean;
   /** Kept as the previous drawing drew it (RoutingObstacles.memory): lane separation leaves it alone. */
@@ -190,7 +193,7 @@ export function routeAll(
     return counts.right > counts.left ? -1 : 1;
   });
   const hugging = obstacleBoxes.map((box) => rect(box, BORDER_CLEARANCE));
-  const { ends, borders, shared, hubs } = spreadEnds(
+  const { ends, borders, shared, alone, hubs } = spreadEnds(
     links,
     sides.map((sided, at) => {
       const side = loopSides[at];
@@ -263,7 +266,10 @@ export function routeAll(
       ...(sourceShared ? { startBand: band(links[at]!.source.box) } : {}),
       ...(targetShared ? { goalBand: band(links[at]!.target.box) } : {}),
     });
-    const middle = found ?? [start, [start[0], goal[1]], goal];
+    let middle = found ?? [start, [start[0], goal[1]], goal];
+    const [sourceAlone, targetAlone] = alone[at] as [boolean, boolean];
+    if (targetAlone) middle = turnAtPort(middle, targetX, tableRects);
+    if (sourceAlone) middle = turnAtPort(middle.reverse(), sourceX, tableRects).reverse();
     usage.add(middle);
     let points = simplify([[sourceX, sourceY], ...middle, [targetX, targetY]]);
     if (targetShared)
@@ -404,6 +410,31 @@ function gatherBeside(
   return clear ? gathered : points;
 }
 
+/**
+ * A search may reach its port from the table's side of it (along the table's padded edge, between the table
+ * and the port) and turn back into it: the line then runs over its own way out and turns less than STUB
+ * from the table, too close for the end markers and for a fan's slant (which then starts at the turn, and
+ * the fanned ends lose their order). The last turn is moved out to the port when that keeps off every
+ * table. `middle` ends at the port; `edgeX` is the table's edge.
+ */
+function turnAtPort(middle: Point[], edgeX: number, tables: readonly Rect[]): Point[] {
+  const count = middle.length;
+  // The run before the turn must not start at the other port, which stays where it is.
+  if (count < 4) return middle;
+  const port = middle[count - 1] as Point;
+  const turn = middle[count - 2] as Point;
+  const before = middle[count - 3] as Point;
+  const earlier = middle[count - 4] as Point;
+  if (turn[1] !== port[1] || before[0] !== turn[0] || earlier[1] !== before[1]) return middle;
+  if (turn[0] <= Math.min(edgeX, port[0]) || turn[0] >= Math.max(edgeX, port[0])) return middle;
+  const moved: Point = [port[0], before[1]];
+  const clear = [
+    [earlier, moved],
+    [moved, port],
+  ].every(([p, q]) => tables.every((table) => !crossesTable(p as Point, q as Point, table)));
+  return clear ? simplify([...middle.slice(0, count - 3), moved, port]) : middle;
+}
+
 /** Whether the axis-parallel segment p–q has a part inside the table (its outline excepted, 2 px in). */
 function crossesTable(p: Point, q: Point, table: Rect): boolean {
   return (
@@ -476,16 +507,25 @@ function fanIn(points: Point[], side: 1 | -1, edgeY: number): Point[] {
  * references `users.id`) each get a port of their own, ordered by where the other end lies, so the lines
  * do not cross near the row: spread over the row, at most END_SPACING and at least MIN_END_GAP apart; when
  * the row is too short for that, spread over the whole row on the edge and fanned out to approach points
- * END_SPACING apart just outside the table (fanIn), so no two final runs overlap.
+ * END_SPACING apart just outside the table (fanIn), so no two final runs overlap. `shared`: the ends that
+ * gather beside their table with the others of their row; `alone`: the fanned ends whose fan reaches past
+ * the band beside the table, each of whose lines arrives at its approach point on its own.
  */
 function spreadEnds(
   links: readonly { source: Endpoint; target: Endpoint }[],
   sides: readonly (Pick<Route, 'sourceSide' | 'targetSide'> | null)[],
   obstacles: readonly Rect[],
-): { ends: [number, number][]; borders: [number, number][]; shared: [boolean, boolean][]; hubs: boolean[] } {
+): {
+  ends: [number, number][];
+  borders: [number, number][];
+  shared: [boolean, boolean][];
+  alone: [boolean, boolean][];
+  hubs: boolean[];
+} {
   const ends: [number, number][] = links.map((link) => [link.source.y, link.target.y]);
   const borders: [number, number][] = links.map((link) => [link.source.y, link.target.y]);
   const shared: [boolean, boolean][] = links.map(() => [false, false]);
+  const alone: [boolean, boolean][] = links.map(() => [false, false]);
   const hubs: boolean[] = links.map(() => false);
   const groups = new Map<
     string,
@@ -511,18 +551,22 @@ function spreadEnds(
     const onEdge = Math.min(END_SPACING, (2 * ROW_REACH) / (list.length - 1));
     const fanned = onEdge < MIN_END_GAP;
     const { box, side, y } = list[0]!;
-    const approach = fanned
+    // A fan longer than the band beside its table (a hub's row of a hundred ends beside a short table):
+    // its lines cannot all gather in the band, so each arrives at its own approach point instead.
+    const { centre, spacing, gathers } = fanned
       ? approachColumn(box, side, y, list.length, obstacles)
-      : { centre: y, spacing: onEdge };
+      : { centre: y, spacing: onEdge, gathers: true };
     list.forEach((entry, index) => {
       const rank = index - (list.length - 1) / 2;
       (borders[entry.link] as [number, number])[entry.end] += rank * onEdge;
-      (ends[entry.link] as [number, number])[entry.end] = approach.centre + rank * approach.spacing;
-      (shared[entry.link] as [boolean, boolean])[entry.end] = true;
+      (ends[entry.link] as [number, number])[entry.end] = centre + rank * spacing;
+      // Gathered, a hub's lines could only share the few px the turn may stand from the table.
+      (shared[entry.link] as [boolean, boolean])[entry.end] = gathers;
+      (alone[entry.link] as [boolean, boolean])[entry.end] = !gathers;
       if (list.length >= HUB_ENDS) hubs[entry.link] = true;
     });
   }
-  return { ends, borders, shared, hubs };
+  return { ends, borders, shared, alone, hubs };
 }
 
 /**
@@ -537,7 +581,7 @@ function approachColumn(
   y: number,
   count: number,
   obstacles: readonly Rect[],
-): { centre: number; spacing: number } {
+): { centre: number; spacing: number; gathers: boolean } {
   const edge = side === 1 ? box.left + box.width : box.left;
   // The slant from the markers to the approach point crosses this x range too.
   const near = Math.min(edge + side * FAN_MARKER, edge + side * FAN_REACH);
@@ -550,17 +594,28 @@ function approachColumn(
     else if (o.top >= y) bottom = Math.min(bottom, o.top);
   }
   const wanted = END_SPACING * (count - 1);
+  // Within the band beside the table the fan's lines can gather there (gatherBeside) as on a row that
+  // holds them all.
+  const inBand = placeFan(
+    y,
+    wanted,
+    Math.max(top, box.top - BAND_REACH),
+    Math.min(bottom, box.top + box.height + BAND_REACH),
+  );
+  if (inBand !== null) return { centre: inBand, spacing: END_SPACING, gathers: true };
+  const inStretch = placeFan(y, wanted, top, bottom);
+  if (inStretch !== null) return { centre: inStretch, spacing: END_SPACING, gathers: false };
   // One spacing of margin at each end of the stretch, so no approach point lies on a table's clearance.
   const room = bottom - top - 2 * END_SPACING;
-  if (room >= wanted) {
-    const half = wanted / 2;
-    return {
-      centre: Math.min(Math.max(y, top + END_SPACING + half), bottom - END_SPACING - half),
-      spacing: END_SPACING,
-    };
-  }
-  if (room <= 0) return { centre: y, spacing: END_SPACING };
-  return { centre: (top + bottom) / 2, spacing: room / Math.max(1, count - 1) };
+  if (room <= 0) return { centre: y, spacing: END_SPACING, gathers: false };
+  return { centre: (top + bottom) / 2, spacing: room / Math.max(1, count - 1), gathers: false };
+}
+
+/** The centre nearest `y` of a fan `length` long inside [top, bottom] (END_SPACING off each end); null if too long. */
+function placeFan(y: number, length: number, top: number, bottom: number): number | null {
+  if (bottom - top - 2 * END_SPACING < length) return null;
+  const half = length / 2;
+  return Math.min(Math.max(y, top + END_SPACING + half), bottom - END_SPACING - half);
 }
 
 /**

@@ -39,7 +39,10 @@ export interface LaneRoute {
   points: Point[];
   sourceSide: 1 | -1;
   targetSide: 1 | -1;
-  /** Whether other lines end on the same row and edge as this line's source (target) end. */
+  /**
+   * Whether this line's source (target) end gathers with others beside its table: other lines end on the
+   * same row and edge, and the row holds them all (a fanned end has an approach point of its own instead).
+   */
   sourceShared?: boolean;
   targetShared?: boolean;
   /** For a shared end: the band beside its table where its lines gather (the y range of that zone). */
@@ -201,6 +204,9 @@ function spread(
       const b = segments[j] as Segment;
       if (b.line - a.line >= LANE - 0.01) break;
       if (a.route === b.route) continue;
+      // Two runs that never move (a hub's fan: a hundred final runs 5 px apart) would chain every corridor
+      // that meets one of them into one group, spread over a room that no longer fits any of them.
+      if (a.fixed && b.fixed) continue;
       if (Math.min(a.to, b.to) - Math.max(a.from, b.from) <= 0.5) continue;
       parent[find(j)] = find(i);
     }
@@ -263,8 +269,8 @@ function assignLanes(
   const spacing = Math.min(LANE, Math.max(3, room / Math.max(1, count - 1)));
   const width = spacing * (count - 1);
   const centre = lines.reduce((sum, line) => sum + line, 0) / count;
-  const first = Math.min(Math.max(centre - width / 2, low), high - width);
   const ordered = [...component].sort((a, b) => a.line - b.line || a.order - b.order || a.route - b.route);
+  const first = firstLane(ordered, centre - width / 2, low, high - width, spacing);
   const index = orientation === 'vertical' ? 0 : 1;
   const moving = ordered
     .map((segment, lane) => ({
@@ -288,6 +294,29 @@ function assignLanes(
   });
   if (key !== null && known === undefined) memo?.keepLanes(key, lanes);
   return moved;
+}
+
+/**
+ * Where a group's first lane goes: `wanted`, within [low, high], and where it can, moved so that every moving
+ * run's lane lies within that run's own limits (the room its ends leave it). Two runs that may not move past
+ * the same limit (the markers' room beside a table) would otherwise both be held at it, on top of each other.
+ */
+function firstLane(
+  ordered: readonly Segment[],
+  wanted: number,
+  low: number,
+  high: number,
+  spacing: number,
+): number {
+  let lowest = low;
+  let highest = high;
+  ordered.forEach((segment, lane) => {
+    if (segment.fixed) return;
+    lowest = Math.max(lowest, segment.low - lane * spacing);
+    highest = Math.min(highest, segment.high - lane * spacing);
+  });
+  if (lowest <= highest) return Math.min(Math.max(wanted, lowest), highest);
+  return Math.min(Math.max(wanted, low), high);
 }
 
 /**
