@@ -573,7 +573,8 @@ function spreadEnds(
  * Where the approach points of a fanned row lie: END_SPACING apart, centred on the row, but inside the free
  * stretch of the column beside the table (between the nearest tables above and below, kept BORDER_CLEARANCE
  * off), narrower where that stretch is short. A hub's row holds a hundred ends or more, and a fan that reached
- * into the table below would put the line's end inside it, where no path starts.
+ * into the table below would put the line's end inside it, where no path starts. `gathers`: whether the
+ * fan's lines gather beside the table (see spreadEnds).
  */
 function approachColumn(
   box: Box,
@@ -594,17 +595,12 @@ function approachColumn(
     else if (o.top >= y) bottom = Math.min(bottom, o.top);
   }
   const wanted = END_SPACING * (count - 1);
-  // Within the band beside the table the fan's lines can gather there (gatherBeside) as on a row that
-  // holds them all.
-  const inBand = placeFan(
-    y,
-    wanted,
-    Math.max(top, box.top - BAND_REACH),
-    Math.min(bottom, box.top + box.height + BAND_REACH),
-  );
-  if (inBand !== null) return { centre: inBand, spacing: END_SPACING, gathers: true };
+  // A fan no longer than the band beside the table: its lines gather in the band (gatherBeside) as on a
+  // row that holds them all. A longer one would crowd them all into the few px the band's turn may stand
+  // from the table.
+  const gathers = wanted <= box.height + 2 * BAND_REACH;
   const inStretch = placeFan(y, wanted, top, bottom);
-  if (inStretch !== null) return { centre: inStretch, spacing: END_SPACING, gathers: false };
+  if (inStretch !== null) return { centre: inStretch, spacing: END_SPACING, gathers };
   // One spacing of margin at each end of the stretch, so no approach point lies on a table's clearance.
   const room = bottom - top - 2 * END_SPACING;
   if (room <= 0) return { centre: y, spacing: END_SPACING, gathers: false };
