@@ -272,12 +272,16 @@ function assignLanes(
   const ordered = [...component].sort((a, b) => a.line - b.line || a.order - b.order || a.route - b.route);
   const first = firstLane(ordered, centre - width / 2, low, high - width, spacing);
   const index = orientation === 'vertical' ? 0 : 1;
+  const placed: { line: number; from: number; to: number }[] = [];
   const moving = ordered
-    .map((segment, lane) => ({
-      segment,
-      wanted: Math.min(segment.high, Math.max(segment.low, first + lane * spacing)),
-    }))
-    .filter(({ segment }) => !segment.fixed);
+    .map((segment, lane) => ({ segment, lane }))
+    .filter(({ segment }) => !segment.fixed)
+    .map(({ segment, lane }) => {
+      const wanted = Math.min(segment.high, Math.max(segment.low, first + lane * spacing));
+      const kept = keptClear(segment, wanted, tables, orientation, placed);
+      placed.push({ line: kept, from: segment.from, to: segment.to });
+      return { segment, wanted: kept };
+    });
   const key = memo === undefined ? null : laneKey(moving, routes, tables, index);
   const known = key === null ? undefined : memo?.findLanes(key);
   let moved = 0;
@@ -317,6 +321,48 @@ function firstLane(
   });
   if (lowest <= highest) return Math.min(Math.max(wanted, lowest), highest);
   return Math.min(Math.max(wanted, low), high);
+}
+
+/**
+ * `wanted`, moved to CLEARANCE off the nearest tables beside the run (over the run's own extent) when it
+ * lies closer to them, unless another lane of the group already lies there. A group's room (assignLanes)
+ * counts only the tables beside the whole group; a long group passes tables that stand between its lines'
+ * extremes, and a lane wanted on or in one of those is otherwise pulled back by the fit check to the
+ * table's outline, where it runs along the border of a table it does not connect.
+ */
+function keptClear(
+  segment: Segment,
+  wanted: number,
+  tables: TableIndex,
+  orientation: 'vertical' | 'horizontal',
+  placed: readonly { line: number; from: number; to: number }[],
+): number {
+  const reach = 80 + CLEARANCE + 1;
+  const line = segment.line;
+  const area =
+    orientation === 'vertical'
+      ? { left: line - reach, right: line + reach, top: segment.from, bottom: segment.to }
+      : { left: segment.from, right: segment.to, top: line - reach, bottom: line + reach };
+  let low = segment.low;
+  let high = segment.high;
+  for (const table of tables.within(area)) {
+    const [near, far, start, end] =
+      orientation === 'vertical'
+        ? [table.left, table.right, table.top, table.bottom]
+        : [table.top, table.bottom, table.left, table.right];
+    if (end <= segment.from || start >= segment.to) continue;
+    if (far <= line + 0.01) low = Math.max(low, far + CLEARANCE);
+    else if (near >= line - 0.01) high = Math.min(high, near - CLEARANCE);
+  }
+  // A run already closer than CLEARANCE to tables on both sides: nothing to keep clear of.
+  if (low > high) return wanted;
+  const clear = Math.min(high, Math.max(low, wanted));
+  const taken = placed.some(
+    (other) =>
+      Math.abs(other.line - clear) < TOO_CLOSE &&
+      Math.min(other.to, segment.to) - Math.max(other.from, segment.from) > 0.5,
+  );
+  return taken ? wanted : clear;
 }
 
 /**
