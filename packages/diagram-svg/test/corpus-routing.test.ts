@@ -105,7 +105,7 @@ describe('server-side drawing of the generated 300-table schema', () => {
     const drawing = measureSvg(renderDiagramSvg(document));
     expect(drawing.relationships).toHaveLength(document.relationships.length);
     expect(crossings(drawing)).toEqual([]);
-    expect(sharedRuns(drawing).length).toBeLessThanOrEqual(150);
+    expect(sharedRuns(drawing).length).toBeLessThanOrEqual(100);
     process.stdout.write(
       `generated 300/600: ${JSON.stringify({ sharedRuns: sharedRuns(drawing).length, ...readabilityMetrics(drawing) })}\n`,
     );

@@ -74,7 +74,14 @@ export function separateLanes(routes: LaneRoute[], tableRects: readonly Rect[], 
 
 /** Runs of different lines closer than this still read as one. */
 const TOO_CLOSE = 2.5;
-const REPAIR_STEPS = [3, -3, 6, -6, 9, -9, 12, -12, 16, -16, 20, -20, 25, -25, 30, -30, 40, -40];
+/**
+ * Where repair looks for a free place, nearest first. Far steps too: beside a hub, a corridor holds more
+ * runs than fit, and the nearest free place can lie past the other lanes of its group.
+ */
+const REPAIR_STEPS = [
+  3, -3, 6, -6, 9, -9, 12, -12, 16, -16, 20, -20, 25, -25, 30, -30, 40, -40, 50, -50, 60, -60, 80, -80, 100,
+  -100, 120, -120, 160, -160,
+];
 
 /**
  * Where lanes could not be spread evenly (a narrow gap, a lane pulled back from a table), moves one of
