@@ -110,13 +110,19 @@ function repair(routes: LaneRoute[], tables: TableIndex, orientation: 'vertical'
     }
     return false;
   };
+  const free = (segment: Segment, value: number) =>
+    value >= segment.low &&
+    value <= segment.high &&
+    !near(segment, value) &&
+    fits(routes[segment.route] as LaneRoute, segment.at, value, orientation, tables);
   for (const segment of [...segments]) {
     if (segment.fixed || !near(segment, segment.line)) continue;
-    for (const step of REPAIR_STEPS) {
-      const value = segment.line + step;
-      if (value < segment.low || value > segment.high) continue;
-      if (near(segment, value)) continue;
-      if (!fits(routes[segment.route] as LaneRoute, segment.at, value, orientation, tables)) continue;
+    // Nearest first, among the places that keep the run CLEARANCE off every table, then among the rest.
+    const value =
+      REPAIR_STEPS.map((step) => segment.line + step).find(
+        (value) => free(segment, value) && clearOfTables(segment, value, orientation, tables),
+      ) ?? REPAIR_STEPS.map((step) => segment.line + step).find((value) => free(segment, value));
+    if (value !== undefined) {
       const points = (routes[segment.route] as LaneRoute).points;
       const index = orientation === 'vertical' ? 0 : 1;
       (points[segment.at] as Point)[index] = value;
@@ -129,9 +135,32 @@ function repair(routes: LaneRoute[], tables: TableIndex, orientation: 'vertical'
       while (to < lines.length && (lines[to] as number) < value) to++;
       segments.splice(to, 0, segment);
       lines.splice(to, 0, value);
-      break;
     }
   }
+}
+
+/** Whether the run, moved to `value`, keeps CLEARANCE off every table (not merely out of them, as fits). */
+function clearOfTables(
+  segment: Segment,
+  value: number,
+  orientation: 'vertical' | 'horizontal',
+  tables: TableIndex,
+): boolean {
+  const area =
+    orientation === 'vertical'
+      ? { left: value - CLEARANCE, right: value + CLEARANCE, top: segment.from, bottom: segment.to }
+      : { left: segment.from, right: segment.to, top: value - CLEARANCE, bottom: value + CLEARANCE };
+  return !tables.some(area, (table) =>
+    orientation === 'vertical'
+      ? table.left < area.right &&
+        table.right > area.left &&
+        table.top < segment.to &&
+        table.bottom > segment.from
+      : table.top < area.bottom &&
+        table.bottom > area.top &&
+        table.left < segment.to &&
+        table.right > segment.from,
+  );
 }
 
 function segmentsOf(routes: LaneRoute[], orientation: 'vertical' | 'horizontal'): Segment[] {
