@@ -70,8 +70,16 @@ export function separateLanes(routes: LaneRoute[], tableRects: readonly Rect[], 
   }
   repair(routes, tables, 'vertical');
   repair(routes, tables, 'horizontal');
+  // Then runs a lane or less apart, where a free place clear of tables is near.
+  repair(routes, tables, 'vertical', LANE - 0.01);
+  repair(routes, tables, 'horizontal', LANE - 0.01);
 }
 
+/**
+ * Farthest a run a lane or less from another (2–8 px: a pair of wires no eye can follow apart) is moved to
+ * stand clear of it: farther moves stretch the runs it joins over others (new near pairs, or shared runs).
+ */
+const SPACING_STEP = 30;
 /** Runs of different lines closer than this still read as one. */
 const TOO_CLOSE = 2.5;
 /**
@@ -86,8 +94,15 @@ const REPAIR_STEPS = [
 /**
  * Where lanes could not be spread evenly (a narrow gap, a lane pulled back from a table), moves one of
  * each pair of runs still lying on top of each other to the nearest free place that keeps off the tables.
+ * With a `gap` wider than TOO_CLOSE: runs closer than `gap` to another, moved at most SPACING_STEP and only
+ * to a place `gap` from every other run and CLEARANCE from every table.
  */
-function repair(routes: LaneRoute[], tables: TableIndex, orientation: 'vertical' | 'horizontal'): void {
+function repair(
+  routes: LaneRoute[],
+  tables: TableIndex,
+  orientation: 'vertical' | 'horizontal',
+  gap = TOO_CLOSE,
+): void {
   const segments = segmentsOf(routes, orientation).sort((a, b) => a.line - b.line);
   // Segments by line, kept sorted as segments move, so each check looks only at close neighbours.
   const lines = segments.map((segment) => segment.line);
@@ -96,10 +111,10 @@ function repair(routes: LaneRoute[], tables: TableIndex, orientation: 'vertical'
     let high = lines.length;
     while (low < high) {
       const middle = (low + high) >> 1;
-      if ((lines[middle] as number) <= line - TOO_CLOSE) low = middle + 1;
+      if ((lines[middle] as number) <= line - gap) low = middle + 1;
       else high = middle;
     }
-    for (let at = low; at < segments.length && (lines[at] as number) < line + TOO_CLOSE; at++) {
+    for (let at = low; at < segments.length && (lines[at] as number) < line + gap; at++) {
       const other = segments[at] as Segment;
       if (
         other !== segment &&
@@ -118,10 +133,15 @@ function repair(routes: LaneRoute[], tables: TableIndex, orientation: 'vertical'
   for (const segment of [...segments]) {
     if (segment.fixed || !near(segment, segment.line)) continue;
     // Nearest first, among the places that keep the run CLEARANCE off every table, then among the rest.
+    const clear = REPAIR_STEPS.filter((step) => gap <= TOO_CLOSE || Math.abs(step) <= SPACING_STEP)
+      .map((step) => segment.line + step)
+      .find((value) => free(segment, value) && clearOfTables(segment, value, orientation, tables));
+    // Runs merely close (a lane apart or less) move only to a place clear of tables and of other runs.
     const value =
-      REPAIR_STEPS.map((step) => segment.line + step).find(
-        (value) => free(segment, value) && clearOfTables(segment, value, orientation, tables),
-      ) ?? REPAIR_STEPS.map((step) => segment.line + step).find((value) => free(segment, value));
+      clear ??
+      (gap > TOO_CLOSE
+        ? undefined
+        : REPAIR_STEPS.map((step) => segment.line + step).find((value) => free(segment, value)));
     if (value !== undefined) {
       const points = (routes[segment.route] as LaneRoute).points;
       const index = orientation === 'vertical' ? 0 : 1;
