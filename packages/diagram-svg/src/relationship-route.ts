@@ -28,7 +28,10 @@ export interface Route {
   /** +1 when the line leaves the source to the right, -1 to the left; likewise for the target. */
   sourceSide: 1 | -1;
   targetSide: 1 | -1;
-  /** Whether other lines end on the same row and edge as this line's source (target) end. */
+  /**
+   * Whether this line's source (target) end gathers with others beside its table: other lines end on the
+   * same row and edge, and the row holds them all (a fanned end has an approach point of its own instead).
+   */
   sourceShared?: boolean;
   targetShared?: boolean;
   /** Kept as the previous drawing drew it (RoutingObstacles.memory): lane separation leaves it alone. */
@@ -165,7 +168,6 @@ export function routeAll(
   const obstacleBoxes = [...new Set([...obstacles.tables, ...(obstacles.others ?? [])])];
   const padded = obstacleBoxes.map((box) => rect(box, PADDING));
   const bare = obstacleBoxes.map((box) => rect(box, 0));
-  const hugging = obstacleBoxes.map((box) => rect(box, BORDER_CLEARANCE));
   const sides: (Route | null)[] = links.map((link) => {
     if (link.source.box === link.target.box) return null;
     return freeSides(routeBetween(link.source, link.target), link, padded);
@@ -190,12 +192,14 @@ export function routeAll(
     const counts = endsPerEdge.get(link.source.box) ?? { left: 0, right: 0 };
     return counts.right > counts.left ? -1 : 1;
   });
-  const { ends, borders, shared, hubs } = spreadEnds(
+  const hugging = obstacleBoxes.map((box) => rect(box, BORDER_CLEARANCE));
+  const { ends, borders, shared, alone, hubs } = spreadEnds(
     links,
     sides.map((sided, at) => {
       const side = loopSides[at];
       return sided ?? (side ? { sourceSide: side, targetSide: side } : null);
     }),
+    hugging,
   );
   const usage = new RunUsage();
   const tableRects = obstacles.tables.map((box) => rect(box, 0));
@@ -262,7 +266,10 @@ export function routeAll(
       ...(sourceShared ? { startBand: band(links[at]!.source.box) } : {}),
       ...(targetShared ? { goalBand: band(links[at]!.target.box) } : {}),
     });
-    const middle = found ?? [start, [start[0], goal[1]], goal];
+    let middle = found ?? [start, [start[0], goal[1]], goal];
+    const [sourceAlone, targetAlone] = alone[at] as [boolean, boolean];
+    if (targetAlone) middle = turnAtPort(middle, targetX, tableRects);
+    if (sourceAlone) middle = turnAtPort(middle.reverse(), sourceX, tableRects).reverse();
     usage.add(middle);
     let points = simplify([[sourceX, sourceY], ...middle, [targetX, targetY]]);
     if (targetShared)
@@ -403,6 +410,31 @@ function gatherBeside(
   return clear ? gathered : points;
 }
 
+/**
+ * A search may reach its port from the table's side of it (along the table's padded edge, between the table
+ * and the port) and turn back into it: the line then runs over its own way out and turns less than STUB
+ * from the table, too close for the end markers and for a fan's slant (which then starts at the turn, and
+ * the fanned ends lose their order). The last turn is moved out to the port when that keeps off every
+ * table. `middle` ends at the port; `edgeX` is the table's edge.
+ */
+function turnAtPort(middle: Point[], edgeX: number, tables: readonly Rect[]): Point[] {
+  const count = middle.length;
+  // The run before the turn must not start at the other port, which stays where it is.
+  if (count < 4) return middle;
+  const port = middle[count - 1] as Point;
+  const turn = middle[count - 2] as Point;
+  const before = middle[count - 3] as Point;
+  const earlier = middle[count - 4] as Point;
+  if (turn[1] !== port[1] || before[0] !== turn[0] || earlier[1] !== before[1]) return middle;
+  if (turn[0] <= Math.min(edgeX, port[0]) || turn[0] >= Math.max(edgeX, port[0])) return middle;
+  const moved: Point = [port[0], before[1]];
+  const clear = [
+    [earlier, moved],
+    [moved, port],
+  ].every(([p, q]) => tables.every((table) => !crossesTable(p as Point, q as Point, table)));
+  return clear ? simplify([...middle.slice(0, count - 3), moved, port]) : middle;
+}
+
 /** Whether the axis-parallel segment p–q has a part inside the table (its outline excepted, 2 px in). */
 function crossesTable(p: Point, q: Point, table: Rect): boolean {
   return (
@@ -475,17 +507,30 @@ function fanIn(points: Point[], side: 1 | -1, edgeY: number): Point[] {
  * references `users.id`) each get a port of their own, ordered by where the other end lies, so the lines
  * do not cross near the row: spread over the row, at most END_SPACING and at least MIN_END_GAP apart; when
  * the row is too short for that, spread over the whole row on the edge and fanned out to approach points
- * END_SPACING apart just outside the table (fanIn), so no two final runs overlap.
+ * END_SPACING apart just outside the table (fanIn), so no two final runs overlap. `shared`: the ends that
+ * gather beside their table with the others of their row; `alone`: the fanned ends whose fan reaches past
+ * the band beside the table, each of whose lines arrives at its approach point on its own.
  */
 function spreadEnds(
   links: readonly { source: Endpoint; target: Endpoint }[],
   sides: readonly (Pick<Route, 'sourceSide' | 'targetSide'> | null)[],
-): { ends: [number, number][]; borders: [number, number][]; shared: [boolean, boolean][]; hubs: boolean[] } {
+  obstacles: readonly Rect[],
+): {
+  ends: [number, number][];
+  borders: [number, number][];
+  shared: [boolean, boolean][];
+  alone: [boolean, boolean][];
+  hubs: boolean[];
+} {
   const ends: [number, number][] = links.map((link) => [link.source.y, link.target.y]);
   const borders: [number, number][] = links.map((link) => [link.source.y, link.target.y]);
   const shared: [boolean, boolean][] = links.map(() => [false, false]);
+  const alone: [boolean, boolean][] = links.map(() => [false, false]);
   const hubs: boolean[] = links.map(() => false);
-  const groups = new Map<string, { link: number; end: 0 | 1; other: number }[]>();
+  const groups = new Map<
+    string,
+    { link: number; end: 0 | 1; other: number; box: Box; side: 1 | -1; y: number }[]
+  >();
   const keyOf = (box: Box, side: number, y: number) => `${box.left},${box.top},${side},${y}`;
   links.forEach((link, at) => {
     const sided = sides[at];
@@ -493,9 +538,10 @@ function spreadEnds(
     for (const end of [0, 1] as const) {
       const here = end === 0 ? link.source : link.target;
       const there = end === 0 ? link.target : link.source;
-      const key = keyOf(here.box, end === 0 ? sided.sourceSide : sided.targetSide, here.y);
+      const side = end === 0 ? sided.sourceSide : sided.targetSide;
+      const key = keyOf(here.box, side, here.y);
       const list = groups.get(key) ?? [];
-      list.push({ link: at, end, other: there.y });
+      list.push({ link: at, end, other: there.y, box: here.box, side, y: here.y });
       groups.set(key, list);
     }
   });
@@ -504,15 +550,68 @@ function spreadEnds(
     list.sort((a, b) => a.other - b.other || a.link - b.link);
     const onEdge = Math.min(END_SPACING, (2 * ROW_REACH) / (list.length - 1));
     const fanned = onEdge < MIN_END_GAP;
+    const { box, side, y } = list[0]!;
+    // A fan longer than the band beside its table (a hub's row of a hundred ends beside a short table):
+    // its lines cannot all gather in the band, so each arrives at its own approach point instead.
+    const { centre, spacing, gathers } = fanned
+      ? approachColumn(box, side, y, list.length, obstacles)
+      : { centre: y, spacing: onEdge, gathers: true };
     list.forEach((entry, index) => {
       const rank = index - (list.length - 1) / 2;
       (borders[entry.link] as [number, number])[entry.end] += rank * onEdge;
-      (ends[entry.link] as [number, number])[entry.end] += rank * (fanned ? END_SPACING : onEdge);
-      (shared[entry.link] as [boolean, boolean])[entry.end] = true;
+      (ends[entry.link] as [number, number])[entry.end] = centre + rank * spacing;
+      // Gathered, a hub's lines could only share the few px the turn may stand from the table.
+      (shared[entry.link] as [boolean, boolean])[entry.end] = gathers;
+      (alone[entry.link] as [boolean, boolean])[entry.end] = !gathers;
       if (list.length >= HUB_ENDS) hubs[entry.link] = true;
     });
   }
-  return { ends, borders, shared, hubs };
+  return { ends, borders, shared, alone, hubs };
+}
+
+/**
+ * Where the approach points of a fanned row lie: END_SPACING apart, centred on the row, but inside the free
+ * stretch of the column beside the table (between the nearest tables above and below, kept BORDER_CLEARANCE
+ * off), narrower where that stretch is short. A hub's row holds a hundred ends or more, and a fan that reached
+ * into the table below would put the line's end inside it, where no path starts. `gathers`: whether the
+ * fan's lines gather beside the table (see spreadEnds).
+ */
+function approachColumn(
+  box: Box,
+  side: 1 | -1,
+  y: number,
+  count: number,
+  obstacles: readonly Rect[],
+): { centre: number; spacing: number; gathers: boolean } {
+  const edge = side === 1 ? box.left + box.width : box.left;
+  // The slant from the markers to the approach point crosses this x range too.
+  const near = Math.min(edge + side * FAN_MARKER, edge + side * FAN_REACH);
+  const far = Math.max(edge + side * FAN_MARKER, edge + side * FAN_REACH);
+  let top = Number.NEGATIVE_INFINITY;
+  let bottom = Number.POSITIVE_INFINITY;
+  for (const o of obstacles) {
+    if (o.right <= near || o.left >= far) continue;
+    if (o.bottom <= y) top = Math.max(top, o.bottom);
+    else if (o.top >= y) bottom = Math.min(bottom, o.top);
+  }
+  const wanted = END_SPACING * (count - 1);
+  // A fan no longer than the band beside the table: its lines gather in the band (gatherBeside) as on a
+  // row that holds them all. A longer one would crowd them all into the few px the band's turn may stand
+  // from the table.
+  const gathers = wanted <= box.height + 2 * BAND_REACH;
+  const inStretch = placeFan(y, wanted, top, bottom);
+  if (inStretch !== null) return { centre: inStretch, spacing: END_SPACING, gathers };
+  // One spacing of margin at each end of the stretch, so no approach point lies on a table's clearance.
+  const room = bottom - top - 2 * END_SPACING;
+  if (room <= 0) return { centre: y, spacing: END_SPACING, gathers: false };
+  return { centre: (top + bottom) / 2, spacing: room / Math.max(1, count - 1), gathers: false };
+}
+
+/** The centre nearest `y` of a fan `length` long inside [top, bottom] (END_SPACING off each end); null if too long. */
+function placeFan(y: number, length: number, top: number, bottom: number): number | null {
+  if (bottom - top - 2 * END_SPACING < length) return null;
+  const half = length / 2;
+  return Math.min(Math.max(y, top + END_SPACING + half), bottom - END_SPACING - half);
 }
 
 /**

@@ -3,7 +3,7 @@
 // that, fanned out just outside the table. Measured from the rendered SVG through the markup contract.
 import type { DiagramDocument } from '@dss/schema';
 import { measureSvg, renderDiagramSvg } from '../src';
-import type { Drawing } from '../src/geometry-check';
+import { crossings, type Drawing } from '../src/geometry-check';
 import { RouteMemory } from '../src/routing/route-memory';
 import { HEADER_HEIGHT, ROW_HEIGHT } from '../src/table-geometry';
 import { corpusFiles, importCorpus } from './corpus';
@@ -94,9 +94,14 @@ const column = (name: string) => ({ name, type: 'bigint', is_nullable: false });
 
 /**
  * `users` and `count` tables referencing `users.id`, placed by `place` (left, top of the n-th); with
- * `invitedBy`, users.invited_by references users.id too.
+ * `invitedBy`, users.invited_by references users.id too; `others` are tables of no relationship.
  */
-function hub(count: number, place: (n: number) => [number, number], invitedBy = false): DiagramDocument {
+function hub(
+  count: number,
+  place: (n: number) => [number, number],
+  invitedBy = false,
+  others: object[] = [],
+): DiagramDocument {
   const referencing = Array.from({ length: count }, (_, n) => {
     const [left, top] = place(n);
     return {
@@ -118,6 +123,7 @@ function hub(count: number, place: (n: number) => [number, number], invitedBy = 
         columns: [{ ...column('id'), is_primary_key: true }, column('email'), column('invited_by')],
       },
       ...referencing,
+      ...others,
     ],
     relationships: [...referencing.map((table) => table.name), ...(invitedBy ? ['users'] : [])].map(
       (name) => ({
@@ -171,6 +177,17 @@ describe('line ends on one row', () => {
       expect(most).toBe(ends);
     },
   );
+
+  it('a fanned row keeps its lines out of the table standing below it (a hub row of 60 ends)', () => {
+    // Sixty ends fan out 300 px along users' right edge: as far down as the table below users, where a
+    // line's approach point would lie inside that table and its search find no path.
+    const below = hub(60, (n) => [920 + 220 * (n % 3), Math.floor(n / 3) * 110], false, [
+      { name: 'below', left: 560, top: 580, width: 220, columns: [column('id')] },
+    ]);
+    const drawing = measureSvg(renderDiagramSvg(below));
+    expect(drawing.relationships).toHaveLength(60);
+    expect(crossings(drawing)).toEqual([]);
+  });
 
   it('the editor redrawing with its route memory keeps the ports distinct after an edit', () => {
     const memory = new RouteMemory();

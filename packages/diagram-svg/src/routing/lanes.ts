@@ -39,7 +39,10 @@ export interface LaneRoute {
   points: Point[];
   sourceSide: 1 | -1;
   targetSide: 1 | -1;
-  /** Whether other lines end on the same row and edge as this line's source (target) end. */
+  /**
+   * Whether this line's source (target) end gathers with others beside its table: other lines end on the
+   * same row and edge, and the row holds them all (a fanned end has an approach point of its own instead).
+   */
   sourceShared?: boolean;
   targetShared?: boolean;
   /** For a shared end: the band beside its table where its lines gather (the y range of that zone). */
@@ -68,6 +71,9 @@ export function separateLanes(routes: LaneRoute[], tableRects: readonly Rect[], 
   }
   repair(runs, tables, 'vertical');
   repair(runs, tables, 'horizontal');
+  // Then runs a lane or less apart, where a free place clear of tables is near.
+  repair(runs, tables, 'vertical', LANE - 0.01);
+  repair(runs, tables, 'horizontal', LANE - 0.01);
 }
 
 type Orientation = 'vertical' | 'horizontal';
@@ -113,15 +119,29 @@ class Runs {
 
 const byLine = (a: Segment, b: Segment) => a.line - b.line;
 
+/**
+ * Farthest a run a lane or less from another (2–8 px: a pair of wires no eye can follow apart) is moved to
+ * stand clear of it: farther moves stretch the runs it joins over others (new near pairs, or shared runs).
+ */
+const SPACING_STEP = 30;
 /** Runs of different lines closer than this still read as one. */
 const TOO_CLOSE = 2.5;
-const REPAIR_STEPS = [3, -3, 6, -6, 9, -9, 12, -12, 16, -16, 20, -20, 25, -25, 30, -30, 40, -40];
+/**
+ * Where repair looks for a free place, nearest first. Far steps too: beside a hub, a corridor holds more
+ * runs than fit, and the nearest free place can lie past the other lanes of its group.
+ */
+const REPAIR_STEPS = [
+  3, -3, 6, -6, 9, -9, 12, -12, 16, -16, 20, -20, 25, -25, 30, -30, 40, -40, 50, -50, 60, -60, 80, -80, 100,
+  -100, 120, -120, 160, -160,
+];
 
 /**
  * Where lanes could not be spread evenly (a narrow gap, a lane pulled back from a table), moves one of
  * each pair of runs still lying on top of each other to the nearest free place that keeps off the tables.
+ * With a `gap` wider than TOO_CLOSE: runs closer than `gap` to another, moved at most SPACING_STEP and only
+ * to a place `gap` from every other run and CLEARANCE from every table.
  */
-function repair(runs: Runs, tables: TableIndex, orientation: Orientation): void {
+function repair(runs: Runs, tables: TableIndex, orientation: Orientation, gap = TOO_CLOSE): void {
   const routes = runs.routes;
   const segments = runs.sorted(orientation);
   // Segments by line, kept sorted as segments move, so each check looks only at close neighbours.
@@ -131,10 +151,10 @@ function repair(runs: Runs, tables: TableIndex, orientation: Orientation): void 
     let high = lines.length;
     while (low < high) {
       const middle = (low + high) >> 1;
-      if ((lines[middle] as number) <= line - TOO_CLOSE) low = middle + 1;
+      if ((lines[middle] as number) <= line - gap) low = middle + 1;
       else high = middle;
     }
-    for (let at = low; at < segments.length && (lines[at] as number) < line + TOO_CLOSE; at++) {
+    for (let at = low; at < segments.length && (lines[at] as number) < line + gap; at++) {
       const other = segments[at] as Segment;
       if (
         other !== segment &&
@@ -145,13 +165,24 @@ function repair(runs: Runs, tables: TableIndex, orientation: Orientation): void 
     }
     return false;
   };
+  const free = (segment: Segment, value: number) =>
+    value >= segment.low &&
+    value <= segment.high &&
+    !near(segment, value) &&
+    fits(routes[segment.route] as LaneRoute, segment.at, value, orientation, tables);
   for (const segment of [...segments]) {
     if (segment.fixed || !near(segment, segment.line)) continue;
-    for (const step of REPAIR_STEPS) {
-      const value = segment.line + step;
-      if (value < segment.low || value > segment.high) continue;
-      if (near(segment, value)) continue;
-      if (!fits(routes[segment.route] as LaneRoute, segment.at, value, orientation, tables)) continue;
+    // Nearest first, among the places that keep the run CLEARANCE off every table, then among the rest.
+    const clear = REPAIR_STEPS.filter((step) => gap <= TOO_CLOSE || Math.abs(step) <= SPACING_STEP)
+      .map((step) => segment.line + step)
+      .find((value) => free(segment, value) && clearOfTables(segment, value, orientation, tables));
+    // Runs merely close (a lane apart or less) move only to a place clear of tables and of other runs.
+    const value =
+      clear ??
+      (gap > TOO_CLOSE
+        ? undefined
+        : REPAIR_STEPS.map((step) => segment.line + step).find((value) => free(segment, value)));
+    if (value !== undefined) {
       const points = (routes[segment.route] as LaneRoute).points;
       const index = orientation === 'vertical' ? 0 : 1;
       (points[segment.at] as Point)[index] = value;
@@ -164,9 +195,32 @@ function repair(runs: Runs, tables: TableIndex, orientation: Orientation): void 
       while (to < lines.length && (lines[to] as number) < value) to++;
       segments.splice(to, 0, segment);
       lines.splice(to, 0, value);
-      break;
     }
   }
+}
+
+/** Whether the run, moved to `value`, keeps CLEARANCE off every table (not merely out of them, as fits). */
+function clearOfTables(
+  segment: Segment,
+  value: number,
+  orientation: 'vertical' | 'horizontal',
+  tables: TableIndex,
+): boolean {
+  const area =
+    orientation === 'vertical'
+      ? { left: value - CLEARANCE, right: value + CLEARANCE, top: segment.from, bottom: segment.to }
+      : { left: segment.from, right: segment.to, top: value - CLEARANCE, bottom: value + CLEARANCE };
+  return !tables.some(area, (table) =>
+    orientation === 'vertical'
+      ? table.left < area.right &&
+        table.right > area.left &&
+        table.top < segment.to &&
+        table.bottom > segment.from
+      : table.top < area.bottom &&
+        table.bottom > area.top &&
+        table.left < segment.to &&
+        table.right > segment.from,
+  );
 }
 
 /** The runs of the settled lines, or of the others, in route order. */
@@ -223,12 +277,7 @@ function segmentsOf(routes: LaneRoute[], orientation: Orientation, settled: bool
 }
 
 /** Moves crowded segments into lanes; returns how many moved. */
-function spread(
-  runs: Runs,
-  tables: TableIndex,
-  orientation: Orientation,
-  memo: LaneMemo | undefined,
-): number {
+function spread(runs: Runs, tables: TableIndex, orientation: Orientation, memo: LaneMemo | undefined): number {
   const routes = runs.routes;
   const segments = runs.sorted(orientation);
   // Components of "closer than a lane and overlapping, on different lines".
@@ -249,6 +298,9 @@ function spread(
       const b = segments[j] as Segment;
       if (b.line - a.line >= LANE - 0.01) break;
       if (a.route === b.route) continue;
+      // Two runs that never move (a hub's fan: a hundred final runs 5 px apart) would chain every corridor
+      // that meets one of them into one group, spread over a room that no longer fits any of them.
+      if (a.fixed && b.fixed) continue;
       if (Math.min(a.to, b.to) - Math.max(a.from, b.from) <= 0.5) continue;
       parent[find(j)] = find(i);
     }
@@ -311,15 +363,19 @@ function assignLanes(
   const spacing = Math.min(LANE, Math.max(3, room / Math.max(1, count - 1)));
   const width = spacing * (count - 1);
   const centre = lines.reduce((sum, line) => sum + line, 0) / count;
-  const first = Math.min(Math.max(centre - width / 2, low), high - width);
   const ordered = [...component].sort((a, b) => a.line - b.line || a.order - b.order || a.route - b.route);
+  const first = firstLane(ordered, centre - width / 2, low, high - width, spacing);
   const index = orientation === 'vertical' ? 0 : 1;
+  const placed: { line: number; from: number; to: number }[] = [];
   const moving = ordered
-    .map((segment, lane) => ({
-      segment,
-      wanted: Math.min(segment.high, Math.max(segment.low, first + lane * spacing)),
-    }))
-    .filter(({ segment }) => !segment.fixed);
+    .map((segment, lane) => ({ segment, lane }))
+    .filter(({ segment }) => !segment.fixed)
+    .map(({ segment, lane }) => {
+      const wanted = Math.min(segment.high, Math.max(segment.low, first + lane * spacing));
+      const kept = keptClear(segment, wanted, tables, orientation, placed);
+      placed.push({ line: kept, from: segment.from, to: segment.to });
+      return { segment, wanted: kept };
+    });
   const key = memo === undefined ? null : laneKey(moving, routes, tables, index);
   const known = key === null ? undefined : memo?.findLanes(key);
   let moved = 0;
@@ -336,6 +392,71 @@ function assignLanes(
   });
   if (key !== null && known === undefined) memo?.keepLanes(key, lanes);
   return moved;
+}
+
+/**
+ * Where a group's first lane goes: `wanted`, within [low, high], and where it can, moved so that every moving
+ * run's lane lies within that run's own limits (the room its ends leave it). Two runs that may not move past
+ * the same limit (the markers' room beside a table) would otherwise both be held at it, on top of each other.
+ */
+function firstLane(
+  ordered: readonly Segment[],
+  wanted: number,
+  low: number,
+  high: number,
+  spacing: number,
+): number {
+  let lowest = low;
+  let highest = high;
+  ordered.forEach((segment, lane) => {
+    if (segment.fixed) return;
+    lowest = Math.max(lowest, segment.low - lane * spacing);
+    highest = Math.min(highest, segment.high - lane * spacing);
+  });
+  if (lowest <= highest) return Math.min(Math.max(wanted, lowest), highest);
+  return Math.min(Math.max(wanted, low), high);
+}
+
+/**
+ * `wanted`, moved to CLEARANCE off the nearest tables beside the run (over the run's own extent) when it
+ * lies closer to them, unless another lane of the group already lies there. A group's room (assignLanes)
+ * counts only the tables beside the whole group; a long group passes tables that stand between its lines'
+ * extremes, and a lane wanted on or in one of those is otherwise pulled back by the fit check to the
+ * table's outline, where it runs along the border of a table it does not connect.
+ */
+function keptClear(
+  segment: Segment,
+  wanted: number,
+  tables: TableIndex,
+  orientation: 'vertical' | 'horizontal',
+  placed: readonly { line: number; from: number; to: number }[],
+): number {
+  const reach = 80 + CLEARANCE + 1;
+  const line = segment.line;
+  const area =
+    orientation === 'vertical'
+      ? { left: line - reach, right: line + reach, top: segment.from, bottom: segment.to }
+      : { left: segment.from, right: segment.to, top: line - reach, bottom: line + reach };
+  let low = segment.low;
+  let high = segment.high;
+  for (const table of tables.within(area)) {
+    const [near, far, start, end] =
+      orientation === 'vertical'
+        ? [table.left, table.right, table.top, table.bottom]
+        : [table.top, table.bottom, table.left, table.right];
+    if (end <= segment.from || start >= segment.to) continue;
+    if (far <= line + 0.01) low = Math.max(low, far + CLEARANCE);
+    else if (near >= line - 0.01) high = Math.min(high, near - CLEARANCE);
+  }
+  // A run already closer than CLEARANCE to tables on both sides: nothing to keep clear of.
+  if (low > high) return wanted;
+  const clear = Math.min(high, Math.max(low, wanted));
+  const taken = placed.some(
+    (other) =>
+      Math.abs(other.line - clear) < TOO_CLOSE &&
+      Math.min(other.to, segment.to) - Math.max(other.from, segment.from) > 0.5,
+  );
+  return taken ? wanted : clear;
 }
 
 /**
