@@ -10,7 +10,6 @@ export {
   renderDiagramParts,
   renderDiagramSvg,
   RouteMemory,
-  SearchCache,
   svgOfParts,
   MarkupCache,
   TABLE_LAYER_ATTRIBUTES,

@@ -1,13 +1,6 @@
 // The path of a relationship line: orthogonal segments that leave each table horizontally from the row of
 // the linked column, so the end markers can be drawn at the table's edge.
-import {
-  type Point,
-  type Rect,
-  RunUsage,
-  type SearchCache,
-  searchPath,
-  simplify,
-} from './routing/grid-search';
+import { type Point, type Rect, RunUsage, searchPath, simplify } from './routing/grid-search';
 import { separateLanes } from './routing/lanes';
 import type { RouteMemory } from './routing/route-memory';
 import { type Box, ROW_HEIGHT } from './table-geometry';
@@ -145,8 +138,6 @@ export interface RoutingObstacles {
   tables: readonly Box[];
   /** Sticky notes and group title bars: lines keep off them too. */
   others?: readonly Box[];
-  /** The paths of the previous routing of this diagram, reused where nothing they depend on changed. */
-  cache?: SearchCache;
   /**
    * The editor's previous routing: lines (with a `key`) whose ends did not move and whose path keeps clear
    * of every table the edit changed keep that path; only the others are routed again.
@@ -164,7 +155,6 @@ export function routeAll(
   links: readonly { source: Endpoint; target: Endpoint; key?: string }[],
   obstacles: RoutingObstacles = { tables: links.flatMap((link) => [link.source.box, link.target.box]) },
 ): Route[] {
-  obstacles.cache?.nextRouting();
   const obstacleBoxes = [...new Set([...obstacles.tables, ...(obstacles.others ?? [])])];
   const padded = obstacleBoxes.map((box) => rect(box, PADDING));
   const bare = obstacleBoxes.map((box) => rect(box, 0));
@@ -262,7 +252,6 @@ export function routeAll(
       // Lines to a hub's key avoid the gaps earlier lines crowd; the others rarely meet enough lines to
       // fill a gap, and the lanes separate them.
       ...(hubs[at] ? { usage: taken() } : {}),
-      ...(obstacles.cache ? { cache: obstacles.cache } : {}),
       ...(sourceShared ? { startBand: band(links[at]!.source.box) } : {}),
       ...(targetShared ? { goalBand: band(links[at]!.target.box) } : {}),
     });
@@ -295,7 +284,6 @@ export function routeAll(
   separateLanes(
     memory ? nearRerouted(drawn) : drawn,
     obstacles.tables.map((box) => rect(box, 0)),
-    obstacles.cache,
   );
   for (const route of drawn) {
     route.points = simplify(route.points);

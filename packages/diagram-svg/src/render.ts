@@ -22,11 +22,9 @@ import { renderNote } from './render-note';
 import { renderRelationship } from './render-relationship';
 import { renderTable } from './render-table';
 import { routeAll } from './relationship-route';
-import type { SearchCache } from './routing/grid-search';
 import type { RouteMemory } from './routing/route-memory';
 
 // The editor's bundle takes this module as @dss/diagram-svg: what it uses of the package is exported here.
-export { SearchCache } from './routing/grid-search';
 export { RouteMemory } from './routing/route-memory';
 export { MarkupCache } from './markup-cache';
 import type { MarkupCache } from './markup-cache';
@@ -37,11 +35,6 @@ export interface RenderOptions {
   highlight?: DiagramHighlight;
   /** Accessible title of the SVG (its <title>); "Diagram with N tables" by default. */
   title?: string;
-  /**
-   * The previous drawing's routing of this diagram (the editor keeps one per open diagram): searches whose
-   * inputs did not change are reused, so the drawing is the same as without it, only sooner.
-   */
-  routingCache?: SearchCache;
   /**
    * The editor's previous routing (see RouteMemory): lines an edit did not touch keep their paths, so only
    * the edited tables' lines and the lines their new boxes stand on are routed again.
@@ -109,7 +102,6 @@ export function renderDiagramParts(document: DiagramDocument, options: RenderOpt
     {
       tables: tables.map(tableBox),
       others: [...notes.map((note) => sizedBox(note, 80, 40)), ...groups.map(groupLabelBox)],
-      ...(options.routingCache ? { cache: options.routingCache } : {}),
       ...(options.routeMemory ? { memory: options.routeMemory } : {}),
     },
   );

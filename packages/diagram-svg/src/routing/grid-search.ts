@@ -33,73 +33,6 @@ export interface SearchOptions {
   goalBand?: [number, number];
   /** Runs already taken by earlier lines: crowded ones cost more, so lines spread over other gaps. */
   usage?: RunUsage;
-  /** Paths found by earlier routings of the same diagram (the editor's redraw after an edit). */
-  cache?: SearchCache;
-}
-
-/**
- * Paths of one routing, kept for the next routing of the same diagram. searchPath is a pure function of
- * its start, goal, bands, the obstacles inside its first window and the earlier lines' runs in that window
- * (the grid, the blocked steps and the crowding are built from nothing else), so a search whose key (all
- * of these) is unchanged returns the path it found before, and a routing with the cache draws exactly
- * what one without it draws. Only searches that succeed within the first window are kept; a search that
- * needs the whole diagram depends on every obstacle and is made again. Entries not used by a routing are
- * dropped after it (`nextRouting`), so the cache holds one version's paths.
- */
-export class SearchCache {
-  private previous = new Map<string, Point[]>();
-  private current = new Map<string, Point[]>();
-  private previousLanes = new Map<string, readonly number[]>();
-  private currentLanes = new Map<string, readonly number[]>();
-  hits = 0;
-  misses = 0;
-  laneHits = 0;
-  laneMisses = 0;
-
-  /** Called before each routing: what the last routing used is kept, the rest dropped. */
-  nextRouting(): void {
-    this.previous = this.current;
-    this.current = new Map();
-    this.previousLanes = this.currentLanes;
-    this.currentLanes = new Map();
-    this.hits = 0;
-    this.misses = 0;
-    this.laneHits = 0;
-    this.laneMisses = 0;
-  }
-
-  /** The lanes of a group of crowded runs (see lanes.ts, LaneMemo), kept like the paths. */
-  findLanes(key: string): readonly number[] | undefined {
-    const found = this.currentLanes.get(key) ?? this.previousLanes.get(key);
-    if (found === undefined) this.laneMisses++;
-    else {
-      this.laneHits++;
-      this.currentLanes.set(key, found);
-    }
-    return found;
-  }
-
-  keepLanes(key: string, lanes: readonly number[]): void {
-    this.currentLanes.set(key, [...lanes]);
-  }
-
-  find(key: string): Point[] | undefined {
-    const found = this.current.get(key) ?? this.previous.get(key);
-    if (found === undefined) {
-      this.misses++;
-      return undefined;
-    }
-    this.hits++;
-    this.current.set(key, found);
-    return found.map((point) => [point[0], point[1]]);
-  }
-
-  keep(key: string, path: readonly Point[]): void {
-    this.current.set(
-      key,
-      path.map((point) => [point[0], point[1]]),
-    );
-  }
 }
 
 /** Extra cost of a step for each earlier line on the same grid line over the same stretch, in px. */
@@ -112,45 +45,14 @@ const CONGESTION = 80;
 export class RunUsage {
   private readonly horizontal = new Map<number, [number, number][]>();
   private readonly vertical = new Map<number, [number, number][]>();
-  /** The grid lines that have runs, sorted, so a window's lines are found by binary search. */
-  private readonly horizontalLines: number[] = [];
-  private readonly verticalLines: number[] = [];
 
   add(points: readonly Point[]): void {
     for (let at = 1; at < points.length; at++) {
       const [x1, y1] = points[at - 1] as Point;
       const [x2, y2] = points[at] as Point;
-      if (y1 === y2 && x1 !== x2)
-        push(this.horizontal, this.horizontalLines, y1, Math.min(x1, x2), Math.max(x1, x2));
-      else if (x1 === x2 && y1 !== y2)
-        push(this.vertical, this.verticalLines, x1, Math.min(y1, y2), Math.max(y1, y2));
+      if (y1 === y2 && x1 !== x2) push(this.horizontal, y1, Math.min(x1, x2), Math.max(x1, x2));
+      else if (x1 === x2 && y1 !== y2) push(this.vertical, x1, Math.min(y1, y2), Math.max(y1, y2));
     }
-  }
-
-  /** The runs on grid lines inside `window` (the only ones a search in it reads), as a string. */
-  keyWithin(window: Rect): string {
-    // A run that does not reach into the window along its grid line adds nothing to any step in it.
-    let key = '';
-    const lines = (
-      map: Map<number, [number, number][]>,
-      sorted: readonly number[],
-      low: number,
-      high: number,
-      from: number,
-      to: number,
-      tag: string,
-    ) => {
-      for (let at = lowerIndex(sorted, low); at < sorted.length && (sorted[at] as number) <= high; at++) {
-        const value = sorted[at] as number;
-        let line = '';
-        for (const [start, end] of map.get(value) ?? NO_RUNS)
-          if (end >= from && start <= to) line += `${start},${end};`;
-        if (line !== '') key += `${tag}${value}:${line} `;
-      }
-    };
-    lines(this.horizontal, this.horizontalLines, window.top, window.bottom, window.left, window.right, 'h');
-    lines(this.vertical, this.verticalLines, window.left, window.right, window.top, window.bottom, 'v');
-    return key;
   }
 
   /** Every earlier run on line `line`. */
@@ -173,20 +75,10 @@ function lowerIndex(list: readonly number[], value: number): number {
   return low;
 }
 
-function push(
-  map: Map<number, [number, number][]>,
-  sorted: number[],
-  line: number,
-  from: number,
-  to: number,
-): void {
+function push(map: Map<number, [number, number][]>, line: number, from: number, to: number): void {
   const runs = map.get(line);
-  if (runs === undefined) {
-    map.set(line, [[from, to]]);
-    let at = sorted.length;
-    while (at > 0 && (sorted[at - 1] as number) > line) at--;
-    sorted.splice(at, 0, line);
-  } else runs.push([from, to]);
+  if (runs === undefined) map.set(line, [[from, to]]);
+  else runs.push([from, to]);
 }
 
 /**
@@ -215,12 +107,6 @@ export function searchPath(
     const inside = obstacles.filter(
       (o) => o.right > window.left && o.left < window.right && o.bottom > window.top && o.top < window.bottom,
     );
-    const finite = margin !== Number.POSITIVE_INFINITY;
-    const key = finite && options.cache ? searchKey(start, goal, inside, window, options) : null;
-    if (key !== null) {
-      const found = options.cache?.find(key);
-      if (found !== undefined) return found;
-    }
     const path = searchWindow(
       start,
       goal,
@@ -228,7 +114,6 @@ export function searchPath(
       margin === Number.POSITIVE_INFINITY ? boundsOf(inside, start, goal) : window,
       options,
     );
-    if (key !== null && path !== null) options.cache?.keep(key, path);
     if (path !== null) {
       windowStats[WINDOWS.indexOf(margin)]++;
       return path;
@@ -236,25 +121,6 @@ export function searchPath(
   }
   windowStats[4]++;
   return null;
-}
-
-/** Everything a search in `window` reads (see SearchCache), as one string. */
-function searchKey(
-  start: Point,
-  goal: Point,
-  inside: readonly Rect[],
-  window: Rect,
-  options: SearchOptions,
-): string {
-  const parts: number[] = [start[0], start[1], goal[0], goal[1]];
-  parts.push(
-    ...(options.startBand ?? [Number.NaN, Number.NaN]),
-    ...(options.goalBand ?? [Number.NaN, Number.NaN]),
-  );
-  for (const o of inside) parts.push(o.left, o.top, o.right, o.bottom);
-  let key = parts.join(',');
-  if (options.usage !== undefined) key += `|${options.usage.keyWithin(window)}`;
-  return key;
 }
 
 function boundsOf(obstacles: readonly Rect[], start: Point, goal: Point): Rect {

@@ -52,21 +52,11 @@ export interface LaneRoute {
   settled?: boolean;
 }
 
-/**
- * Lanes found by an earlier routing of the same diagram, by everything a group's lanes depend on (see
- * assignLanes): a group of runs whose key is unchanged gets the same lanes without the checks against the
- * tables, so a routing with the memo draws exactly what one without it draws.
- */
-export interface LaneMemo {
-  findLanes(key: string): readonly number[] | undefined;
-  keepLanes(key: string, lanes: readonly number[]): void;
-}
-
-export function separateLanes(routes: LaneRoute[], tableRects: readonly Rect[], memo?: LaneMemo): void {
+export function separateLanes(routes: LaneRoute[], tableRects: readonly Rect[]): void {
   const tables = new TableIndex(tableRects);
   const runs = new Runs(routes);
   for (let round = 0; round < ROUNDS; round++) {
-    const moved = spread(runs, tables, 'vertical', memo) + spread(runs, tables, 'horizontal', memo);
+    const moved = spread(runs, tables, 'vertical') + spread(runs, tables, 'horizontal');
     if (moved === 0) break;
   }
   repair(runs, tables, 'vertical');
@@ -277,7 +267,7 @@ function segmentsOf(routes: LaneRoute[], orientation: Orientation, settled: bool
 }
 
 /** Moves crowded segments into lanes; returns how many moved. */
-function spread(runs: Runs, tables: TableIndex, orientation: Orientation, memo: LaneMemo | undefined): number {
+function spread(runs: Runs, tables: TableIndex, orientation: Orientation): number {
   const routes = runs.routes;
   const segments = runs.sorted(orientation);
   // Components of "closer than a lane and overlapping, on different lines".
@@ -316,23 +306,20 @@ function spread(runs: Runs, tables: TableIndex, orientation: Orientation, memo: 
   for (const component of components.values()) {
     if (new Set(component.map((s) => s.route)).size < 2) continue;
     if (component.every((segment) => segment.fixed)) continue;
-    moved += assignLanes(component, routes, tables, orientation, memo);
+    moved += assignLanes(component, routes, tables, orientation);
   }
   return moved;
 }
 
 /**
- * Spreads one group of crowded runs (a corridor) over the free space beside it. What it reads: the runs
- * themselves, the tables near them (which narrow the space), and, for the check that a moved run and the two
- * runs it joins stay off every table, the points of those runs and the tables around them. The key of the
- * memo holds all of these, so a group whose key is unchanged takes its earlier lanes as they are.
+ * Spreads one group of crowded runs (a corridor) over the free space beside it, up to the nearest tables,
+ * each moved run (and the two runs it joins) kept off every table.
  */
 function assignLanes(
   component: Segment[],
   routes: LaneRoute[],
   tables: TableIndex,
   orientation: 'vertical' | 'horizontal',
-  memo: LaneMemo | undefined,
 ): number {
   const lines = component.map((s) => s.line);
   const lowestLine = Math.min(...lines);
@@ -376,21 +363,15 @@ function assignLanes(
       placed.push({ line: kept, from: segment.from, to: segment.to });
       return { segment, wanted: kept };
     });
-  const key = memo === undefined ? null : laneKey(moving, routes, tables, index);
-  const known = key === null ? undefined : memo?.findLanes(key);
   let moved = 0;
-  const lanes: number[] = [];
-  moving.forEach(({ segment, wanted }, at) => {
-    const value =
-      known?.[at] ?? closestFitting(routes[segment.route] as LaneRoute, segment, wanted, orientation, tables);
-    lanes.push(value);
-    if (Math.abs(value - segment.line) < 0.01) return;
+  for (const { segment, wanted } of moving) {
+    const value = closestFitting(routes[segment.route] as LaneRoute, segment, wanted, orientation, tables);
+    if (Math.abs(value - segment.line) < 0.01) continue;
     const points = (routes[segment.route] as LaneRoute).points;
     (points[segment.at] as Point)[index] = value;
     (points[segment.at + 1] as Point)[index] = value;
     moved++;
-  });
-  if (key !== null && known === undefined) memo?.keepLanes(key, lanes);
+  }
   return moved;
 }
 
@@ -457,53 +438,6 @@ function keptClear(
       Math.min(other.to, segment.to) - Math.max(other.from, segment.from) > 0.5,
   );
   return taken ? wanted : clear;
-}
-
-/**
- * Everything the fit checks of a group's moves read: each moving run's wanted lane and line, the points of
- * it and of the runs it joins, and every table in the area those runs can reach (the points' box, widened
- * across to the wanted lanes), sorted so that the key does not depend on the tables' order.
- */
-function laneKey(
-  moving: readonly { segment: Segment; wanted: number }[],
-  routes: readonly LaneRoute[],
-  tables: TableIndex,
-  index: 0 | 1,
-): string {
-  const area = {
-    left: Number.POSITIVE_INFINITY,
-    top: Number.POSITIVE_INFINITY,
-    right: Number.NEGATIVE_INFINITY,
-    bottom: Number.NEGATIVE_INFINITY,
-  };
-  const include = (x: number, y: number) => {
-    area.left = Math.min(area.left, x);
-    area.right = Math.max(area.right, x);
-    area.top = Math.min(area.top, y);
-    area.bottom = Math.max(area.bottom, y);
-  };
-  let key = `${index}|`;
-  // Runs of one line move each other's shared points: which runs belong to one line is part of the key.
-  const lineOf = new Map<number, number>();
-  for (const { segment, wanted } of moving) {
-    const points = (routes[segment.route] as LaneRoute).points;
-    const line = lineOf.get(segment.route) ?? lineOf.size;
-    lineOf.set(segment.route, line);
-    key += `${line},${segment.at},${segment.line},${wanted}:`;
-    for (let at = segment.at - 1; at <= segment.at + 2; at++) {
-      const point = points[at] as Point;
-      include(point[0], point[1]);
-      key += `${point[0]},${point[1]};`;
-      if (index === 0) include(wanted, point[1]);
-      else include(point[0], wanted);
-    }
-    key += '|';
-  }
-  const found = tables
-    .within(area)
-    .map((table) => `${table.left},${table.top},${table.right},${table.bottom}`)
-    .sort();
-  return `${key}${found.join(';')}`;
 }
 
 /** `wanted`, or the value nearest to it on the way back to the segment's line that keeps off every table. */
