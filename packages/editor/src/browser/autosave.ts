@@ -23,7 +23,7 @@ export type SaveState =
 
 const DEBOUNCE_MS = 600;
 const RETRY_MS = 3000;
-/** Longest an edit waits to be kept in localStorage when no frame is drawn. */
+/** Longest an edit waits to be kept in localStorage for the page to be idle. */
 const KEEP_AT_LATEST_MS = 250;
 
 interface Kept {
@@ -263,15 +263,16 @@ export class Autosave {
   }
 
   /**
-   * Keeps the unsaved patch in this browser once the frame that shows the edit is drawn: the diff and
-   * writing it out take milliseconds that would otherwise delay the drawing on a large diagram. A timer
-   * covers a page whose frames are paused (a hidden tab); pagehide and hiding keep it at once.
+   * Keeps the unsaved patch in this browser when the page is next idle, after the frame that shows the
+   * edit: the diff and writing it out take milliseconds that would otherwise delay the drawing on a large
+   * diagram. At the latest after KEEP_AT_LATEST_MS; pagehide and hiding keep it at once.
    */
   #keepSoon(): void {
     if (this.#keepPending) return;
     this.#keepPending = true;
-    requestAnimationFrame(() => setTimeout(() => this.#keepNow(), 0));
-    setTimeout(() => this.#keepNow(), KEEP_AT_LATEST_MS);
+    if (typeof requestIdleCallback === 'function')
+      requestIdleCallback(() => this.#keepNow(), { timeout: KEEP_AT_LATEST_MS });
+    else setTimeout(() => this.#keepNow(), KEEP_AT_LATEST_MS);
   }
 
   #keepNow(): void {
