@@ -89,13 +89,33 @@ interface Sent {
   uuid: string;
 }
 
+/**
+ * One request, sent again (at most 3 times, 250 ms apart) when its connection was closed before any
+ * answer: on a loaded machine the client can pick a kept-alive socket just as the server closes it for
+ * idleness (undici's "other side closed"), which says nothing about the system. Safe for every request
+ * here: reads, and creates, which an identical retry replays. A server that is down refuses the new
+ * connection, which is not retried.
+ */
 async function api(system: RestartableSystem, path: string, init: RequestInit = {}) {
-  const response = await fetch(`${system.baseUrl}${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${system.token}`, 'content-type': 'application/json' },
-  });
-  const text = await response.text();
-  return { status: response.status, body: JSON.parse(text) as { data: Record<string, unknown> } };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const response = await fetch(`${system.baseUrl}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${system.token}`, 'content-type': 'application/json' },
+      });
+      const text = await response.text();
+      return { status: response.status, body: JSON.parse(text) as { data: Record<string, unknown> } };
+    } catch (error) {
+      if (attempt >= 3 || !closedBeforeAnswer(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+/** Whether fetch failed because the connection closed before an answer (not refused, not timed out). */
+function closedBeforeAnswer(error: unknown): boolean {
+  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return error instanceof TypeError && (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET');
 }
 
 async function createImport(
