@@ -1,7 +1,7 @@
 // The path of a relationship line: orthogonal segments that leave each table horizontally from the row of
 // the linked column, so the end markers can be drawn at the table's edge.
 import { type Point, type Rect, RunUsage, searchPath, simplify } from './routing/grid-search';
-import { separateLanes } from './routing/lanes';
+import { separateLanes, TableIndex } from './routing/lanes';
 import type { RouteMemory } from './routing/route-memory';
 import { type Box, ROW_HEIGHT } from './table-geometry';
 
@@ -158,9 +158,10 @@ export function routeAll(
   const obstacleBoxes = [...new Set([...obstacles.tables, ...(obstacles.others ?? [])])];
   const padded = obstacleBoxes.map((box) => rect(box, PADDING));
   const bare = obstacleBoxes.map((box) => rect(box, 0));
+  const paddedIndex = new TableIndex(padded);
   const sides: (Route | null)[] = links.map((link) => {
     if (link.source.box === link.target.box) return null;
-    return freeSides(routeBetween(link.source, link.target), link, padded);
+    return freeSides(routeBetween(link.source, link.target), link, paddedIndex);
   });
   // Self-references loop out of the edge of their table where fewer other lines end (the right one on a
   // tie); their ends take ports on their rows with the others'.
@@ -347,10 +348,8 @@ function nearRerouted(routes: readonly Route[]): Route[] {
         LANE_REACH,
       ),
     );
-  const near = (run: Rect) =>
-    reach.some(
-      (r) => run.right >= r.left && run.left <= r.right && run.bottom >= r.top && run.top <= r.bottom,
-    );
+  const index = new TableIndex(reach);
+  const near = (run: Rect) => index.some(run, () => true);
   return routes.filter((route) => !route.settled || runsOf(route).some(near));
 }
 
@@ -606,15 +605,12 @@ function placeFan(y: number, length: number, top: number, bottom: number): numbe
  * The sides a line leaves and enters by, turned round at an end whose side has another table closer than
  * the stub (the line would start inside it) while the other side is free.
  */
-function freeSides(
-  route: Route,
-  link: { source: Endpoint; target: Endpoint },
-  padded: readonly Rect[],
-): Route {
+function freeSides(route: Route, link: { source: Endpoint; target: Endpoint }, padded: TableIndex): Route {
   const blocked = (box: Box, side: 1 | -1, y: number) => {
     const x = side === 1 ? box.left + box.width + STUB : box.left - STUB;
     const own = rect(box, PADDING);
     return padded.some(
+      { left: x, right: x, top: y, bottom: y },
       (o) =>
         !(o.left === own.left && o.top === own.top && o.right === own.right && o.bottom === own.bottom) &&
         x > o.left &&

@@ -6,6 +6,7 @@
 // subscribes and redraws.
 import { apply, type DiagramDocument, type Driver, normalize, validate } from '@dss/schema';
 import { applyBeside, type EditPatch, isEmptyPatch, patchBetween, splitPatch } from './changes';
+import { shareUnchanged } from './share-records';
 
 /** How many edits undo reaches back; the issue asks for at least 100. */
 export const UNDO_LIMIT = 200;
@@ -106,9 +107,11 @@ export class EditorStore {
   /**
    * Replaces the document without an undo step: the server's copy after a save or another person's
    * change. The undo steps stay, because they name records by name and apply to the new copy too.
+   * Records whose content did not change stay the objects they were (shareUnchanged).
    */
   replaceDocument(document: DiagramDocument): void {
-    this.#commit(document);
+    // Records equal to the ones held stay the same objects: the drawing keeps their markup.
+    this.#commit(shareUnchanged(this.#document, document));
   }
 
   /** Applies a patch without recording it (re-applying unsaved edits onto the server's copy). */

@@ -69,43 +69,66 @@ export function separateLanes(routes: LaneRoute[], tableRects: readonly Rect[]):
 type Orientation = 'vertical' | 'horizontal';
 
 /**
- * The runs of one orientation sorted by line, as segmentsOf lists them (by route, then along the route,
- * for equal lines). A settled line's runs never move (all of them are fixed), so they are listed and
- * sorted once per orientation and merged with the moving lines' runs at each pass: in the editor, kept
- * lines are most of those near an edit.
+ * The runs of one orientation, each list sorted by line and, on one line, by route and then along the route
+ * (runOrder). A settled line's runs never move (all of them are fixed), so they are listed and sorted once
+ * per orientation; the moving lines' runs are listed again at each pass. The two are kept apart: in the
+ * editor, kept lines are most of those near an edit, and a pass looks at them only beside a moving run.
  */
 class Runs {
-  readonly #settled = new Map<Orientation, Segment[]>();
+  readonly #settled = new Map<Orientation, SortedRuns>();
 
   constructor(readonly routes: LaneRoute[]) {}
 
-  sorted(orientation: Orientation): Segment[] {
+  settled(orientation: Orientation): SortedRuns {
     let settled = this.#settled.get(orientation);
     if (settled === undefined) {
-      settled = segmentsOf(this.routes, orientation, true).sort(byLine);
+      settled = new SortedRuns(segmentsOf(this.routes, orientation, true).sort(byLine));
       this.#settled.set(orientation, settled);
     }
-    const moving = segmentsOf(this.routes, orientation, false).sort(byLine);
-    if (settled.length === 0) return moving;
-    const merged: Segment[] = [];
-    let a = 0;
-    let b = 0;
-    while (a < settled.length && b < moving.length) {
-      const x = settled[a] as Segment;
-      const y = moving[b] as Segment;
-      if (byLine(x, y) < 0 || (x.line === y.line && (x.route - y.route || x.at - y.at) < 0)) {
-        merged.push(x);
-        a++;
-      } else {
-        merged.push(y);
-        b++;
-      }
-    }
-    while (a < settled.length) merged.push(settled[a++] as Segment);
-    while (b < moving.length) merged.push(moving[b++] as Segment);
-    return merged;
+    return settled;
+  }
+
+  moving(orientation: Orientation): Segment[] {
+    return segmentsOf(this.routes, orientation, false).sort(byLine);
   }
 }
+
+/** Runs sorted by line (runOrder), with their lines beside them for binary searches. */
+class SortedRuns {
+  readonly lines: number[];
+
+  constructor(readonly segments: Segment[]) {
+    this.lines = segments.map((segment) => segment.line);
+  }
+
+  /** The first index whose line is not below `line - reach` by `reach` or more. */
+  from(line: number, reach: number): number {
+    const lines = this.lines;
+    let low = 0;
+    let high = lines.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (line - (lines[middle] as number) >= reach) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  /** Moves `segment` (in the list) to `line`, keeping the list sorted by line. */
+  move(segment: Segment, line: number): void {
+    const from = this.segments.indexOf(segment);
+    this.segments.splice(from, 1);
+    this.lines.splice(from, 1);
+    segment.line = line;
+    let to = 0;
+    while (to < this.lines.length && (this.lines[to] as number) < line) to++;
+    this.segments.splice(to, 0, segment);
+    this.lines.splice(to, 0, line);
+  }
+}
+
+/** The order of runs in one pass: by line, then by route, then along the route (segmentsOf's order). */
+const runOrder = (a: Segment, b: Segment) => a.line - b.line || a.route - b.route || a.at - b.at;
 
 const byLine = (a: Segment, b: Segment) => a.line - b.line;
 
@@ -133,18 +156,12 @@ const REPAIR_STEPS = [
  */
 function repair(runs: Runs, tables: TableIndex, orientation: Orientation, gap = TOO_CLOSE): void {
   const routes = runs.routes;
-  const segments = runs.sorted(orientation);
-  // Segments by line, kept sorted as segments move, so each check looks only at close neighbours.
-  const lines = segments.map((segment) => segment.line);
-  const near = (segment: Segment, line: number) => {
-    let low = 0;
-    let high = lines.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if ((lines[middle] as number) <= line - gap) low = middle + 1;
-      else high = middle;
-    }
-    for (let at = low; at < segments.length && (lines[at] as number) < line + gap; at++) {
+  const settled = runs.settled(orientation);
+  // The moving runs by line, kept sorted as they move, so each check looks only at close neighbours.
+  const moving = new SortedRuns(runs.moving(orientation));
+  const nearIn = (list: SortedRuns, segment: Segment, line: number) => {
+    const { segments, lines } = list;
+    for (let at = list.from(line, gap); at < segments.length && (lines[at] as number) < line + gap; at++) {
       const other = segments[at] as Segment;
       if (
         other !== segment &&
@@ -155,12 +172,14 @@ function repair(runs: Runs, tables: TableIndex, orientation: Orientation, gap = 
     }
     return false;
   };
+  const near = (segment: Segment, line: number) =>
+    nearIn(moving, segment, line) || nearIn(settled, segment, line);
   const free = (segment: Segment, value: number) =>
     value >= segment.low &&
     value <= segment.high &&
     !near(segment, value) &&
     fits(routes[segment.route] as LaneRoute, segment.at, value, orientation, tables);
-  for (const segment of [...segments]) {
+  for (const segment of [...moving.segments]) {
     if (segment.fixed || !near(segment, segment.line)) continue;
     // Nearest first, among the places that keep the run CLEARANCE off every table, then among the rest.
     const clear = REPAIR_STEPS.filter((step) => gap <= TOO_CLOSE || Math.abs(step) <= SPACING_STEP)
@@ -177,14 +196,7 @@ function repair(runs: Runs, tables: TableIndex, orientation: Orientation, gap = 
       const index = orientation === 'vertical' ? 0 : 1;
       (points[segment.at] as Point)[index] = value;
       (points[segment.at + 1] as Point)[index] = value;
-      const from = segments.indexOf(segment);
-      segments.splice(from, 1);
-      lines.splice(from, 1);
-      segment.line = value;
-      let to = 0;
-      while (to < lines.length && (lines[to] as number) < value) to++;
-      segments.splice(to, 0, segment);
-      lines.splice(to, 0, value);
+      moving.move(segment, value);
     }
   }
 }
@@ -269,9 +281,14 @@ function segmentsOf(routes: LaneRoute[], orientation: Orientation, settled: bool
 /** Moves crowded segments into lanes; returns how many moved. */
 function spread(runs: Runs, tables: TableIndex, orientation: Orientation): number {
   const routes = runs.routes;
-  const segments = runs.sorted(orientation);
-  // Components of "closer than a lane and overlapping, on different lines".
-  const parent = segments.map((_, index) => index);
+  const moving = runs.moving(orientation);
+  const settled = runs.settled(orientation).segments;
+  // Components of "closer than a lane and overlapping, on different lines", over the moving runs (numbered
+  // first) and the settled ones (numbered after them).
+  const count = moving.length + settled.length;
+  const runAt = (index: number) =>
+    (index < moving.length ? moving[index] : settled[index - moving.length]) as Segment;
+  const parent = Array.from({ length: count }, (_, index) => index);
   const find = (index: number): number => {
     let root = index;
     while (parent[root] !== root) root = parent[root] as number;
@@ -282,33 +299,61 @@ function spread(runs: Runs, tables: TableIndex, orientation: Orientation): numbe
     }
     return root;
   };
-  for (let i = 0; i < segments.length; i++) {
-    const a = segments[i] as Segment;
-    for (let j = i + 1; j < segments.length; j++) {
-      const b = segments[j] as Segment;
-      if (b.line - a.line >= LANE - 0.01) break;
-      if (a.route === b.route) continue;
-      // Two runs that never move (a hub's fan: a hundred final runs 5 px apart) would chain every corridor
-      // that meets one of them into one group, spread over a room that no longer fits any of them.
-      if (a.fixed && b.fixed) continue;
+  const joined = new Uint8Array(count);
+  // Two runs that never move (a hub's fan: a hundred final runs 5 px apart) would chain every corridor
+  // that meets one of them into one group, spread over a room that no longer fits any of them: so only
+  // pairs with a moving run join, and they are looked for beside the moving runs.
+  const reach = LANE - 0.01;
+  const joinNear = (index: number, list: Segment[], lines: SortedRuns | null, offset: number) => {
+    const a = moving[index] as Segment;
+    const first = lines ? lines.from(a.line, reach) : lowerFrom(list, a.line, reach);
+    for (let at = first; at < list.length; at++) {
+      const b = list[at] as Segment;
+      if (b.line - a.line >= reach) break;
+      if (b === a || b.route === a.route) continue;
       if (Math.min(a.to, b.to) - Math.max(a.from, b.from) <= 0.5) continue;
-      parent[find(j)] = find(i);
+      parent[find(offset + at)] = find(index);
+      joined[index] = 1;
+      joined[offset + at] = 1;
     }
-  }
-  const components = new Map<number, Segment[]>();
-  segments.forEach((segment, index) => {
-    const root = find(index);
-    const list = components.get(root) ?? [];
-    list.push(segment);
-    components.set(root, list);
+  };
+  const settledRuns = runs.settled(orientation);
+  moving.forEach((segment, index) => {
+    if (segment.fixed) return;
+    joinNear(index, moving, null, 0);
+    joinNear(index, settled, settledRuns, moving.length);
   });
+  // A group's runs in pass order (runOrder); groups in the order of their first run.
+  const components = new Map<number, Segment[]>();
+  for (let index = 0; index < count; index++) {
+    if (joined[index] === 0) continue;
+    const root = find(index);
+    const list = components.get(root);
+    if (list === undefined) components.set(root, [runAt(index)]);
+    else list.push(runAt(index));
+  }
+  const groups = [...components.values()];
+  for (const group of groups) group.sort(runOrder);
+  groups.sort((a, b) => runOrder(a[0] as Segment, b[0] as Segment));
   let moved = 0;
-  for (const component of components.values()) {
+  for (const component of groups) {
     if (new Set(component.map((s) => s.route)).size < 2) continue;
     if (component.every((segment) => segment.fixed)) continue;
     moved += assignLanes(component, routes, tables, orientation);
   }
   return moved;
+}
+
+/** The first index of `list` (sorted by line) whose line is not below `line` by `reach` or more. */
+function lowerFrom(list: readonly Segment[], line: number, reach: number): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (line - (list[middle] as Segment).line >= reach) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /**
