@@ -10,6 +10,7 @@ export {
   renderDiagramParts,
   renderDiagramSvg,
   RouteMemory,
+  type RouteSeed,
   svgOfParts,
   MarkupCache,
   TABLE_LAYER_ATTRIBUTES,

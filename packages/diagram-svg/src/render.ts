@@ -25,7 +25,7 @@ import { routeAll } from './relationship-route';
 import type { RouteMemory } from './routing/route-memory';
 
 // The editor's bundle takes this module as @dss/diagram-svg: what it uses of the package is exported here.
-export { RouteMemory } from './routing/route-memory';
+export { RouteMemory, type RouteSeed } from './routing/route-memory';
 export { MarkupCache } from './markup-cache';
 import type { MarkupCache } from './markup-cache';
 import { fitTableBoxes, tableBox } from './table-geometry';

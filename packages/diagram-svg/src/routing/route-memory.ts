@@ -14,12 +14,57 @@ interface Remembered {
   points: Point[];
 }
 
+/**
+ * A routing as plain data (JSON), for a drawing made elsewhere: the web app routes a version once (warm, and
+ * kept) and the editor page starts from it instead of routing every line in the browser. `boxes`: the
+ * tables' bare boxes as `left,top,right,bottom`; `routes`: per line its key, its ends (as routeAll writes
+ * them) and its path's points, x and y one after the other.
+ */
+export interface RouteSeed {
+  boxes: string[];
+  routes: [key: string, ends: string, points: number[]][];
+}
+
 export class RouteMemory {
   private routes = new Map<string, Remembered>();
   private boxes = new Set<string>();
   private changed: Rect[] = [];
   /** Lines routed again by the last routing (the rest were kept). */
   rerouted = 0;
+
+  /**
+   * A memory that starts from `seed`, as if it had made that routing: a drawing of the same document keeps
+   * every line, and one of a changed document routes again only what the change touched. Entries of the
+   * wrong shape are left out (their lines are routed again).
+   */
+  static seeded(seed: unknown): RouteMemory {
+    const memory = new RouteMemory();
+    if (typeof seed !== 'object' || seed === null) return memory;
+    const { boxes, routes } = seed as Partial<RouteSeed>;
+    if (!Array.isArray(boxes) || !Array.isArray(routes)) return memory;
+    for (const entry of routes) {
+      if (!Array.isArray(entry) || entry.length !== 3) continue;
+      const [key, ends, flat] = entry as unknown[];
+      if (typeof key !== 'string' || typeof ends !== 'string' || !Array.isArray(flat)) continue;
+      if (flat.length < 4 || flat.length % 2 !== 0 || !flat.every((value) => Number.isFinite(value)))
+        continue;
+      const values = flat as number[];
+      const points: Point[] = [];
+      for (let at = 0; at < values.length; at += 2)
+        points.push([values[at] as number, values[at + 1] as number]);
+      memory.routes.set(key, { ends, points });
+    }
+    if (memory.routes.size > 0) memory.boxes = new Set(boxes.filter((box) => typeof box === 'string'));
+    return memory;
+  }
+
+  /** The last routing as data (see RouteSeed). */
+  export(): RouteSeed {
+    return {
+      boxes: [...this.boxes],
+      routes: [...this.routes].map(([key, { ends, points }]) => [key, ends, points.flat()]),
+    };
+  }
 
   /** Starts a routing over `tables` (bare boxes): the boxes not drawn last time are the changed ones. */
   begin(tables: readonly Rect[]): void {

@@ -6,7 +6,16 @@ import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import type { EditorController } from './controller';
 import { CanvasDrawing } from './drawing';
 
-export function Canvas({ editor, title }: { editor: EditorController; title: string }) {
+export function Canvas({
+  editor,
+  title,
+  routes = null,
+}: {
+  editor: EditorController;
+  title: string;
+  /** The server's routing of the first document (a RouteSeed), or null. */
+  routes?: unknown;
+}) {
   const host = useRef<HTMLElement>(null);
   /** The dashed line of a relationship being drawn; kept across redraws (a save may land mid-drag). */
   const draft = useRef<SVGLineElement | null>(null);
@@ -19,7 +28,7 @@ export function Canvas({ editor, title }: { editor: EditorController; title: str
   useLayoutEffect(() => {
     const element = host.current;
     if (!element) return;
-    drawing.current ??= new CanvasDrawing();
+    drawing.current ??= new CanvasDrawing(routes);
     const { svg } = drawing.current.draw(element, document, title);
     const box = svg.viewBox.baseVal;
     // Drawn after the layers, so a patched drawing moves it back on top.

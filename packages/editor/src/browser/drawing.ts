@@ -7,7 +7,10 @@
 // in place); so an added column redraws its table and the lines of it or in its way, and every other line's
 // path element stays on the page untouched. The lines routed again are searched afresh: their
 // surroundings are what the edit changed, so a cache of searches (SearchCache) rarely had their paths and
-// building its keys cost more than it saved (about 10% of a redraw on 300 tables).
+// building its keys cost more than it saved (about 10% of a redraw on 300 tables). The first drawing
+// starts from the server's routing of the version when the page carries one (RouteMemory.seeded): the
+// lines of every table where the server drew it are kept, so a page of hundreds of tables does not route
+// them all again in the browser, cold, before it shows anything.
 import {
   type DiagramParts,
   MarkupCache,
@@ -32,8 +35,13 @@ export interface DrawOutcome {
 export class CanvasDrawing {
   private svg: SVGSVGElement | null = null;
   private parts: DiagramParts | null = null;
-  private readonly memory = new RouteMemory();
+  private readonly memory: RouteMemory;
   private readonly markup = new MarkupCache();
+
+  /** `routes`: a routing of the first document made elsewhere (a RouteSeed: the server's), or null. */
+  constructor(routes: unknown = null) {
+    this.memory = routes === null ? new RouteMemory() : RouteMemory.seeded(routes);
+  }
 
   /** Draws `document` into `host`, patching the SVG already there when it can. */
   draw(host: HTMLElement, document: Parameters<typeof renderDiagramParts>[0], title: string): DrawOutcome {

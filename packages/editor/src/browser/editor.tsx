@@ -16,7 +16,17 @@ import { startLive } from './live';
 import { ColumnForm, Problem, RelationshipPanel, TablePanel } from './panels';
 import { DbmlText, readWithServer, TextPane } from './text-pane';
 
-function App({ editor, title, text }: { editor: EditorController; title: string; text: DbmlText }) {
+function App({
+  editor,
+  title,
+  text,
+  routes,
+}: {
+  editor: EditorController;
+  title: string;
+  text: DbmlText;
+  routes: unknown;
+}) {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const action = actionForKey(event, editor.editable);
@@ -71,7 +81,7 @@ function App({ editor, title, text }: { editor: EditorController; title: string;
       <Problem editor={editor} place="canvas" />
       {editor.helpOpen.value && <Help />}
       <TextPane editor={editor} text={text} />
-      <Canvas editor={editor} title={title} />
+      <Canvas editor={editor} title={title} routes={routes} />
       {editor.editable || editor.panel.value ? <Side editor={editor} /> : null}
     </div>
   );
@@ -183,8 +193,22 @@ function start(): void {
     controller: editor,
   };
   const text = new DbmlText(editor, readWithServer(diagram, root.dataset['csrf'] ?? ''));
-  render(<App editor={editor} title={title} text={text} />, root);
+  render(<App editor={editor} title={title} text={text} routes={routesOf(document)} />, root);
   startLive(editor, diagram, root.dataset['version'] ?? '');
+}
+
+/**
+ * The server's routing of the version on the page (a RouteSeed in <script id="editor-routes">), so the first
+ * drawing keeps its lines instead of routing them all; null when the page has none or it cannot be read.
+ */
+function routesOf(page: Document): unknown {
+  const text = page.getElementById('editor-routes')?.textContent;
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);

@@ -13,6 +13,7 @@ import { csrfTokenFor } from '../csrf';
 import { html, trustedHtml } from '../html';
 import { findVisibleDiagram, fullDocument } from '../lookups';
 import { PageError, pageStatusOf } from '../page-errors';
+import { routeSeeds } from '../route-seeds';
 import { requireViewer, viewerOf } from '../session';
 import { canEdit, membershipOf, principalFor } from '../viewer';
 import { csrfField, page } from '../views/layout';
@@ -128,6 +129,8 @@ ${[
     const editable = canEdit(membership.role) && document !== null;
     // The document travels as a JSON data block (never run); `<` is escaped so no text in it can end the element.
     const data = JSON.stringify(document).replace(/</g, '\\u003c');
+    // With the server's routing of it (route-seeds.ts), escaped the same way: relationship uuids are in it.
+    const routes = document === null ? '' : JSON.stringify(routeSeeds.of(document)).replace(/</g, '\\u003c');
     res.send(
       page(
         {
@@ -154,7 +157,8 @@ ${
 <ul class="presence-people" aria-label="Also here"></ul>
 </section>
 <div id="editor" data-diagram="${diagram.uuid}" data-driver="${diagram.driver}" data-version="${versions.versions[0]?.uuid ?? ''}" data-editable="${editable ? 'true' : 'false'}" data-csrf="${csrfToken}"></div>
-<script type="application/json" id="editor-document">${trustedHtml(data)}</script>`
+<script type="application/json" id="editor-document">${trustedHtml(data)}</script>
+<script type="application/json" id="editor-routes">${trustedHtml(routes)}</script>`
 }
 </main>`,
       ).text,

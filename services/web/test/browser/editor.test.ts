@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { scratchMariadb, scratchPostgres } from '../../../../packages/sql/test/real-db';
 import { saveScreenshot } from '../support/browser';
 import { useBrowserSuite } from '../support/browser-suite';
-import { api, createPerson, type WebTestSystem } from '../support/web-system';
+import { api, createDiagram, createPerson, type WebTestSystem } from '../support/web-system';
 
 interface SchemaTable {
   name: string;
@@ -219,6 +219,90 @@ describe('the editor (Chromium, whole embedded system)', () => {
     }
     const versions = await api(web, owner.token, 'GET', `/diagrams/${uuid}/versions`);
     expect(JSON.stringify(versions.body)).toContain('editor');
+  });
+
+  it("When the editor opens a diagram, then its first drawing keeps the lines the server routed: the diagram page's, and a routing sent with the page is the one drawn", async () => {
+    const table = (name: string, references: string[] = []) => ({
+      name,
+      columns: [
+        { name: 'id', type: 'bigint', is_primary_key: true },
+        ...references.map((other) => ({ name: `${other}_id`, type: 'bigint' })),
+      ],
+    });
+    const uuid = await createDiagram(
+      web,
+      owner,
+      {
+        strategy: 'merge',
+        tables: [
+          table('customers'),
+          table('orders', ['customers']),
+          table('invoices', ['orders', 'customers']),
+          table('payments', ['invoices']),
+        ],
+        relationships: [
+          ['orders', 'customers'],
+          ['invoices', 'orders'],
+          ['invoices', 'customers'],
+          ['payments', 'invoices'],
+        ].map(([source, target]) => ({
+          type: 'many-to-one',
+          source_table: source,
+          source_column: `${target}_id`,
+          target_table: target,
+          target_column: 'id',
+        })),
+      },
+      'Routed shop',
+    );
+    /** Every line's path data in the drawing inside `scope`, by relationship uuid. */
+    const linesIn = (page: Page, scope: string) =>
+      page.evaluate(
+        (selector) =>
+          Object.fromEntries(
+            Array.from(
+              document.querySelectorAll<SVGGElement>(`${selector} g.dss-relationship[data-relationship]`),
+            ).map((group) => [
+              group.dataset['relationship'] ?? '',
+              group.querySelector('path.dss-line')?.getAttribute('d') ?? '',
+            ]),
+          ),
+        scope,
+      );
+    const page = await suite.signedInPage(owner, `/diagrams/${uuid}`);
+    await page.locator('figure.diagram svg g.dss-relationship').first().waitFor();
+    const served = await linesIn(page, 'figure.diagram');
+    expect(Object.keys(served)).toHaveLength(4);
+
+    await page.goto(`${web.webUrl}/diagrams/${uuid}/edit`);
+    await page.locator('#editor-canvas svg g.dss-relationship').first().waitFor();
+    expect(await linesIn(page, '#editor-canvas')).toEqual(served);
+
+    // The routing the page carries, with one line's middle run moved 30 px: the first drawing draws it so.
+    let moved = '';
+    await page.route(`**/diagrams/${uuid}/edit`, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text()).replace(
+        /(<script type="application\/json" id="editor-routes">)(.*?)(<\/script>)/s,
+        (_all, open: string, json: string, close: string) => {
+          const seed = JSON.parse(json) as { routes: [string, string, number[]][] };
+          const line = seed.routes.find(([, , points]) => points.length >= 8)!;
+          moved = line[0];
+          const points = line[2];
+          // x of the inner points (not the two ends on the tables' edges).
+          for (let at = 2; at < points.length - 2; at += 2) points[at]! += 30;
+          return `${open}${JSON.stringify(seed).replace(/</g, '\\u003c')}${close}`;
+        },
+      );
+      await route.fulfill({ response, body });
+    });
+    await page.reload();
+    await page.locator('#editor-canvas svg g.dss-relationship').first().waitFor();
+    const drawn = await linesIn(page, '#editor-canvas');
+    expect(moved).not.toBe('');
+    expect(drawn[moved]).not.toEqual(served[moved]);
+    for (const [line, d] of Object.entries(served)) if (line !== moved) expect(drawn[line]).toEqual(d);
+    await page.context().close();
   });
 
   it('When the answer to a save arrives while a person fills in a column, then what they typed stays in the form', async () => {

@@ -1,0 +1,71 @@
+// A routing made elsewhere (the web app's, sent with the editor page) seeds the editor's route memory: the
+// same document is then drawn byte for byte as a fresh drawing draws it with no line routed again, and a
+// changed document routes again only the lines the change touched.
+import type { DiagramDocument } from '@dss/schema';
+import { generateDiagram } from '@dss/schema/dist/bench/generate-diagram';
+import { renderDiagramSvg } from '../src';
+import { RouteMemory, type RouteSeed } from '../src/routing/route-memory';
+
+/** The seed of a fresh routing of `document`, as it travels: through JSON. */
+function seedOf(document: DiagramDocument): unknown {
+  const memory = new RouteMemory();
+  renderDiagramSvg(document, { routeMemory: memory });
+  return JSON.parse(JSON.stringify(memory.export()));
+}
+
+describe('RouteMemory.seeded()', () => {
+  const document = generateDiagram({ tables: 40, columnsPerTable: 8 });
+
+  it('draws the seeded document as a fresh drawing does, routing no line again', () => {
+    const memory = RouteMemory.seeded(seedOf(document));
+    expect(renderDiagramSvg(document, { routeMemory: memory })).toBe(renderDiagramSvg(document));
+    expect(memory.rerouted).toBe(0);
+  });
+
+  it('routes again only the lines near a table that moved, and draws what the routing left', () => {
+    const target = document.tables[20]!;
+    const moved: DiagramDocument = {
+      ...document,
+      tables: document.tables.map((table) =>
+        table === target ? { ...table, left: (table.left ?? 0) + 300, top: (table.top ?? 0) + 40 } : table,
+      ),
+    };
+    const memory = RouteMemory.seeded(seedOf(document));
+    const seeded = renderDiagramSvg(moved, { routeMemory: memory });
+    const ofTarget = document.relationships.filter(
+      (r) => r.source_table === target.name || r.target_table === target.name,
+    ).length;
+    expect(memory.rerouted).toBeGreaterThanOrEqual(ofTarget);
+    expect(memory.rerouted).toBeLessThan(document.relationships.length / 2);
+    // The editor after the same edit draws the same: a memory that made the first routing itself.
+    const own = new RouteMemory();
+    renderDiagramSvg(document, { routeMemory: own });
+    expect(seeded).toBe(renderDiagramSvg(moved, { routeMemory: own }));
+  });
+
+  it.each([
+    ['not an object', 'routes'],
+    ['no lists', { boxes: 1, routes: {} }],
+    [
+      'entries of the wrong shape',
+      {
+        boxes: ['0,0,1,1'],
+        routes: [
+          ['k', 'e'],
+          ['k', 'e', [1, 2, 3]],
+          [1, 'e', [0, 0, 1, 1]],
+          ['k', 'e', [0, 'x', 1, 1]],
+        ],
+      },
+    ],
+  ] as [string, unknown][])('routes every line again from a seed with %s', (_what, seed) => {
+    const memory = RouteMemory.seeded(seed);
+    expect(renderDiagramSvg(document, { routeMemory: memory })).toBe(renderDiagramSvg(document));
+    expect(memory.rerouted).toBe(document.relationships.length);
+  });
+
+  it('exports what it was seeded with', () => {
+    const seed = seedOf(document) as RouteSeed;
+    expect(RouteMemory.seeded(seed).export()).toEqual(seed);
+  });
+});
