@@ -35,11 +35,14 @@ function edited(document: DiagramDocument, patch: Record<string, unknown>): Diag
   return apply(document, checked.patch, { newUuid: uuidCounter('10000000-0000-4000-8000-') }).document;
 }
 
+/** Draws a document whole, through `cache`. */
+const drawingWith = (cache: MarkupCache) => (document: DiagramDocument) =>
+  svgOfParts(renderDiagramParts(document, { markupCache: cache }));
+
 describe('a drawing with kept markup (MarkupCache)', () => {
   it('draws only the tables an edit replaced, and the same bytes as a drawing without the cache', () => {
     const cache = new CountingCache();
-    const draw = (document: DiagramDocument) =>
-      svgOfParts(renderDiagramParts(document, { markupCache: cache }));
+    const draw = drawingWith(cache);
     let document = documentFrom(shopPatch).document;
     expect(draw(document)).toBe(renderDiagramSvg(document));
     expect(cache.drawn).toEqual(['customers', 'orders', 'invoices']);
@@ -61,8 +64,7 @@ describe('a drawing with kept markup (MarkupCache)', () => {
 
   it('draws a relationship again when its ends change though its record did not: its foreign-key column made nullable', () => {
     const cache = new CountingCache();
-    const draw = (document: DiagramDocument) =>
-      svgOfParts(renderDiagramParts(document, { markupCache: cache }));
+    const draw = drawingWith(cache);
     let document = documentFrom(shopPatch).document;
     draw(document);
     const relationship = document.relationships.find((r) => r.source_column === 'customer_id');
@@ -77,8 +79,7 @@ describe('a drawing with kept markup (MarkupCache)', () => {
 
   it('draws a table again when its context changes though its record did not: a new foreign key from it, or a neighbour widened into it', () => {
     const cache = new CountingCache();
-    const draw = (document: DiagramDocument) =>
-      svgOfParts(renderDiagramParts(document, { markupCache: cache }));
+    const draw = drawingWith(cache);
     let document = documentFrom(shopPatch).document;
     draw(document);
 

@@ -19,6 +19,7 @@ import {
 } from '@dss/platform';
 import { createTestDatabase } from '@dss/platform/testing';
 import { readDiagramsConfig, startDiagramsService } from '@dss/diagrams';
+import { median } from '@dss/schema/dist/bench/measure';
 
 const TABLES = positiveInteger('BENCH_TABLES', 300);
 const RUNS = positiveInteger('BENCH_RUNS', 20);
@@ -202,10 +203,6 @@ function person(): Person {
     caps: {},
     expires_at: '',
   };
-}
-
-function median(values: number[]): number {
-  return percentile(values, 0.5);
 }
 
 function percentile(values: number[], p: number): number {

@@ -15,6 +15,7 @@ import { convertDdl } from '@dss/ddl';
 import { createServiceClient } from '@dss/platform';
 import { startTestSystem, type TestSystem } from '@dss/system';
 import { type BenchDriver, generateBenchDdl } from './generate-ddl';
+import { median } from '@dss/schema/dist/bench/measure';
 
 const RUNS = positiveInteger('BENCH_RUNS', 5);
 /** DSS_IMPORT_PARSE_THREADS of the embedded importer (parse alone always runs on one thread). */
@@ -152,14 +153,6 @@ async function enterpriseToken(system: TestSystem): Promise<string> {
   } finally {
     accounts.close();
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 function maxRssMb(): number {

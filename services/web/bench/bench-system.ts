@@ -50,6 +50,14 @@ export async function startBenchSystem(bus: 'in-process' | 'NATS' = 'in-process'
   };
 }
 
+/**
+ * An editor of `team` with a password and a write token, on the enterprise plan: the generated 300-table
+ * diagram has more tables than the team plan's 250 per diagram.
+ */
+export function largeDiagramEditor(people: TestPeople, team: string): Promise<TestMember> {
+  return people.member({ team, role: 'editor', password: PASSWORD, write: true, plan: 'enterprise' });
+}
+
 /** `page` at `path` of the web app, signed in as `person` through the sign-in form it answers with. */
 export async function signIn(page: Page, webUrl: string, path: string, person: TestMember): Promise<void> {
   await page.goto(`${webUrl}${path}`);

@@ -11,7 +11,8 @@
 // DSS_BENCH_PART=page runs only this.
 import type { TestMember } from '@dss/system';
 import type { Browser } from 'playwright-core';
-import { createGenerated, PASSWORD, signIn, startBenchSystem } from './bench-system';
+import { createGenerated, largeDiagramEditor, signIn, startBenchSystem } from './bench-system';
+import { median } from '@dss/schema/dist/bench/measure';
 
 const VIEWS = Math.min(30, Math.max(1, Number(process.env.BENCH_PAGE_VIEWS) || 5));
 const BUDGET_MS = 1500;
@@ -70,24 +71,11 @@ async function viewsOf(
   }
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
 async function main() {
   const bench = await startBenchSystem();
   const { system, people, browser, webUrl } = bench;
   try {
-    const person = await people.member({
-      team: 'bench-page',
-      role: 'editor',
-      password: PASSWORD,
-      write: true,
-      // 300 tables: more than the team plan's 250 per diagram.
-      plan: 'enterprise',
-    });
+    const person = await largeDiagramEditor(people, 'bench-page');
     const large = await createGenerated(system, person, 'Page 300', 300);
     const small = await createGenerated(system, person, 'Page 3', 3);
     const largeViews = await viewsOf(browser, webUrl, person, large.uuid, VIEWS);

@@ -12,7 +12,8 @@
 // 127.0.0.1:5432. Chromium: DSS_TEST_CHROMIUM, else /usr/bin/chromium. DSS_BENCH_PART=redraw runs only this.
 import type { TestMember } from '@dss/system';
 import type { Browser, Page } from 'playwright-core';
-import { createGenerated, PASSWORD, signIn, startBenchSystem } from './bench-system';
+import { createGenerated, largeDiagramEditor, signIn, startBenchSystem } from './bench-system';
+import { median } from '@dss/schema/dist/bench/measure';
 
 const EDITS = Math.min(50, Math.max(1, Number(process.env.BENCH_REDRAW_EDITS) || 8));
 const WAIT_MS = 15_000;
@@ -167,24 +168,11 @@ async function edit(page: Page, tables: string[], timings: Timings): Promise<voi
   }
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
 async function main() {
   const bench = await startBenchSystem();
   const { system, people, browser, webUrl } = bench;
   try {
-    const person = await people.member({
-      team: 'bench-redraw',
-      role: 'editor',
-      password: PASSWORD,
-      write: true,
-      // 300 tables: more than the team plan's 250 per diagram.
-      plan: 'enterprise',
-    });
+    const person = await largeDiagramEditor(people, 'bench-redraw');
     const large = await createGenerated(system, person, 'Bench 300', 300);
     const small = await createGenerated(system, person, 'Bench 3', 3);
     const result: Record<'large' | 'small', Timings> = {

@@ -17,6 +17,10 @@ const MARKER_ROOM = 20;
  */
 const SHARED_END_REACH = 28;
 const ROUNDS = 3;
+/** How far beside a group of runs its lanes may spread, at most (up to the nearest table). */
+const LANE_ROOM = 80;
+/** Tables this far from a run or nearer can bound where its lanes go: LANE_ROOM and CLEARANCE off them. */
+const TABLE_REACH = LANE_ROOM + CLEARANCE + 1;
 
 interface Segment {
   route: number;
@@ -93,37 +97,18 @@ class Runs {
   }
 }
 
-/** Runs sorted by line (runOrder), with their lines beside them for binary searches. */
+/** Runs sorted by line (runOrder); `move` keeps them so. */
 class SortedRuns {
-  readonly lines: number[];
-
-  constructor(readonly segments: Segment[]) {
-    this.lines = segments.map((segment) => segment.line);
-  }
-
-  /** The first index whose line is not below `line - reach` by `reach` or more. */
-  from(line: number, reach: number): number {
-    const lines = this.lines;
-    let low = 0;
-    let high = lines.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (line - (lines[middle] as number) >= reach) low = middle + 1;
-      else high = middle;
-    }
-    return low;
-  }
+  constructor(readonly segments: Segment[]) {}
 
   /** Moves `segment` (in the list) to `line`, keeping the list sorted by line. */
   move(segment: Segment, line: number): void {
-    const from = this.segments.indexOf(segment);
-    this.segments.splice(from, 1);
-    this.lines.splice(from, 1);
+    const segments = this.segments;
+    segments.splice(segments.indexOf(segment), 1);
     segment.line = line;
     let to = 0;
-    while (to < this.lines.length && (this.lines[to] as number) < line) to++;
-    this.segments.splice(to, 0, segment);
-    this.lines.splice(to, 0, line);
+    while (to < segments.length && (segments[to] as Segment).line < line) to++;
+    segments.splice(to, 0, segment);
   }
 }
 
@@ -160,9 +145,10 @@ function repair(runs: Runs, tables: TableIndex, orientation: Orientation, gap = 
   // The moving runs by line, kept sorted as they move, so each check looks only at close neighbours.
   const moving = new SortedRuns(runs.moving(orientation));
   const nearIn = (list: SortedRuns, segment: Segment, line: number) => {
-    const { segments, lines } = list;
-    for (let at = list.from(line, gap); at < segments.length && (lines[at] as number) < line + gap; at++) {
+    const segments = list.segments;
+    for (let at = lowerFrom(segments, line, gap); at < segments.length; at++) {
       const other = segments[at] as Segment;
+      if (other.line >= line + gap) break;
       if (
         other !== segment &&
         other.route !== segment.route &&
@@ -304,10 +290,9 @@ function spread(runs: Runs, tables: TableIndex, orientation: Orientation): numbe
   // that meets one of them into one group, spread over a room that no longer fits any of them: so only
   // pairs with a moving run join, and they are looked for beside the moving runs.
   const reach = LANE - 0.01;
-  const joinNear = (index: number, list: Segment[], lines: SortedRuns | null, offset: number) => {
+  const joinNear = (index: number, list: Segment[], offset: number) => {
     const a = moving[index] as Segment;
-    const first = lines ? lines.from(a.line, reach) : lowerFrom(list, a.line, reach);
-    for (let at = first; at < list.length; at++) {
+    for (let at = lowerFrom(list, a.line, reach); at < list.length; at++) {
       const b = list[at] as Segment;
       if (b.line - a.line >= reach) break;
       if (b === a || b.route === a.route) continue;
@@ -317,11 +302,10 @@ function spread(runs: Runs, tables: TableIndex, orientation: Orientation): numbe
       joined[offset + at] = 1;
     }
   };
-  const settledRuns = runs.settled(orientation);
   moving.forEach((segment, index) => {
     if (segment.fixed) return;
-    joinNear(index, moving, null, 0);
-    joinNear(index, settled, settledRuns, moving.length);
+    joinNear(index, moving, 0);
+    joinNear(index, settled, moving.length);
   });
   // A group's runs in pass order (runOrder); groups in the order of their first run.
   const components = new Map<number, Segment[]>();
@@ -344,7 +328,7 @@ function spread(runs: Runs, tables: TableIndex, orientation: Orientation): numbe
   return moved;
 }
 
-/** The first index of `list` (sorted by line) whose line is not below `line` by `reach` or more. */
+/** The first index of `list` (sorted by line) whose line lies less than `reach` below `line`. */
 function lowerFrom(list: readonly Segment[], line: number, reach: number): number {
   let low = 0;
   let high = list.length;
@@ -372,10 +356,10 @@ function assignLanes(
   const from = Math.min(...component.map((s) => s.from));
   const to = Math.max(...component.map((s) => s.to));
   // Free space on either side over the component's extent, up to the nearest table.
-  let low = lowestLine - 80;
-  let high = highestLine + 80;
+  let low = lowestLine - LANE_ROOM;
+  let high = highestLine + LANE_ROOM;
   // Only tables across the component's extent and within reach of its lines can narrow [low, high].
-  const reach = 80 + CLEARANCE + 1;
+  const reach = TABLE_REACH;
   const near =
     orientation === 'vertical'
       ? { left: lowestLine - reach, right: highestLine + reach, top: from, bottom: to }
@@ -457,7 +441,7 @@ function keptClear(
   orientation: 'vertical' | 'horizontal',
   placed: readonly { line: number; from: number; to: number }[],
 ): number {
-  const reach = 80 + CLEARANCE + 1;
+  const reach = TABLE_REACH;
   const line = segment.line;
   const area =
     orientation === 'vertical'

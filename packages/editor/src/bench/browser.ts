@@ -13,6 +13,7 @@ import { crossings, measureSvg } from '@dss/diagram-svg';
 import { generateDiagram } from '@dss/schema/dist/bench/generate-diagram';
 import { chromium } from 'playwright-core';
 import { drawingBenchPagePath } from '../bundle-path';
+import { median } from '@dss/schema/dist/bench/measure';
 
 const RUNS = Number(process.env.DSS_BENCH_RUNS ?? 5);
 const CHROMIUM = process.env.DSS_TEST_CHROMIUM || '/usr/bin/chromium';
@@ -28,12 +29,6 @@ interface BenchWindow {
     linesRedrawn(): number;
     typeColumn(table: string, canvas: boolean): Promise<number>;
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 export async function runBrowserBench(): Promise<void> {
