@@ -136,6 +136,34 @@ describe('relationship integrity in validation', () => {
       ]);
     });
 
+    it('should accept adding plain columns to both ends of a relationship', () => {
+      const add = merge({
+        tables: [
+          { name: 'users', columns: [{ name: 'nick', type: 'varchar(40)', is_unique_key: true }] },
+          { name: 'posts', columns: [{ name: 'body', type: 'text' }] },
+        ],
+      });
+      expect(check(add).ok).toBe(true);
+    });
+
+    it('should check a new column that a relationship already names (one the diagram held without it)', () => {
+      const document = shop();
+      document.relationships.push({
+        ...document.relationships[0]!,
+        uuid: 'to-missing',
+        source_column: 'editor_id',
+      });
+      const added = merge({
+        tables: [{ name: 'posts', columns: [{ name: 'editor_id', type: 'varchar(20)' }] }],
+      });
+      expect(problemsOf(check(added, { document }))).toEqual([
+        {
+          path: 'tables[0].columns[0]',
+          message: expect.stringContaining('posts.editor_id (varchar(20)) and users.id (int)'),
+        },
+      ]);
+    });
+
     it('should refuse deleting the unique index a relationship targets', () => {
       const document = shop();
       document.relationships.push({

@@ -25,17 +25,41 @@ export function checkRelationshipIntegrity(
     if (!known.has(issue.key)) problems.add(pathOf(issue, patch), issue.message);
 }
 
-/** Only relationships, changes to existing tables and index deletions can make a foreign key invalid. */
+/**
+ * Only relationships, changes to existing tables and index deletions can make a foreign key invalid; and of
+ * the changes to a table, adding a column can only when it joins the primary key (a key a relationship
+ * targets is no longer the whole key) or a relationship names it already (one the check skipped while the
+ * column was missing). The editor adds columns to a diagram of hundreds of foreign keys at every keystroke
+ * that commits one, and the whole check applies the patch and reads every key twice.
+ */
 function mayChangeForeignKeys(document: DiagramDocument | null, patch: Patch): boolean {
   if (patch.relationships.length > 0) return true;
   if (document === null || document.relationships.length === 0) return false;
   if (patch.strategy === 'additive') return false;
   if (patch.deletions.indexes.length > 0) return true;
-  const names = new Set(document.tables.map((table) => table.name));
-  return patch.tables.some(
-    (entry) =>
-      (entry.columns.length > 0 || entry.indexes.length > 0) && names.has(entry.old_name ?? entry.name),
-  );
+  const tables = new Map(document.tables.map((table) => [table.name, table]));
+  let named: Set<string> | null = null;
+  const isNamed = (table: string, column: string) => {
+    named ??= new Set(
+      document.relationships.flatMap((r) => [
+        `${r.source_table}\u0000${r.source_column}`,
+        `${r.target_table}\u0000${r.target_column}`,
+      ]),
+    );
+    return named.has(`${table}\u0000${column}`);
+  };
+  return patch.tables.some((entry) => {
+    const existing = tables.get(entry.old_name ?? entry.name);
+    if (existing === undefined || (entry.columns.length === 0 && entry.indexes.length === 0)) return false;
+    if (entry.old_name !== undefined || entry.indexes.length > 0) return true;
+    return entry.columns.some(
+      (column) =>
+        column.old_name !== undefined ||
+        column.is_primary_key === true ||
+        existing.columns.some((held) => held.name === column.name) ||
+        isNamed(entry.name, column.name),
+    );
+  });
 }
 
 const pairKey = (a: string, b: string, c: string, d: string) => {
