@@ -326,15 +326,22 @@ function relationshipCounterparts(
  */
 function survivalCheck(from: DiagramDocument, to: DiagramDocument): (r: Relationship) => boolean {
   const tablesFrom = new Map(from.tables.map((table) => [table.name, table]));
-  const columnsTo = new Map(
-    to.tables.map((table) => [table.uuid, new Set(table.columns.map((column) => column.uuid))]),
-  );
+  const tablesTo = new Map(to.tables.map((table) => [table.uuid, table]));
+  // A table's column uuids on the `to` side, listed only for tables whose columns changed (few, per edit).
+  const columnsTo = new Map<string, Set<string>>();
   const survives = (tableName: string, columnName: string) => {
     const table = tablesFrom.get(tableName);
     const column = table?.columns.find((candidate) => candidate.name === columnName);
-    return (
-      table !== undefined && column !== undefined && (columnsTo.get(table.uuid)?.has(column.uuid) ?? false)
-    );
+    if (table === undefined || column === undefined) return false;
+    const after = tablesTo.get(table.uuid);
+    if (after === undefined) return false;
+    if (after.columns === table.columns) return true;
+    let uuids = columnsTo.get(table.uuid);
+    if (uuids === undefined) {
+      uuids = new Set(after.columns.map((held) => held.uuid));
+      columnsTo.set(table.uuid, uuids);
+    }
+    return uuids.has(column.uuid);
   };
   return (r) => survives(r.source_table, r.source_column) && survives(r.target_table, r.target_column);
 }

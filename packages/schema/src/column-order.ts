@@ -76,7 +76,8 @@ export function columnOrderBetween(from: DiagramDocument, to: DiagramDocument): 
   const order: ColumnOrder = {};
   for (const table of to.tables) {
     const old = before.get(table.uuid);
-    if (!old) continue;
+    // The same record, or the same column records in the same order: nothing moved.
+    if (!old || old === table || old.columns === table.columns) continue;
     const oldAt = new Map(old.columns.map((column, index) => [column.uuid, index]));
     // As a merge patch leaves it: the columns kept, in their old order, then the new ones in order.
     const kept = table.columns.filter((column) => oldAt.has(column.uuid));
