@@ -155,6 +155,38 @@ export function routeAll(
   links: readonly { source: Endpoint; target: Endpoint; key?: string }[],
   obstacles: RoutingObstacles = { tables: links.flatMap((link) => [link.source.box, link.target.box]) },
 ): Route[] {
+  const memory = obstacles.memory;
+  if (memory === undefined) return routeAnew(links, obstacles);
+  // The same input as the memory's last routing (a save's answer, a comment or a colour changed) routes
+  // to the same lines: every one would be kept as it is.
+  const input = routingInput(links, obstacles);
+  const repeated = memory.repeat<Route>(input);
+  if (repeated !== undefined) return repeated;
+  const routes = routeAnew(links, obstacles);
+  memory.keepLast(input, routes);
+  return routes;
+}
+
+/** Everything a routing reads, as text: the boxes of the tables and the others, and each line's ends. */
+function routingInput(
+  links: readonly { source: Endpoint; target: Endpoint; key?: string }[],
+  obstacles: RoutingObstacles,
+): string {
+  const box = (b: Box) => `${b.left},${b.top},${b.width},${b.height};`;
+  let text = '';
+  for (const table of obstacles.tables) text += box(table);
+  text += '|';
+  for (const other of obstacles.others ?? []) text += box(other);
+  text += '|';
+  for (const { key, source, target } of links)
+    text += `${key ?? ''},${source.y},${target.y},${source.box === target.box ? 'self' : box(target.box)}${box(source.box)}`;
+  return text;
+}
+
+function routeAnew(
+  links: readonly { source: Endpoint; target: Endpoint; key?: string }[],
+  obstacles: RoutingObstacles,
+): Route[] {
   const obstacleBoxes = [...new Set([...obstacles.tables, ...(obstacles.others ?? [])])];
   const padded = obstacleBoxes.map((box) => rect(box, PADDING));
   const bare = obstacleBoxes.map((box) => rect(box, 0));

@@ -69,3 +69,43 @@ describe('RouteMemory.seeded()', () => {
     expect(RouteMemory.seeded(seed).export()).toEqual(seed);
   });
 });
+
+describe('RouteMemory.repeat()', () => {
+  const document = generateDiagram({ tables: 40, columnsPerTable: 8 });
+
+  it('hands out the last routing again for the same input, and routes again when only a row moved', () => {
+    const memory = new RouteMemory();
+    renderDiagramSvg(document, { routeMemory: memory });
+    // A comment changes no box and no row: the same lines, none routed again.
+    const commented: DiagramDocument = {
+      ...document,
+      tables: document.tables.map((table, at) => (at === 3 ? { ...table, comment: 'noted' } : table)),
+    };
+    expect(renderDiagramSvg(commented, { routeMemory: memory })).toBe(renderDiagramSvg(commented));
+    expect(memory.rerouted).toBe(0);
+    // Two columns of a referencing table swap places: same boxes, but its lines leave from other rows.
+    const relationship = document.relationships[0]!;
+    const swapped: DiagramDocument = {
+      ...document,
+      tables: document.tables.map((table) => {
+        if (table.name !== relationship.source_table) return table;
+        const columns = [...table.columns];
+        const at = columns.findIndex((column) => column.name === relationship.source_column);
+        const other = at === columns.length - 1 ? at - 1 : at + 1;
+        [columns[at], columns[other]] = [columns[other]!, columns[at]!];
+        return { ...table, columns };
+      }),
+    };
+    expect(renderDiagramSvg(swapped, { routeMemory: memory })).toBe(
+      renderDiagramSvg(swapped, { routeMemory: seededWith(commented) }),
+    );
+    expect(memory.rerouted).toBeGreaterThan(0);
+  });
+});
+
+/** A memory that has routed `document` (as the editor's has, before its next edit). */
+function seededWith(document: DiagramDocument): RouteMemory {
+  const memory = new RouteMemory();
+  renderDiagramSvg(document, { routeMemory: memory });
+  return memory;
+}

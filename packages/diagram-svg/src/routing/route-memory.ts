@@ -31,6 +31,8 @@ export class RouteMemory {
   private changed: Rect[] = [];
   /** Lines routed again by the last routing (the rest were kept). */
   rerouted = 0;
+  /** The last routing's input (as routeAll writes it) and its routes, to hand out again for the same input. */
+  private last: { input: string; routes: { points: Point[] }[] } | null = null;
 
   /**
    * A memory that starts from `seed`, as if it had made that routing: a drawing of the same document keeps
@@ -56,6 +58,21 @@ export class RouteMemory {
     }
     if (memory.routes.size > 0) memory.boxes = new Set(boxes.filter((box) => typeof box === 'string'));
     return memory;
+  }
+
+  /**
+   * Copies of the last routing's routes when `input` is the last routing's own: routing it again would keep
+   * every line as it is (its ends did not move and no table changed), lanes and fans included.
+   */
+  repeat<R extends { points: Point[] }>(input: string): R[] | undefined {
+    if (this.last === null || this.last.input !== input) return undefined;
+    this.rerouted = 0;
+    return this.last.routes.map((route) => copyRoute(route) as R);
+  }
+
+  /** Keeps the routes of a routing of `input`, as drawn (see repeat). */
+  keepLast(input: string, routes: readonly { points: Point[] }[]): void {
+    this.last = { input, routes: routes.map(copyRoute) };
   }
 
   /** The last routing as data (see RouteSeed). */
@@ -97,6 +114,10 @@ export class RouteMemory {
       ]),
     );
   }
+}
+
+function copyRoute<R extends { points: Point[] }>(route: R): R {
+  return { ...route, points: route.points.map((point) => [point[0], point[1]] as Point) };
 }
 
 function rectId(r: Rect): string {
