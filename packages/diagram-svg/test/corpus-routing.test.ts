@@ -52,14 +52,15 @@ describe('server-side drawings of the public corpus', () => {
 describe('server-side drawings of large schemas', () => {
   const graphs = [
     // A third of the lines end on three hubs, so item 1's crossing target is out of reach (as on Lago's
-    // real 139 tables, README "Whole-schema layout"); these bounds hold what the kept layout reaches.
+    // real 139 tables, README "Whole-schema layout"); these bounds hold what the kept layout reaches (the
+    // force layout refined by tables trading places: 18.2, 395 and 4.5 when set; 19.6, 467 and 5.2 before).
     {
       file: 'generated 140/340',
       tables: 140,
       relationships: 340,
-      crossingsPerRelationship: 26,
-      nearParallelPairs: 720,
-      medianLength: 6,
+      crossingsPerRelationship: 21,
+      nearParallelPairs: 460,
+      medianLength: 5,
     },
   ];
   it.each(graphs)(
@@ -100,7 +101,7 @@ describe('server-side drawings of large schemas', () => {
 // approach points of their own instead of all sharing the few px beside the hub (2,027 shared runs before;
 // the bounds hold what is reached, the issue's targets are 0).
 describe('server-side drawing of the generated 300-table schema', () => {
-  it('no line through a table it does not connect; fewer shared runs, runs along a table and near-parallel pairs', () => {
+  it('no line through a table it does not connect; fewer shared runs, runs along a table, near-parallel pairs and crossings, and shorter lines', () => {
     const document = generatedDiagram({ tables: 300, relationships: 600 });
     const drawing = measureSvg(renderDiagramSvg(document));
     expect(drawing.relationships).toHaveLength(document.relationships.length);
@@ -108,8 +109,13 @@ describe('server-side drawing of the generated 300-table schema', () => {
     expect(sharedRuns(drawing).length).toBeLessThanOrEqual(100);
     // Runs within 3 px of a table they do not connect: 137 before the lanes kept 5 px off tables.
     expect(readabilityMetrics(drawing).borderRuns).toBeLessThanOrEqual(100);
-    // Pairs of lines 2–8 px apart over more than 80 px: 1,638 before.
-    expect(readabilityMetrics(drawing).nearParallelPairs).toBeLessThanOrEqual(1_100);
+    // Pairs of lines 2–8 px apart over more than 80 px: 1,638 before, 1,010 before tables traded places, 880
+    // after.
+    expect(readabilityMetrics(drawing).nearParallelPairs).toBeLessThanOrEqual(1_000);
+    // Crossings per relationship and median length in table widths: 27.9 and 6.7 before tables traded
+    // places, 22.8 and 5.4 after.
+    expect(readabilityMetrics(drawing).crossingsPerRelationship).toBeLessThanOrEqual(25);
+    expect(readabilityMetrics(drawing).medianLengthInTableWidths).toBeLessThanOrEqual(6);
     process.stdout.write(
       `generated 300/600: ${JSON.stringify({ sharedRuns: sharedRuns(drawing).length, ...readabilityMetrics(drawing) })}\n`,
     );

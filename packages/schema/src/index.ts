@@ -24,4 +24,5 @@ export * from './lint';
 export * from './canvas-colors';
 export * from './column-order';
 export * from './layout-force';
+export * from './layout-refine';
 export { DRIVER_INDEX_METHODS, takesCollation } from './validation/check-expressions';

@@ -94,39 +94,3 @@ export function layOutForce(
     out.set(name, { left: frame.left - left + 48, top: frame.top - top + 48 });
   return out;
 }
-
-/**
- * Pairs of relationships whose straight lines (centre to centre) cross: a cheap stand-in for the crossings
- * of the routed lines, to choose between two layouts of the same tables without routing either.
- */
-export function straightCrossings(frames: ReadonlyMap<string, Frame>, links: readonly ClusterLink[]): number {
-  const segments: [number, number, number, number, string, string][] = [];
-  for (const { source, target } of links) {
-    const a = frames.get(source);
-    const b = frames.get(target);
-    if (a === undefined || b === undefined || a === b) continue;
-    segments.push([
-      a.left + a.width / 2,
-      a.top + a.height / 2,
-      b.left + b.width / 2,
-      b.top + b.height / 2,
-      source,
-      target,
-    ]);
-  }
-  let count = 0;
-  for (let i = 0; i < segments.length; i++) {
-    const [ax, ay, bx, by, as, at] = segments[i]!;
-    for (let j = i + 1; j < segments.length; j++) {
-      const [cx, cy, dx, dy, cs, ct] = segments[j]!;
-      // Lines that share a table meet there: not a crossing.
-      if (as === cs || as === ct || at === cs || at === ct) continue;
-      const d1 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx);
-      const d2 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx);
-      const d3 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
-      const d4 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax);
-      if (d1 * d2 < 0 && d3 * d4 < 0) count++;
-    }
-  }
-  return count;
-}

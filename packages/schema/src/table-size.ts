@@ -7,6 +7,11 @@ const CHARACTER_WIDTH = 8;
 const HORIZONTAL_PADDING = 48;
 const HEADER_HEIGHT = 36;
 const ROW_HEIGHT = 24;
+
+/** Centre of the row of a table's column `index` (0 first), below the table's top. */
+export function rowCentre(index: number): number {
+  return HEADER_HEIGHT + ROW_HEIGHT * index + ROW_HEIGHT / 2;
+}
 const BOTTOM_PADDING = 8;
 
 export interface SizedTable {

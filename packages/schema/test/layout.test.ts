@@ -1,4 +1,6 @@
 import { apply } from '../src/apply';
+import { layOutNewRecords, portLinks, WHOLE_SCHEMA } from '../src/layout';
+import { portCrossings } from '../src/layout-refine';
 import { generateDiagram } from '../src/bench/generate-diagram';
 import type { DiagramDocument, Frame } from '../src/model';
 import { estimateTableSize } from '../src/table-size';
@@ -110,6 +112,59 @@ describe('layout', () => {
       const first = apply(shopDocument(), patch, { newUuid: sequentialUuids() }).document;
       const second = apply(shopDocument(), patch, { newUuid: sequentialUuids() }).document;
       expect(second).toEqual(first);
+    });
+  });
+
+  describe('a whole schema', () => {
+    // 60 tables, each referencing one table of a tree and one elsewhere: an import's whole-schema layout.
+    const imported = () => {
+      const tables = Array.from({ length: 60 }, (_, n) =>
+        patchTable(`t${n}`, { columns: [patchColumn('id'), patchColumn('a'), patchColumn('b')] }),
+      );
+      const relationships = tables.slice(1).flatMap((entry, at) => {
+        const n = at + 1;
+        const other = (n * 17 + 5) % 60;
+        return [
+          {
+            type: 'many-to-one' as const,
+            source_table: entry.name,
+            source_column: 'a',
+            target_table: `t${Math.floor(n / 3)}`,
+            target_column: 'id',
+          },
+          ...(other === n
+            ? []
+            : [
+                {
+                  type: 'many-to-one' as const,
+                  source_table: entry.name,
+                  source_column: 'b',
+                  target_table: `t${other}`,
+                  target_column: 'id',
+                },
+              ]),
+        ];
+      });
+      return apply(documentOf(), patchOf({ tables, relationships })).document;
+    };
+
+    it('crosses fewer lines than the force layout it refines, overlapping nothing', () => {
+      const document = imported();
+      expect(document.tables.length).toBeGreaterThanOrEqual(WHOLE_SCHEMA);
+      const sizes = document.tables.map(({ name, width, height }) => ({ name, width, height }));
+      const all = {
+        tables: new Set(document.tables.map((t) => t.uuid)),
+        groups: new Set<string>(),
+        notes: new Set<string>(),
+      };
+      const byName = (frames: Map<string, Frame>) =>
+        new Map(document.tables.map((t) => [t.name, frames.get(t.uuid)!] as const));
+      const forceAlone = byName(layOutNewRecords(document, all, { refine: false }));
+      const kept = new Map(document.tables.map((t) => [t.name, t] as const));
+      expect(portCrossings(sizes, portLinks(document), kept)).toBeLessThan(
+        portCrossings(sizes, portLinks(document), forceAlone),
+      );
+      expect(overlappingPairs(document.tables)).toBe(0);
     });
   });
 

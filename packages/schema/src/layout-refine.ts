@@ -1,0 +1,340 @@
+// Local search after a whole-schema layout: a table trades places with a nearby table whenever that makes
+// their lines cross fewer others and run shorter. Lines are measured roughly as the router draws them: from
+// the row of the relationship's column, leaving the side of the table that faces the partner (a hub's
+// hundred lines all end on its key's row), as straight segments. Only places the layout already made are
+// traded, and a table may not land beside one of many lines closer than that table's fan of lines needs
+// (the router spreads those lines a few px apart beside it): moving tables into free spots nearer their
+// partners crosses fewer lines too, but packs the corridors the router needs, which then share runs. The
+// search is deterministic (fixed order, no random choices) and bounded by a number of rounds.
+import type { ClusterLink, ClusterTable } from './layout-clusters';
+import { LAYOUT_GAP } from './layout-placer';
+
+/** Rounds over all tables; a round that gains less than MIN_GAIN of the cost ends the search. */
+const ROUNDS = 6;
+const MIN_GAIN = 0.005;
+/** Each table tries trading places with this many of its nearest tables. */
+const SWAP_CANDIDATES = 10;
+/** A line as long as the median table is wide costs as much as one crossing. */
+const LENGTH_PER_CROSSING = 1;
+/** Tables with more lines than this stay where they are (the force layout put them among their partners). */
+const STILL_DEGREE = 24;
+/** Room beside a table for each of its lines: a table of 30 lines keeps 120 px free at its sides. */
+const FAN_ROOM = 4;
+/** Cells of the index of lines, in median table widths. */
+const CELL_WIDTHS = 2;
+
+/** A relationship end's row: its centre below the table's top (px); absent, the table's middle. */
+export interface PortLink extends ClusterLink {
+  sourceRow?: number;
+  targetRow?: number;
+}
+
+type Corner = { left: number; top: number };
+
+/** Better top-left corners (by table name) for the tables laid out at `at`; every table keeps its gap. */
+export function refineLayout(
+  tables: readonly ClusterTable[],
+  links: readonly PortLink[],
+  at: ReadonlyMap<string, Corner>,
+): Map<string, Corner> {
+  const graph = new LineGraph(tables, links, at);
+  let total = graph.totalCost();
+  for (let round = 0; round < ROUNDS && total > 0; round++) {
+    const before = total;
+    for (let table = 0; table < tables.length; table++) {
+      if (graph.linesOf[table]!.length === 0 || graph.linesOf[table]!.length > STILL_DEGREE) continue;
+      total -= graph.bestSwap(table);
+    }
+    if (before - total < MIN_GAIN * before) break;
+  }
+  return graph.corners(tables);
+}
+
+/** Crossings of the lines as the search measures them (port to port, straight). */
+export function portCrossings(
+  tables: readonly ClusterTable[],
+  links: readonly PortLink[],
+  at: ReadonlyMap<string, Corner>,
+): number {
+  const graph = new LineGraph(tables, links, at);
+  let count = 0;
+  for (let line = 0; line < graph.lineCount; line++)
+    for (let other = line + 1; other < graph.lineCount; other++) if (graph.cross(line, other)) count++;
+  return count;
+}
+
+class LineGraph {
+  readonly width: Float64Array;
+  readonly height: Float64Array;
+  readonly x: Float64Array;
+  readonly y: Float64Array;
+  /** Per line: its two tables and the offsets of its ends' rows from each table's centre. */
+  readonly from: Int32Array;
+  readonly to: Int32Array;
+  readonly fromRow: Float64Array;
+  readonly toRow: Float64Array;
+  readonly linesOf: number[][];
+  readonly lineCount: number;
+  /** Per line, its two ends as they are now (x1, y1, x2, y2), kept up to date as tables move. */
+  private readonly ends: Float64Array;
+  private readonly lengthUnit: number;
+  private readonly index: LineIndex;
+  /** Marks for one cost evaluation: own lines, and lines already visited. */
+  private readonly own: Uint8Array;
+  private readonly seen: Uint32Array;
+  private visit = 0;
+
+  constructor(tables: readonly ClusterTable[], links: readonly PortLink[], at: ReadonlyMap<string, Corner>) {
+    const byName = new Map(tables.map((table, i) => [table.name, i]));
+    this.width = Float64Array.from(tables, (table) => table.width);
+    this.height = Float64Array.from(tables, (table) => table.height);
+    this.x = Float64Array.from(tables, (table) => (at.get(table.name)?.left ?? 0) + table.width / 2);
+    this.y = Float64Array.from(tables, (table) => (at.get(table.name)?.top ?? 0) + table.height / 2);
+    const kept = links.filter((link) => {
+      const a = byName.get(link.source);
+      const b = byName.get(link.target);
+      return a !== undefined && b !== undefined && a !== b;
+    });
+    this.lineCount = kept.length;
+    this.from = Int32Array.from(kept, (link) => byName.get(link.source)!);
+    this.to = Int32Array.from(kept, (link) => byName.get(link.target)!);
+    this.fromRow = Float64Array.from(kept, (link, i) =>
+      rowOffset(link.sourceRow, this.height[this.from[i]!]!),
+    );
+    this.toRow = Float64Array.from(kept, (link, i) => rowOffset(link.targetRow, this.height[this.to[i]!]!));
+    this.linesOf = tables.map(() => []);
+    for (let line = 0; line < kept.length; line++) {
+      this.linesOf[this.from[line]!]!.push(line);
+      this.linesOf[this.to[line]!]!.push(line);
+    }
+    const widths = [...this.width].sort((a, b) => a - b);
+    const median = widths[Math.floor(widths.length / 2)] ?? 1;
+    this.lengthUnit = median * LENGTH_PER_CROSSING;
+    this.ends = new Float64Array(4 * kept.length);
+    for (let line = 0; line < kept.length; line++) this.updateEnds(line);
+    this.index = new LineIndex(this.ends, median * CELL_WIDTHS);
+    for (let line = 0; line < kept.length; line++) this.index.add(line);
+    this.own = new Uint8Array(kept.length);
+    this.seen = new Uint32Array(kept.length);
+  }
+
+  corners(tables: readonly ClusterTable[]): Map<string, Corner> {
+    return new Map(
+      tables.map((table, i) => [
+        table.name,
+        { left: Math.round(this.x[i]! - table.width / 2), top: Math.round(this.y[i]! - table.height / 2) },
+      ]),
+    );
+  }
+
+  /** The line's two ends: on the side of each table that faces the other, at the column's row. */
+  private updateEnds(line: number): void {
+    const a = this.from[line]!;
+    const b = this.to[line]!;
+    const towards = this.x[b]! >= this.x[a]! ? 1 : -1;
+    const at = 4 * line;
+    this.ends[at] = this.x[a]! + (towards * this.width[a]!) / 2;
+    this.ends[at + 1] = this.y[a]! + this.fromRow[line]!;
+    this.ends[at + 2] = this.x[b]! - (towards * this.width[b]!) / 2;
+    this.ends[at + 3] = this.y[b]! + this.toRow[line]!;
+  }
+
+  cross(line: number, other: number): boolean {
+    const a = this.from[line]!;
+    const b = this.to[line]!;
+    const c = this.from[other]!;
+    const d = this.to[other]!;
+    // Lines that share a table meet there: not a crossing.
+    if (a === c || a === d || b === c || b === d) return false;
+    const e = this.ends;
+    const p = 4 * line;
+    const q = 4 * other;
+    const ax = e[p]!;
+    const ay = e[p + 1]!;
+    const bx = e[p + 2]!;
+    const by = e[p + 3]!;
+    const cx = e[q]!;
+    const cy = e[q + 1]!;
+    const dx = e[q + 2]!;
+    const dy = e[q + 3]!;
+    if (Math.max(ax, bx) < Math.min(cx, dx) || Math.max(cx, dx) < Math.min(ax, bx)) return false;
+    if (Math.max(ay, by) < Math.min(cy, dy) || Math.max(cy, dy) < Math.min(ay, by)) return false;
+    const d1 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx);
+    const d2 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx);
+    if (d1 * d2 >= 0) return false;
+    const d3 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+    const d4 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax);
+    return d3 * d4 < 0;
+  }
+
+  private length(line: number): number {
+    const at = 4 * line;
+    return Math.abs(this.ends[at + 2]! - this.ends[at]!) + Math.abs(this.ends[at + 3]! - this.ends[at + 1]!);
+  }
+
+  totalCost(): number {
+    let cost = 0;
+    for (let line = 0; line < this.lineCount; line++) {
+      cost += this.length(line) / this.lengthUnit;
+      for (let other = line + 1; other < this.lineCount; other++) if (this.cross(line, other)) cost++;
+    }
+    return cost;
+  }
+
+  /**
+   * Cost of the lines of tables `a` and `b` as they stand: their length, and their crossings with every
+   * line (pairs among them counted once). The index may still hold these lines where they were.
+   */
+  private costOf(a: number, b: number): number {
+    const lines = [...new Set([...this.linesOf[a]!, ...this.linesOf[b]!])];
+    for (const line of lines) this.own[line] = 1;
+    let cost = 0;
+    lines.forEach((line, at) => {
+      cost += this.length(line) / this.lengthUnit;
+      for (let next = at + 1; next < lines.length; next++) {
+        if (this.cross(line, lines[next]!)) cost++;
+      }
+      const visit = ++this.visit;
+      for (const cell of this.index.cellsNear(line)) {
+        for (const other of cell) {
+          if (this.own[other] === 1 || this.seen[other] === visit) continue;
+          this.seen[other] = visit;
+          if (this.cross(line, other)) cost++;
+        }
+      }
+    });
+    for (const line of lines) this.own[line] = 0;
+    return cost;
+  }
+
+  /** Trades places (centres) with the nearby table that lowers the cost most; returns the gain. */
+  bestSwap(table: number): number {
+    let best = 0;
+    let partner = -1;
+    for (const other of this.nearest(table, SWAP_CANDIDATES)) {
+      if (this.linesOf[other]!.length > STILL_DEGREE) continue;
+      const [tx, ty, ox, oy] = [this.x[table]!, this.y[table]!, this.x[other]!, this.y[other]!];
+      if (!this.fits(table, ox, oy, other) || !this.fits(other, tx, ty, table)) continue;
+      const before = this.costOf(table, other);
+      this.moveTo(table, ox, oy);
+      this.moveTo(other, tx, ty);
+      const gain = before - this.costOf(table, other);
+      this.moveTo(table, tx, ty);
+      this.moveTo(other, ox, oy);
+      if (gain > best + 1e-9) {
+        best = gain;
+        partner = other;
+      }
+    }
+    if (partner >= 0) {
+      const moved = [...this.linesOf[table]!, ...this.linesOf[partner]!];
+      for (const line of moved) this.index.remove(line);
+      const [tx, ty] = [this.x[table]!, this.y[table]!];
+      this.moveTo(table, this.x[partner]!, this.y[partner]!);
+      this.moveTo(partner, tx, ty);
+      for (const line of new Set(moved)) this.index.add(line);
+    }
+    return best;
+  }
+
+  private moveTo(table: number, x: number, y: number): void {
+    this.x[table] = x;
+    this.y[table] = y;
+    for (const line of this.linesOf[table]!) this.updateEnds(line);
+  }
+
+  /**
+   * True when `table` centred at (x, y) keeps the layout's gap to every table but `besides`, and beside a
+   * table of many lines the room their fan takes.
+   */
+  private fits(table: number, x: number, y: number, besides: number): boolean {
+    const halfWidth = this.width[table]! / 2;
+    const halfHeight = this.height[table]! / 2 + LAYOUT_GAP;
+    for (let other = 0; other < this.x.length; other++) {
+      if (other === table || other === besides) continue;
+      const beside = Math.max(LAYOUT_GAP, FAN_ROOM * this.linesOf[other]!.length);
+      if (
+        Math.abs(this.x[other]! - x) < halfWidth + this.width[other]! / 2 + beside &&
+        Math.abs(this.y[other]! - y) < halfHeight + this.height[other]! / 2
+      )
+        return false;
+    }
+    return true;
+  }
+
+  /** The `count` tables whose centres are nearest the table's (ties by index: deterministic). */
+  private nearest(table: number, count: number): number[] {
+    const distances: [number, number][] = [];
+    for (let other = 0; other < this.x.length; other++) {
+      if (other === table) continue;
+      distances.push([Math.hypot(this.x[other]! - this.x[table]!, this.y[other]! - this.y[table]!), other]);
+    }
+    distances.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    return distances.slice(0, count).map(([, other]) => other);
+  }
+}
+
+function rowOffset(row: number | undefined, height: number): number {
+  return row === undefined ? 0 : Math.min(height / 2, Math.max(-height / 2, row - height / 2));
+}
+
+/** Lines by the square cells their bounding boxes cover, to find the lines a line may cross. */
+class LineIndex {
+  private readonly cells = new Map<number, number[]>();
+  /** Per line, the cells it was added to (first and last column and row). */
+  private readonly spans = new Map<number, [number, number, number, number]>();
+
+  constructor(
+    private readonly ends: Float64Array,
+    private readonly size: number,
+  ) {}
+
+  private span(ends: Float64Array, line: number): [number, number, number, number] {
+    const at = 4 * line;
+    const cell = (value: number) => Math.floor(value / this.size);
+    return [
+      cell(Math.min(ends[at]!, ends[at + 2]!)),
+      cell(Math.max(ends[at]!, ends[at + 2]!)),
+      cell(Math.min(ends[at + 1]!, ends[at + 3]!)),
+      cell(Math.max(ends[at + 1]!, ends[at + 3]!)),
+    ];
+  }
+
+  add(line: number): void {
+    const span = this.span(this.ends, line);
+    this.spans.set(line, span);
+    forCells(span, (key) => {
+      const cell = this.cells.get(key);
+      if (cell === undefined) this.cells.set(key, [line]);
+      else cell.push(line);
+    });
+  }
+
+  remove(line: number): void {
+    const span = this.spans.get(line);
+    if (span === undefined) return;
+    this.spans.delete(line);
+    forCells(span, (key) => {
+      const cell = this.cells.get(key)!;
+      cell.splice(cell.indexOf(line), 1);
+    });
+  }
+
+  /** The cells the line's box (as it is now) covers: the lines in them (a line may be in several). */
+  cellsNear(line: number): number[][] {
+    const found: number[][] = [];
+    forCells(this.span(this.ends, line), (key) => {
+      const cell = this.cells.get(key);
+      if (cell !== undefined) found.push(cell);
+    });
+    return found;
+  }
+}
+
+function forCells(
+  [firstColumn, lastColumn, firstRow, lastRow]: [number, number, number, number],
+  each: (key: number) => void,
+) {
+  for (let column = firstColumn; column <= lastColumn; column++)
+    for (let row = firstRow; row <= lastRow; row++) each(column * 100_003 + row);
+}
