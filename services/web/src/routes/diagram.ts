@@ -6,7 +6,7 @@ import { type DiagramDocument, type Driver, MAX_SCHEMA_BYTES } from '@dss/schema
 import type { Request, Response, Router } from 'express';
 import type { WebAppContext } from '../app-context';
 import { csrfTokenFor } from '../csrf';
-import { drawDiagram } from '../drawings';
+import { drawDiagram, drawDiagramSoon } from '../drawings';
 import { type Html, html, trustedHtml } from '../html';
 import { PageError } from '../page-errors';
 import { lifecycleControls } from './diagram-lifecycle';
@@ -37,6 +37,7 @@ export function diagramRoutes(router: Router, context: WebAppContext): void {
       versions.versions.map((version) => version.author_user_id),
     );
     const csrfToken = csrfTokenFor(context, req, res);
+    const drawn = await drawing(diagram, document);
     res.send(
       page(
         {
@@ -54,7 +55,7 @@ ${document ? exportMenu(diagram, document.driver) : ''} ${canEdit(membership.rol
 ${lifecycleControls(diagram, membership.role, csrfToken)}
 ${importWarnings(diagram.warnings)}
 ${document ? liveSection(diagram.uuid, versions.versions[0]?.uuid ?? '', csrfToken) : ''}
-${drawing(diagram, document)}
+${drawn}
 ${canEdit(membership.role) && document ? layoutForm(diagram.uuid, csrfToken, versions.versions[0]?.uuid ?? '') : ''}
 ${canEdit(membership.role) && document ? pasteBox(diagram.uuid, csrfToken) : ''}
 </div>
@@ -212,6 +213,7 @@ ${pasteBox(diagram.uuid, csrfToken, pasted)}
     const viewer = viewerOf(res)!;
     const { diagram, membership } = await findVisibleDiagram(clients, viewer, String(req.params.uuid));
     const document = await fullDocument(clients, viewer, membership, diagram);
+    const drawn = await drawing(diagram, document);
     res.setHeader('Content-Security-Policy', EMBED_CONTENT_SECURITY_POLICY);
     res.removeHeader('X-Frame-Options');
     res.send(
@@ -222,7 +224,7 @@ ${pasteBox(diagram.uuid, csrfToken, pasted)}
           scripts: ['/assets/viewport.js'],
           bodyClass: 'embed',
         },
-        html`<main class="embed">${drawing(diagram, document)}</main>`,
+        html`<main class="embed">${drawn}</main>`,
       ).text,
     );
   });
@@ -370,10 +372,10 @@ ${more > 0 ? html`<p>… and ${String(more)} more not listed.</p>` : ''}
 </details>`;
 }
 
-function drawing(
+async function drawing(
   diagram: { name: string; status: string; error?: { code: string; message: string } | null },
   document: DiagramDocument | null,
-): Html {
+): Promise<Html> {
   if (!document)
     return diagram.status === 'importing'
       ? html`<p class="notice">This diagram is still importing; reload in a moment.</p>`
@@ -381,5 +383,6 @@ function drawing(
 ${diagram.error ? html`<p><code>${diagram.error.code}</code>: ${diagram.error.message}</p>` : ''}
 <p>Fix the SQL and create the diagram again.</p></div>`;
   // The renderer escapes every text it draws (names, comments, notes) and emits no script.
-  return html`<figure class="diagram" id="diagram">${trustedHtml(drawDiagram(document, { title: diagram.name }))}</figure>`;
+  // A new version of a large diagram is drawn ahead (new-version-drawings.ts): wait for that drawing.
+  return html`<figure class="diagram" id="diagram">${trustedHtml(await drawDiagramSoon(document, { title: diagram.name }))}</figure>`;
 }
