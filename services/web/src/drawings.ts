@@ -67,6 +67,8 @@ export interface DrawingCounts {
 export class DrawingCache {
   private readonly kept = new Map<string, UntitledDrawing>();
   private readonly inFlight = new Map<string, Promise<UntitledDrawing | null>>();
+  /** Diagrams whose new version the drawer is reading now, until it is being drawn (or was skipped). */
+  private readonly reading = new Map<string, Promise<void>>();
   private bytes = 0;
   readonly counts: DrawingCounts = { hits: 0, drawn: 0, joined: 0 };
 
@@ -89,9 +91,19 @@ export class DrawingCache {
    * As `svg`, but when a worker is drawing this very content (a new version drawn before its first view),
    * the page waits for that drawing instead of making the same one again on the event loop.
    */
-  async svgSoon(document: DiagramDocument, options: Drawable = {}): Promise<string> {
+  async svgSoon(
+    document: DiagramDocument,
+    options: Drawable & { diagramUuid?: string } = {},
+  ): Promise<string> {
     const key = contentKey(document, options.highlight);
     let drawing = this.found(key);
+    const reading = options.diagramUuid === undefined ? undefined : this.reading.get(options.diagramUuid);
+    if (!drawing && reading) {
+      // The drawer heard of a new version of this diagram and is fetching it (a few milliseconds): once it
+      // has, its drawing is in flight (below) if it is this content.
+      await reading;
+      drawing = this.found(key);
+    }
     if (!drawing) {
       const pending = this.inFlight.get(key);
       if (pending) {
@@ -119,6 +131,20 @@ export class DrawingCache {
       if (drawn) this.keep(key, drawn);
     } finally {
       this.inFlight.delete(key);
+    }
+  }
+
+  /** The drawer is reading `diagramUuid`'s new version until `read` settles (see svgSoon). */
+  async whileReading(diagramUuid: string, read: Promise<unknown>): Promise<void> {
+    const settled = read.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.reading.set(diagramUuid, settled);
+    try {
+      await settled;
+    } finally {
+      if (this.reading.get(diagramUuid) === settled) this.reading.delete(diagramUuid);
     }
   }
 
@@ -171,6 +197,9 @@ export function drawDiagram(document: DiagramDocument, options: Drawable = {}): 
 }
 
 /** drawDiagram, waiting for a drawing of the same content already under way in the drawer's worker. */
-export function drawDiagramSoon(document: DiagramDocument, options: Drawable = {}): Promise<string> {
+export function drawDiagramSoon(
+  document: DiagramDocument,
+  options: Drawable & { diagramUuid?: string } = {},
+): Promise<string> {
   return drawings.svgSoon(document, options);
 }

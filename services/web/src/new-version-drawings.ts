@@ -168,6 +168,22 @@ export class NewVersionDrawer {
   }
 
   private async run(job: Job): Promise<void> {
+    // A view of this diagram coming while its document is fetched waits for the fetch, then for the drawing.
+    let drawing: Promise<UntitledDrawing> | null = null;
+    const reading = this.read(job).then((read) => {
+      if (!read) return;
+      drawing = this.options.draw(read.body);
+      void this.options.cache.keepWhenDrawn(read.key, drawing);
+    });
+    void this.options.cache.whileReading(job.diagramUuid, reading);
+    await reading;
+    if (!drawing) return;
+    await drawing;
+    this.counts.drawn += 1;
+  }
+
+  /** The version's full document and its drawing's key, or null when it is not to be drawn here. */
+  private async read(job: Job): Promise<{ body: string; key: string } | null> {
     const { diagrams } = this.options.clients;
     const principal = {
       token_id: '',
@@ -188,17 +204,17 @@ export class NewVersionDrawer {
       const diagram = await diagrams.GetDiagram({ principal, uuid: job.diagramUuid });
       if (diagram.status !== 'ready') {
         this.counts.unreadable += 1;
-        return;
+        return null;
       }
       if ((diagram.table_count ?? 0) < this.minTables) {
         this.counts.small += 1;
-        return;
+        return null;
       }
       body = (await diagrams.GetFullDocument({ principal, uuid: job.diagramUuid, known_etag: '' })).body;
     } catch (error) {
       if (isServiceError(error) && (error.code === 'not_found' || error.code === 'diagram_not_ready')) {
         this.counts.unreadable += 1;
-        return;
+        return null;
       }
       throw error;
     }
@@ -206,12 +222,9 @@ export class NewVersionDrawer {
     const key = contentKey((JSON.parse(body) as { data: DiagramDocument }).data);
     if (this.options.cache.has(key)) {
       this.counts.kept += 1;
-      return;
+      return null;
     }
-    const drawing = this.options.draw(body);
-    await this.options.cache.keepWhenDrawn(key, drawing);
-    await drawing;
-    this.counts.drawn += 1;
+    return { body, key };
   }
 
   private settleIdle(): void {

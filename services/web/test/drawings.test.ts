@@ -105,6 +105,32 @@ describe('DrawingCache', () => {
       expect(counted.calls).toBe(0);
     });
 
+    it('waits while the drawer reads the same diagram, then for the drawing it starts', async () => {
+      const { counted, draw } = countedRenderer();
+      const cache = new DrawingCache(1024 * 1024, draw);
+      let fetched: () => void = () => {};
+      let finish: (drawing: UntitledDrawing) => void = () => {};
+      const working = new Promise<UntitledDrawing>((resolve) => {
+        finish = resolve;
+      });
+      const reading = new Promise<void>((resolve) => {
+        fetched = resolve;
+      }).then(() => {
+        // What the drawer does once the version is fetched: its drawing goes in flight.
+        void cache.keepWhenDrawn(contentKey(shop()), working);
+      });
+      void cache.whileReading('diagram-1', reading);
+
+      const view = cache.svgSoon(shop(), { title: 'Shop', diagramUuid: 'diagram-1' });
+      fetched();
+      await reading;
+      finish(drawUntitled(shop()));
+
+      expect(await view).toBe(renderDiagramSvg(shop(), { title: 'Shop' }));
+      expect(counted.calls).toBe(0);
+      expect(cache.counts).toMatchObject({ drawn: 0, joined: 1 });
+    });
+
     it('draws for the page when the worker’s drawing failed', async () => {
       const { counted, draw } = countedRenderer();
       const cache = new DrawingCache(1024 * 1024, draw);

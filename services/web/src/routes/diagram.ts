@@ -373,7 +373,7 @@ ${more > 0 ? html`<p>… and ${String(more)} more not listed.</p>` : ''}
 }
 
 async function drawing(
-  diagram: { name: string; status: string; error?: { code: string; message: string } | null },
+  diagram: { uuid: string; name: string; status: string; error?: { code: string; message: string } | null },
   document: DiagramDocument | null,
 ): Promise<Html> {
   if (!document)
@@ -384,5 +384,5 @@ ${diagram.error ? html`<p><code>${diagram.error.code}</code>: ${diagram.error.me
 <p>Fix the SQL and create the diagram again.</p></div>`;
   // The renderer escapes every text it draws (names, comments, notes) and emits no script.
   // A new version of a large diagram is drawn ahead (new-version-drawings.ts): wait for that drawing.
-  return html`<figure class="diagram" id="diagram">${trustedHtml(await drawDiagramSoon(document, { title: diagram.name }))}</figure>`;
+  return html`<figure class="diagram" id="diagram">${trustedHtml(await drawDiagramSoon(document, { title: diagram.name, diagramUuid: diagram.uuid }))}</figure>`;
 }
