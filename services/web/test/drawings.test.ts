@@ -83,6 +83,26 @@ describe('DrawingCache', () => {
     });
   });
 
+  describe('contentKey()', () => {
+    it('names equal content alike and tells documents and highlights apart', () => {
+      const highlight = emptyHighlight();
+      highlight.tables.set(shop().tables[0]!.uuid, 'added');
+      const other = emptyHighlight();
+      other.tables.set(shop().tables[0]!.uuid, 'removed');
+      const changed = shop();
+      changed.tables[0]!.comment = 'changed';
+      expect(contentKey(shop())).toBe(contentKey(shop()));
+      expect(contentKey(shop(), emptyHighlight())).not.toBe(contentKey(shop()));
+      const keys = [
+        contentKey(shop()),
+        contentKey(changed),
+        contentKey(shop(), highlight),
+        contentKey(shop(), other),
+      ];
+      expect(new Set(keys).size).toBe(4);
+    });
+  });
+
   describe('.svgSoon()', () => {
     it('waits for the drawing a worker is making of the same content instead of drawing it again', async () => {
       const { counted, draw } = countedRenderer();
