@@ -100,9 +100,10 @@ export class DrawingCache {
    */
   async svgSoon(
     document: DiagramDocument,
-    options: Drawable & { diagramUuid?: string } = {},
+    options: Drawable & { diagramUuid?: string; key?: string } = {},
   ): Promise<string> {
-    const key = contentKey(document, options.highlight);
+    // `key`: contentKey(document, highlight), when the caller has it already.
+    const key = options.key ?? contentKey(document, options.highlight);
     let drawing = this.found(key);
     const reading = options.diagramUuid === undefined ? undefined : this.reading.get(options.diagramUuid);
     if (!drawing && reading) {
@@ -160,6 +161,11 @@ export class DrawingCache {
     return { drawings: this.kept.size, bytes: this.bytes };
   }
 
+  /** The kept drawing named `key`, if any (a page view: counted as a hit). */
+  keptDrawing(key: string): UntitledDrawing | undefined {
+    return this.found(key);
+  }
+
   private found(key: string): UntitledDrawing | undefined {
     const found = this.kept.get(key);
     if (found === undefined) return undefined;
@@ -201,12 +207,4 @@ export const drawings = new DrawingCache();
 /** renderDiagramSvg through the web app's cache. */
 export function drawDiagram(document: DiagramDocument, options: Drawable = {}): string {
   return drawings.svg(document, options);
-}
-
-/** drawDiagram, waiting for a drawing of the same content already under way in the drawer's worker. */
-export function drawDiagramSoon(
-  document: DiagramDocument,
-  options: Drawable & { diagramUuid?: string } = {},
-): Promise<string> {
-  return drawings.svgSoon(document, options);
 }

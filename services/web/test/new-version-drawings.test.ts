@@ -16,6 +16,7 @@ import { createGenerated } from '../bench/bench-system';
 import { DrawingThread } from '../src/drawing-thread';
 import { contentKey, DrawingCache, drawings } from '../src/drawings';
 import { NewVersionDrawer } from '../src/new-version-drawings';
+import { pageDrawings } from '../src/page-drawing';
 import {
   createDiagram,
   createPerson,
@@ -89,6 +90,25 @@ describeInProcess('NewVersionDrawer (whole embedded system)', () => {
     expect(drawings.counts.hits).toBe(before.hits + 1);
     const svg = renderDiagramSvg(await pageDocument(uuid, annTeamId, ann), { title: 'Ahead 120' });
     expect(page.text).toContain(`<figure class="diagram" id="diagram">${svg}</figure>`);
+  });
+
+  it('answers a later view of an unchanged version from the remembered ETag, without its document', async () => {
+    const uuid = await createDiagram(web, ann, twoTableShopPatch(), 'Remembered');
+    const first = await annClient.request(`/diagrams/${uuid}`);
+    const before = pageDrawings.unchangedViews;
+
+    const second = await annClient.request(`/diagrams/${uuid}`);
+    const embed = await annClient.request(`/embed/${uuid}`);
+
+    expect(pageDrawings.unchangedViews).toBe(before + 2);
+    const figure = (page: string) =>
+      /<figure class="diagram" id="diagram">[\s\S]*?<\/figure>/.exec(page)?.[0];
+    expect(figure(first.text)).toBeDefined();
+    expect(figure(second.text)).toBe(figure(first.text));
+    expect(figure(embed.text)).toBe(figure(first.text));
+    expect(figure(first.text)).toBe(
+      `<figure class="diagram" id="diagram">${renderDiagramSvg(await pageDocument(uuid, annTeamId, ann), { title: 'Remembered' })}</figure>`,
+    );
   });
 
   it('draws a large diagram of the event’s team, and nothing for the same diagram named under another team', async () => {
