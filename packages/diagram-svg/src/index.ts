@@ -16,6 +16,7 @@ export {
   TABLE_LAYER_ATTRIBUTES,
 } from './render';
 export { type ReviewDrawing, reviewDiagram } from './review';
+export { escapeXml } from './xml';
 export {
   type Crossing,
   crossings,

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { type HttpRequestFinished, isServiceError, runWithRequestContext } from '@dss/platform';
 import express, { type ErrorRequestHandler } from 'express';
 import type { WebAppContext } from './app-context';
+import { compressAnswers } from './compression';
 import { clearCookie } from './cookies';
 import { csrfTokenFor, verifyFormPosts } from './csrf';
 import { notFound, PageError, pageErrorOf } from './page-errors';
@@ -68,6 +69,7 @@ export function createWebApp(context: WebAppContext, options: WebAppOptions): ex
     runWithRequestContext({ requestId, clientIp: req.ip }, () => next());
   });
   app.use(securityHeaders());
+  app.use(compressAnswers());
 
   const assets = express.Router();
   assetRoutes(assets);

@@ -2,64 +2,203 @@
 // relationships' lines, routing around every table) costs from milliseconds for a few tables to seconds for
 // hundreds, and every page view of the same version asks for the same drawing; renderDiagramSvg's output
 // depends only on the document and the options (no clocks, no randomness), so a drawing is kept under a
-// hash of exactly what it is drawn from. No invalidation is needed: a new version, another highlight or
-// another title is other content, and the least recently used drawings leave once the kept ones pass the
-// byte budget.
+// hash of exactly what it is drawn from. No invalidation is needed: a new version or another highlight is
+// other content, and the least recently used drawings leave once the kept ones pass the byte budget.
+//
+// The title is a per-view input (the diagram page, its embed view, a share link and the page of the current
+// version each name the same drawing differently) and only fills the SVG's root <title>: a drawing is kept
+// without it, in the two pieces around that element's text, and each view puts its own title between them.
+// So one drawing serves every page of a version, and a drawing made before any view (new-version-drawings.ts,
+// in a worker thread) is the one the first view finds.
 import { createHash } from 'node:crypto';
-import { type RenderOptions, renderDiagramSvg } from '@dss/diagram-svg';
+import { type DiagramHighlight, escapeXml, renderDiagramParts, svgOfParts } from '@dss/diagram-svg';
 import type { DiagramDocument } from '@dss/schema';
 
-/** What the process keeps at most: a 300-table drawing is about 1.3 MB. */
+/** What the process keeps at most: a 300-table drawing is about 2 MB (UTF-16: 4 MB). */
 export const DRAWING_CACHE_BYTES = 64 * 1024 * 1024;
 
-type Drawable = Pick<RenderOptions, 'highlight' | 'title'>;
+interface Drawable {
+  highlight?: DiagramHighlight;
+  title?: string;
+}
+
+/** A drawing without its title: the SVG is `head + escaped title + tail`. */
+export interface UntitledDrawing {
+  head: string;
+  tail: string;
+  /** renderDiagramSvg's title when none is given ("Diagram with N tables"). */
+  defaultTitle: string;
+}
+
+const EMPTY_TITLE = '<title></title>';
+
+/**
+ * The drawing of `document` with `highlight`, in pieces around its title. The SVG's root element writes
+ * its <title> first (render.ts), before any other element, so the first empty title element is the root's.
+ */
+export function drawUntitled(document: DiagramDocument, highlight?: DiagramHighlight): UntitledDrawing {
+  const parts = renderDiagramParts(document, highlight ? { highlight } : {});
+  const svg = svgOfParts({ ...parts, title: '' });
+  const at = svg.indexOf(EMPTY_TITLE) + '<title>'.length;
+  return { head: svg.slice(0, at), tail: svg.slice(at), defaultTitle: parts.title };
+}
+
+/** The whole SVG of a kept drawing under `title`: byte-equal to renderDiagramSvg's. */
+export function titled(drawing: UntitledDrawing, title: string | undefined): string {
+  return drawing.head + escapeXml(title ?? drawing.defaultTitle) + drawing.tail;
+}
+
+/**
+ * A hash of the document and the highlight (its Maps by their entries): the name of a drawing. The text
+ * hashed is `JSON.stringify([document, highlight])`; the document (parsed JSON, no Maps) is written without
+ * a replacer, which would be called for every one of a large document's values and took three times as
+ * long as the plain stringify on the 300-table document.
+ */
+export function contentKey(document: DiagramDocument, highlight?: DiagramHighlight): string {
+  const marks = highlight
+    ? JSON.stringify(highlight, (_key, value) => (value instanceof Map ? [...value] : value))
+    : 'null';
+  return createHash('sha256')
+    .update(`[${JSON.stringify(document)},${marks}]`)
+    .digest('base64url');
+}
+
+/** How many page drawings were found kept and how many were drawn for a page (the drawer's are not counted). */
+export interface DrawingCounts {
+  hits: number;
+  drawn: number;
+  /** Views that waited for the drawing a worker was making of the same content. */
+  joined: number;
+}
 
 export class DrawingCache {
-  private readonly kept = new Map<string, string>();
+  private readonly kept = new Map<string, UntitledDrawing>();
+  private readonly inFlight = new Map<string, Promise<UntitledDrawing | null>>();
+  /** Diagrams whose new version the drawer is reading now, until it is being drawn (or was skipped). */
+  private readonly reading = new Map<string, Promise<void>>();
   private bytes = 0;
+  readonly counts: DrawingCounts = { hits: 0, drawn: 0, joined: 0 };
 
   constructor(
     private readonly budgetBytes = DRAWING_CACHE_BYTES,
-    private readonly draw: (document: DiagramDocument, options: Drawable) => string = renderDiagramSvg,
+    private readonly draw: (
+      document: DiagramDocument,
+      highlight?: DiagramHighlight,
+    ) => UntitledDrawing = drawUntitled,
   ) {}
 
   /** The drawing of `document` with `options`, byte-equal to renderDiagramSvg's. */
   svg(document: DiagramDocument, options: Drawable = {}): string {
-    const key = contentKey(document, options);
-    const found = this.kept.get(key);
-    if (found !== undefined) {
-      // Most recently used last: Map keeps insertion order.
-      this.kept.delete(key);
-      this.kept.set(key, found);
-      return found;
+    // renderDiagramSvg sizes the tables of the document it is given: the key is taken before.
+    const key = contentKey(document, options.highlight);
+    return titled(this.found(key) ?? this.drawForPage(key, document, options.highlight), options.title);
+  }
+
+  /**
+   * As `svg`, but when a worker is drawing this very content (a new version drawn before its first view),
+   * the page waits for that drawing instead of making the same one again on the event loop.
+   */
+  async svgSoon(
+    document: DiagramDocument,
+    options: Drawable & { diagramUuid?: string; key?: string } = {},
+  ): Promise<string> {
+    // `key`: contentKey(document, highlight), when the caller has it already.
+    const key = options.key ?? contentKey(document, options.highlight);
+    let drawing = this.found(key);
+    const reading = options.diagramUuid === undefined ? undefined : this.reading.get(options.diagramUuid);
+    if (!drawing && reading) {
+      // The drawer heard of a new version of this diagram and is fetching it (a few milliseconds): once it
+      // has, its drawing is in flight (below) if it is this content.
+      await reading;
+      drawing = this.found(key);
     }
-    // renderDiagramSvg sizes the tables of the document it is given: the key was taken before.
-    const drawn = this.draw(document, options);
-    const size = drawn.length * 2;
-    if (size <= this.budgetBytes) {
-      this.kept.set(key, drawn);
-      this.bytes += size;
-      for (const [oldest, svg] of this.kept) {
-        if (this.bytes <= this.budgetBytes) break;
-        this.kept.delete(oldest);
-        this.bytes -= svg.length * 2;
+    if (!drawing) {
+      const pending = this.inFlight.get(key);
+      if (pending) {
+        this.counts.joined += 1;
+        drawing = (await pending) ?? this.found(key);
       }
     }
-    return drawn;
+    return titled(drawing ?? this.drawForPage(key, document, options.highlight), options.title);
+  }
+
+  /** Whether the drawing named `key` is kept or being made. */
+  has(key: string): boolean {
+    return this.kept.has(key) || this.inFlight.has(key);
+  }
+
+  /**
+   * Keeps what `drawing` resolves to under `key` (null: nothing, the drawer failed). Until then, views of that
+   * content wait for it (svgSoon).
+   */
+  async keepWhenDrawn(key: string, drawing: Promise<UntitledDrawing | null>): Promise<void> {
+    const settled = drawing.catch(() => null);
+    this.inFlight.set(key, settled);
+    try {
+      const drawn = await settled;
+      if (drawn) this.keep(key, drawn);
+    } finally {
+      this.inFlight.delete(key);
+    }
+  }
+
+  /** The drawer is reading `diagramUuid`'s new version until `read` settles (see svgSoon). */
+  async whileReading(diagramUuid: string, read: Promise<unknown>): Promise<void> {
+    const settled = read.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.reading.set(diagramUuid, settled);
+    try {
+      await settled;
+    } finally {
+      if (this.reading.get(diagramUuid) === settled) this.reading.delete(diagramUuid);
+    }
   }
 
   /** How many drawings are kept, and their size in bytes (UTF-16). */
   get size(): { drawings: number; bytes: number } {
     return { drawings: this.kept.size, bytes: this.bytes };
   }
+
+  /** The kept drawing named `key`, if any (a page view: counted as a hit). */
+  keptDrawing(key: string): UntitledDrawing | undefined {
+    return this.found(key);
+  }
+
+  private found(key: string): UntitledDrawing | undefined {
+    const found = this.kept.get(key);
+    if (found === undefined) return undefined;
+    this.counts.hits += 1;
+    // Most recently used last: Map keeps insertion order.
+    this.kept.delete(key);
+    this.kept.set(key, found);
+    return found;
+  }
+
+  private drawForPage(key: string, document: DiagramDocument, highlight?: DiagramHighlight): UntitledDrawing {
+    this.counts.drawn += 1;
+    const drawn = this.draw(document, highlight);
+    this.keep(key, drawn);
+    return drawn;
+  }
+
+  private keep(key: string, drawing: UntitledDrawing): void {
+    if (this.kept.has(key)) return;
+    const size = sizeOf(drawing);
+    if (size > this.budgetBytes) return;
+    this.kept.set(key, drawing);
+    this.bytes += size;
+    for (const [oldest, kept] of this.kept) {
+      if (this.bytes <= this.budgetBytes) break;
+      this.kept.delete(oldest);
+      this.bytes -= sizeOf(kept);
+    }
+  }
 }
 
-/** A hash of the document and the options as drawn (a highlight's Maps by their entries). */
-function contentKey(document: DiagramDocument, options: Drawable): string {
-  const text = JSON.stringify([document, options.title ?? null, options.highlight ?? null], (_key, value) =>
-    value instanceof Map ? [...value] : value,
-  );
-  return createHash('sha256').update(text).digest('base64url');
+function sizeOf(drawing: UntitledDrawing): number {
+  return (drawing.head.length + drawing.tail.length + drawing.defaultTitle.length) * 2;
 }
 
 /** The web app's one cache. */

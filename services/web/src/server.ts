@@ -14,7 +14,10 @@ import type { WebAppContext } from './app-context';
 import { connectWebClients } from './clients';
 import type { WebConfig } from './config';
 import { cookieSettings } from './cookies';
+import { DrawingThread } from './drawing-thread';
+import { drawings } from './drawings';
 import { LiveHub } from './live/live-hub';
+import { NewVersionDrawer } from './new-version-drawings';
 import { startAccessChecks } from './routes/live';
 import { loadSessionKey } from './session-key';
 import { createMailer } from './mailer';
@@ -36,6 +39,16 @@ export async function startWebApp({ config, logger, metrics, bus }: WebDeps) {
   const clients = connectWebClients(config, metrics);
   const live = new LiveHub({ bus, logger });
   await live.start();
+  // Large diagrams' new versions are drawn before their first view, in a thread of their own.
+  const drawingThread = new DrawingThread();
+  const drawer = new NewVersionDrawer({
+    bus,
+    clients,
+    cache: drawings,
+    draw: (body) => drawingThread.draw(body),
+    logger,
+  });
+  await drawer.start();
   const context: WebAppContext = {
     clients,
     signer,
@@ -75,6 +88,9 @@ export async function startWebApp({ config, logger, metrics, bus }: WebDeps) {
     async stop(graceMs = HTTP_GRACE_MS) {
       accessChecks.stop();
       await live.close();
+      // The thread first: a drawing under way ends now instead of being waited for.
+      drawingThread.close();
+      await drawer.close();
       await closeGracefully(server, graceMs);
       clients.close();
       context.mailer?.close();

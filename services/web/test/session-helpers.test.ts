@@ -48,6 +48,19 @@ describe('Signer', () => {
     expect(signer.checkCsrfToken('session:a', undefined)).toBe(false);
     expect(signer.checkCsrfToken('session:a', [token])).toBe(false);
   });
+
+  it('writes a CSRF token differently each time (masked), every one valid and none forgeable by editing', () => {
+    const first = signer.csrfToken('session:a');
+    const second = signer.csrfToken('session:a');
+    expect(first).not.toBe(second);
+    expect(signer.checkCsrfToken('session:a', first)).toBe(true);
+    expect(signer.checkCsrfToken('session:a', second)).toBe(true);
+    const bytes = Buffer.from(first, 'base64url');
+    bytes[40] = bytes[40]! ^ 1;
+    expect(signer.checkCsrfToken('session:a', bytes.toString('base64url'))).toBe(false);
+    expect(signer.checkCsrfToken('session:a', first.slice(0, 43))).toBe(false);
+    expect(signer.checkCsrfToken('session:a', `${first}=`)).toBe(false);
+  });
 });
 
 describe('SignInThrottle', () => {

@@ -2,11 +2,12 @@
 // `/embed/{uuid}`: the same drawing without the app's chrome (same access rules).
 import { reviewDiagram } from '@dss/diagram-svg';
 import { isServiceError } from '@dss/platform';
-import { type DiagramDocument, type Driver, MAX_SCHEMA_BYTES } from '@dss/schema';
+import { type Driver, MAX_SCHEMA_BYTES } from '@dss/schema';
 import type { Request, Response, Router } from 'express';
 import type { WebAppContext } from '../app-context';
 import { csrfTokenFor } from '../csrf';
 import { drawDiagram } from '../drawings';
+import { type PageDrawing, pageDrawings } from '../page-drawing';
 import { type Html, html, trustedHtml } from '../html';
 import { PageError } from '../page-errors';
 import { lifecycleControls } from './diagram-lifecycle';
@@ -28,7 +29,7 @@ export function diagramRoutes(router: Router, context: WebAppContext): void {
     const { diagram, membership } = await findVisibleDiagram(clients, viewer, String(req.params.uuid));
     const principal = principalFor(viewer, membership);
     const [document, versions, proposals] = await Promise.all([
-      fullDocument(clients, viewer, membership, diagram),
+      pageDrawings.of(clients, principal, diagram),
       clients.diagrams.ListVersions({ principal, uuid: diagram.uuid }),
       clients.proposals.ListProposalsForDiagram({ diagram_uuid: diagram.uuid, team_id: membership.team_id }),
     ]);
@@ -37,6 +38,7 @@ export function diagramRoutes(router: Router, context: WebAppContext): void {
       versions.versions.map((version) => version.author_user_id),
     );
     const csrfToken = csrfTokenFor(context, req, res);
+    const drawn = await drawing(diagram, document);
     res.send(
       page(
         {
@@ -54,7 +56,7 @@ ${document ? exportMenu(diagram, document.driver) : ''} ${canEdit(membership.rol
 ${lifecycleControls(diagram, membership.role, csrfToken)}
 ${importWarnings(diagram.warnings)}
 ${document ? liveSection(diagram.uuid, versions.versions[0]?.uuid ?? '', csrfToken) : ''}
-${drawing(diagram, document)}
+${drawn}
 ${canEdit(membership.role) && document ? layoutForm(diagram.uuid, csrfToken, versions.versions[0]?.uuid ?? '') : ''}
 ${canEdit(membership.role) && document ? pasteBox(diagram.uuid, csrfToken) : ''}
 </div>
@@ -211,7 +213,8 @@ ${pasteBox(diagram.uuid, csrfToken, pasted)}
   router.get('/embed/:uuid', requireViewer, async (req, res) => {
     const viewer = viewerOf(res)!;
     const { diagram, membership } = await findVisibleDiagram(clients, viewer, String(req.params.uuid));
-    const document = await fullDocument(clients, viewer, membership, diagram);
+    const document = await pageDrawings.of(clients, principalFor(viewer, membership), diagram);
+    const drawn = await drawing(diagram, document);
     res.setHeader('Content-Security-Policy', EMBED_CONTENT_SECURITY_POLICY);
     res.removeHeader('X-Frame-Options');
     res.send(
@@ -222,7 +225,7 @@ ${pasteBox(diagram.uuid, csrfToken, pasted)}
           scripts: ['/assets/viewport.js'],
           bodyClass: 'embed',
         },
-        html`<main class="embed">${drawing(diagram, document)}</main>`,
+        html`<main class="embed">${drawn}</main>`,
       ).text,
     );
   });
@@ -370,10 +373,10 @@ ${more > 0 ? html`<p>… and ${String(more)} more not listed.</p>` : ''}
 </details>`;
 }
 
-function drawing(
-  diagram: { name: string; status: string; error?: { code: string; message: string } | null },
-  document: DiagramDocument | null,
-): Html {
+async function drawing(
+  diagram: { uuid: string; name: string; status: string; error?: { code: string; message: string } | null },
+  document: PageDrawing | null,
+): Promise<Html> {
   if (!document)
     return diagram.status === 'importing'
       ? html`<p class="notice">This diagram is still importing; reload in a moment.</p>`
@@ -381,5 +384,6 @@ function drawing(
 ${diagram.error ? html`<p><code>${diagram.error.code}</code>: ${diagram.error.message}</p>` : ''}
 <p>Fix the SQL and create the diagram again.</p></div>`;
   // The renderer escapes every text it draws (names, comments, notes) and emits no script.
-  return html`<figure class="diagram" id="diagram">${trustedHtml(drawDiagram(document, { title: diagram.name }))}</figure>`;
+  // A new version of a large diagram is drawn ahead (new-version-drawings.ts): svg waits for that drawing.
+  return html`<figure class="diagram" id="diagram">${trustedHtml(await document.svg(diagram.name))}</figure>`;
 }
