@@ -11,7 +11,14 @@
 // So one drawing serves every page of a version, and a drawing made before any view (new-version-drawings.ts,
 // in a worker thread) is the one the first view finds.
 import { createHash } from 'node:crypto';
-import { type DiagramHighlight, escapeXml, renderDiagramParts, svgOfParts } from '@dss/diagram-svg';
+import {
+  type DiagramHighlight,
+  escapeXml,
+  RouteMemory,
+  type RouteSeed,
+  renderDiagramParts,
+  svgOfParts,
+} from '@dss/diagram-svg';
 import type { DiagramDocument } from '@dss/schema';
 
 /** What the process keeps at most: a 300-table drawing is about 2 MB (UTF-16: 4 MB). */
@@ -28,6 +35,11 @@ export interface UntitledDrawing {
   tail: string;
   /** renderDiagramSvg's title when none is given ("Diagram with N tables"). */
   defaultTitle: string;
+  /**
+   * The drawing's routing (a drawing without a highlight): what the editor page sends so that its first
+   * drawing keeps every line instead of routing them all in the browser (packages/editor, RouteMemory.seeded).
+   */
+  routes?: RouteSeed;
 }
 
 const EMPTY_TITLE = '<title></title>';
@@ -37,10 +49,17 @@ const EMPTY_TITLE = '<title></title>';
  * its <title> first (render.ts), before any other element, so the first empty title element is the root's.
  */
 export function drawUntitled(document: DiagramDocument, highlight?: DiagramHighlight): UntitledDrawing {
-  const parts = renderDiagramParts(document, highlight ? { highlight } : {});
+  // A routing with a fresh memory is the routing without one; the memory only keeps it as data.
+  const memory = highlight ? undefined : new RouteMemory();
+  const parts = renderDiagramParts(document, highlight ? { highlight } : { routeMemory: memory });
   const svg = svgOfParts({ ...parts, title: '' });
   const at = svg.indexOf(EMPTY_TITLE) + '<title>'.length;
-  return { head: svg.slice(0, at), tail: svg.slice(at), defaultTitle: parts.title };
+  return {
+    head: svg.slice(0, at),
+    tail: svg.slice(at),
+    defaultTitle: parts.title,
+    ...(memory ? { routes: memory.export() } : {}),
+  };
 }
 
 /** The whole SVG of a kept drawing under `title`: byte-equal to renderDiagramSvg's. */
@@ -102,6 +121,14 @@ export class DrawingCache {
     document: DiagramDocument,
     options: Drawable & { diagramUuid?: string; key?: string } = {},
   ): Promise<string> {
+    return titled(await this.drawingSoon(document, options), options.title);
+  }
+
+  /** The untitled drawing `svgSoon` puts its title in (the editor page reads its routing). */
+  async drawingSoon(
+    document: DiagramDocument,
+    options: Pick<Drawable, 'highlight'> & { diagramUuid?: string; key?: string } = {},
+  ): Promise<UntitledDrawing> {
     // `key`: contentKey(document, highlight), when the caller has it already.
     const key = options.key ?? contentKey(document, options.highlight);
     let drawing = this.found(key);
@@ -119,7 +146,7 @@ export class DrawingCache {
         drawing = (await pending) ?? this.found(key);
       }
     }
-    return titled(drawing ?? this.drawForPage(key, document, options.highlight), options.title);
+    return drawing ?? this.drawForPage(key, document, options.highlight);
   }
 
   /** Whether the drawing named `key` is kept or being made. */
@@ -197,8 +224,11 @@ export class DrawingCache {
   }
 }
 
+/** Bytes kept (UTF-16), a routing counted at about 100 bytes a point. */
 function sizeOf(drawing: UntitledDrawing): number {
-  return (drawing.head.length + drawing.tail.length + drawing.defaultTitle.length) * 2;
+  let points = 0;
+  for (const route of drawing.routes?.routes ?? []) points += route[2].length / 2;
+  return (drawing.head.length + drawing.tail.length + drawing.defaultTitle.length) * 2 + points * 100;
 }
 
 /** The web app's one cache. */

@@ -13,7 +13,7 @@ import { csrfTokenFor } from '../csrf';
 import { html, trustedHtml } from '../html';
 import { findVisibleDiagram, fullDocument } from '../lookups';
 import { PageError, pageStatusOf } from '../page-errors';
-import { routeSeeds } from '../route-seeds';
+import { drawings } from '../drawings';
 import { requireViewer, viewerOf } from '../session';
 import { canEdit, membershipOf, principalFor } from '../viewer';
 import { csrfField, page } from '../views/layout';
@@ -129,8 +129,13 @@ ${[
     const editable = canEdit(membership.role) && document !== null;
     // The document travels as a JSON data block (never run); `<` is escaped so no text in it can end the element.
     const data = JSON.stringify(document).replace(/</g, '\\u003c');
-    // With the server's routing of it (route-seeds.ts), escaped the same way: relationship uuids are in it.
-    const routes = document === null ? '' : JSON.stringify(routeSeeds.of(document)).replace(/</g, '\\u003c');
+    // With the server's routing of it (the drawing's, kept by content: drawings.ts), escaped the same way:
+    // relationship uuids are in it.
+    const routing =
+      document === null
+        ? undefined
+        : (await drawings.drawingSoon(document, { diagramUuid: diagram.uuid })).routes;
+    const routes = routing === undefined ? '' : JSON.stringify(routing).replace(/</g, '\\u003c');
     res.send(
       page(
         {
