@@ -2,14 +2,11 @@
 // drawn diagram as SVG (@dss/diagram-svg, the web app's renderer) and as PNG (the SVG rasterised by
 // resvg's WebAssembly build with the DejaVu fonts in a worker thread of its own, so no browser, system
 // fonts or native addon is needed and the rasteriser's memory is returned when it idles).
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { renderDiagramSvg } from '@dss/diagram-svg';
-import { ServiceError } from '@dss/platform';
+import { compiledEntry, ServiceError, WorkerThread } from '@dss/platform';
 import type { DiagramDocument, Driver } from '@dss/schema';
 import { conversionNote, createScript, dbmlScript, documentForDriver, mermaidScript } from '@dss/sql';
-import type { PngAnswer, PngRequest } from './png-worker';
+import type { PngRequest } from './png-worker';
 
 export const EXPORT_FORMATS = ['sql', 'dbml', 'mermaid', 'svg', 'png'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -81,90 +78,21 @@ function standaloneSvg(document: DiagramDocument): { svg: string; width: number;
   };
 }
 
-/** How long the rasteriser thread lives without work before it ends (and its memory with it). */
-const PNG_IDLE_MS = 30_000;
-/** The longest a drawing may take to rasterise. */
-const PNG_TIMEOUT_MS = 30_000;
-
-interface PendingPng {
-  resolve: (png: Buffer) => void;
-  reject: (error: Error) => void;
-  timer: NodeJS.Timeout;
-}
-
-/** One rasteriser thread, started on the first PNG and ended after PNG_IDLE_MS without one. */
-class PngRasteriser {
-  private worker: Worker | null = null;
-  private nextId = 1;
-  private readonly pending = new Map<number, PendingPng>();
-  private idle: NodeJS.Timeout | undefined;
-
-  render(svg: string, width: number): Promise<Buffer> {
-    const worker = this.start();
-    clearTimeout(this.idle);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => this.stop(new Error('the drawing took too long to rasterise')),
-        PNG_TIMEOUT_MS,
-      );
-      this.pending.set(id, { resolve, reject, timer });
-      worker.postMessage({ id, svg, width } satisfies PngRequest);
-    });
-  }
-
-  private start(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(workerFile());
-    worker.on('message', (answer: PngAnswer | { ready: true }) => {
-      if ('ready' in answer) return;
-      const job = this.pending.get(answer.id);
-      if (!job) return;
-      this.pending.delete(answer.id);
-      clearTimeout(job.timer);
-      if ('png' in answer) job.resolve(Buffer.from(answer.png));
-      else job.reject(new Error(`rasterising failed: ${answer.error}`));
-      if (this.pending.size === 0) {
-        this.idle = setTimeout(() => this.stop(), PNG_IDLE_MS);
-        this.idle.unref();
-      }
-    });
-    worker.once('error', (error) => this.stop(error));
-    worker.once('exit', () => {
-      if (this.worker === worker) this.stop(new Error('the rasteriser stopped'));
-    });
-    worker.unref();
-    this.worker = worker;
-    return worker;
-  }
-
-  private stop(error: Error = new Error('the rasteriser stopped')): void {
-    const worker = this.worker;
-    this.worker = null;
-    clearTimeout(this.idle);
-    for (const [id, job] of this.pending) {
-      clearTimeout(job.timer);
-      job.reject(error);
-      this.pending.delete(id);
-    }
-    if (worker) void worker.terminate();
-  }
-}
-
-/** The compiled worker entry: the sibling file in dist, or dist's copy when running from the sources. */
-function workerFile(): string {
-  const sibling = path.join(__dirname, 'png-worker.js');
-  if (fs.existsSync(sibling)) return sibling;
-  return path.resolve(__dirname, '..', 'dist', 'png-worker.js');
-}
-
-const rasteriser = new PngRasteriser();
+/** One rasteriser thread, started on the first PNG and ended after 30 s without one (and its memory with it). */
+const rasteriser = new WorkerThread<PngRequest, Uint8Array>({
+  file: compiledEntry(__dirname, 'png-worker.js'),
+  idleMs: 30_000,
+  timeoutMs: 30_000,
+  name: 'the rasteriser',
+});
 
 async function rasterise(drawing: { svg: string; width: number; height: number }): Promise<Buffer> {
   // Twice the drawing's size for sharp text, less when that would pass the pixel budget.
   const scale = Math.min(2, Math.sqrt(MAX_PNG_PIXELS / Math.max(1, drawing.width * drawing.height)));
   try {
-    return await rasteriser.render(drawing.svg, Math.max(1, Math.floor(drawing.width * scale)));
+    const width = Math.max(1, Math.floor(drawing.width * scale));
+    const png = await rasteriser.ask({ svg: drawing.svg, width });
+    return Buffer.from(png.buffer, png.byteOffset, png.byteLength);
   } catch (error) {
     throw new ServiceError('unavailable', `the PNG could not be drawn: ${(error as Error).message}`);
   }

@@ -3,20 +3,15 @@
 // WebAssembly memory goes away with the thread, which the gateway ends after a short idle time.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parentPort } from 'node:worker_threads';
+import { serveRequests } from '@dss/platform/worker-thread';
 
 export interface PngRequest {
-  id: number;
   svg: string;
   /** Output width in pixels. */
   width: number;
 }
 
-export type PngAnswer = { id: number; png: Uint8Array } | { id: number; error: string };
-
 async function main(): Promise<void> {
-  const port = parentPort;
-  if (!port) return;
   const resvg = await import('@resvg/resvg-wasm');
   await resvg.initWasm(
     fs.readFileSync(path.join(path.dirname(require.resolve('@resvg/resvg-wasm')), 'index_bg.wasm')),
@@ -28,9 +23,9 @@ async function main(): Promise<void> {
     'DejaVuSansMono.ttf',
     'DejaVuSansMono-Bold.ttf',
   ].map((file) => new Uint8Array(fs.readFileSync(path.join(directory, file))));
-  port.on('message', (request: PngRequest) => {
-    let answer: PngAnswer;
-    try {
+  // Requests that came while the WebAssembly loaded wait in the port until now.
+  serveRequests(
+    (request: PngRequest): Uint8Array => {
       const renderer = new resvg.Resvg(request.svg, {
         fitTo: { mode: 'width', value: request.width },
         background: '#ffffff',
@@ -43,17 +38,17 @@ async function main(): Promise<void> {
       });
       try {
         const image = renderer.render();
-        answer = { id: request.id, png: image.asPng() };
-        image.free();
+        try {
+          return image.asPng();
+        } finally {
+          image.free();
+        }
       } finally {
         renderer.free();
       }
-    } catch (error) {
-      answer = { id: request.id, error: error instanceof Error ? error.message : String(error) };
-    }
-    port.postMessage(answer, 'png' in answer ? [answer.png.buffer as ArrayBuffer] : []);
-  });
-  port.postMessage({ ready: true });
+    },
+    (png) => [png.buffer as ArrayBuffer],
+  );
 }
 
 void main();

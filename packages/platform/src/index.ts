@@ -20,3 +20,4 @@ export * from './persistent-service';
 export * from './outage-log';
 export * from './audit';
 export * from './periodic-sweeper';
+export * from './worker-thread';

@@ -41,7 +41,7 @@ export interface NewVersionDrawerOptions {
   bus: EventBus;
   clients: Pick<WebClients, 'diagrams'>;
   cache: DrawingCache;
-  /** Draws GetFullDocument's body off the event loop (DrawingThread.draw). */
+  /** Draws GetFullDocument's body off the event loop (the drawing thread's). */
   draw: (body: string) => Promise<UntitledDrawing>;
   logger: Logger;
   minTables?: number;

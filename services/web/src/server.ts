@@ -14,7 +14,7 @@ import type { WebAppContext } from './app-context';
 import { connectWebClients } from './clients';
 import type { WebConfig } from './config';
 import { cookieSettings } from './cookies';
-import { DrawingThread } from './drawing-thread';
+import { drawingThread as newDrawingThread } from './drawing-thread';
 import { drawings } from './drawings';
 import { LiveHub } from './live/live-hub';
 import { NewVersionDrawer } from './new-version-drawings';
@@ -40,12 +40,12 @@ export async function startWebApp({ config, logger, metrics, bus }: WebDeps) {
   const live = new LiveHub({ bus, logger });
   await live.start();
   // Large diagrams' new versions are drawn before their first view, in a thread of their own.
-  const drawingThread = new DrawingThread();
+  const drawingThread = newDrawingThread();
   const drawer = new NewVersionDrawer({
     bus,
     clients,
     cache: drawings,
-    draw: (body) => drawingThread.draw(body),
+    draw: (body) => drawingThread.ask(body),
     logger,
   });
   await drawer.start();

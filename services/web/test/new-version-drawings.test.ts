@@ -13,7 +13,7 @@ import {
 import type { DiagramDocument } from '@dss/schema';
 import { twoTableShopPatch, type TestMember } from '@dss/system';
 import { createGenerated } from '../bench/bench-system';
-import { DrawingThread } from '../src/drawing-thread';
+import { drawingThread } from '../src/drawing-thread';
 import { contentKey, DrawingCache, drawings } from '../src/drawings';
 import { NewVersionDrawer } from '../src/new-version-drawings';
 import { pageDrawings } from '../src/page-drawing';
@@ -47,7 +47,7 @@ describeInProcess('NewVersionDrawer (whole embedded system)', () => {
   let diagrams: ServiceClient<'Diagrams'>;
   let annTeamId: string;
   let otherTeamId: string;
-  const thread = new DrawingThread();
+  const thread = drawingThread();
 
   beforeAll(async () => {
     web = await startWebTestSystem();
@@ -65,6 +65,22 @@ describeInProcess('NewVersionDrawer (whole embedded system)', () => {
     diagrams?.close();
     await web?.stop();
   });
+
+  /** A drawer of the test's own, on its own bus and cache, drawing in the test's thread, started. */
+  async function startDrawer() {
+    const bus = new MemoryEventBus({ logger: createLogger('bus', { level: 'silent' }) });
+    const cache = new DrawingCache();
+    const drawer = new NewVersionDrawer({
+      bus,
+      clients: { diagrams },
+      cache,
+      draw: (body) => thread.ask(body),
+      logger: createLogger('test', { level: 'silent' }),
+      cooldownMs: 0,
+    });
+    await drawer.start();
+    return { bus, cache, drawer };
+  }
 
   /** The full document of a diagram as its page reads it (diagrams.GetFullDocument as a member of the team). */
   async function pageDocument(uuid: string, teamId: string, person: TestMember): Promise<DiagramDocument> {
@@ -112,17 +128,7 @@ describeInProcess('NewVersionDrawer (whole embedded system)', () => {
   });
 
   it('draws a large diagram of the event’s team, and nothing for the same diagram named under another team', async () => {
-    const bus = new MemoryEventBus({ logger: createLogger('bus', { level: 'silent' }) });
-    const cache = new DrawingCache();
-    const drawer = new NewVersionDrawer({
-      bus,
-      clients: { diagrams },
-      cache,
-      draw: (body) => thread.draw(body),
-      logger: createLogger('test', { level: 'silent' }),
-      cooldownMs: 0,
-    });
-    await drawer.start();
+    const { bus, cache, drawer } = await startDrawer();
     const { uuid } = await createGenerated(web.system!, ann, 'Ahead 100', 100);
 
     await bus.publish('diagrams.changed', { diagram_uuid: uuid, team_id: otherTeamId, source: 'create' });
@@ -147,17 +153,7 @@ describeInProcess('NewVersionDrawer (whole embedded system)', () => {
   });
 
   it('leaves diagrams under 100 tables to their pages', async () => {
-    const bus = new MemoryEventBus({ logger: createLogger('bus', { level: 'silent' }) });
-    const cache = new DrawingCache();
-    const drawer = new NewVersionDrawer({
-      bus,
-      clients: { diagrams },
-      cache,
-      draw: (body) => thread.draw(body),
-      logger: createLogger('test', { level: 'silent' }),
-      cooldownMs: 0,
-    });
-    await drawer.start();
+    const { bus, cache, drawer } = await startDrawer();
     const small = await createDiagram(web, ann, twoTableShopPatch());
     const { uuid: justUnder } = await createGenerated(web.system!, ann, 'Ahead 99', 99);
 

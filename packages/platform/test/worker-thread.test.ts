@@ -1,0 +1,85 @@
+// WorkerThread against real worker threads: an entry file written for the test serves requests with
+// serveRequests (the package's compiled module, as the product's entries load it).
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { WorkerThread } from '../src/worker-thread';
+
+const compiled = path.resolve(__dirname, '..', 'dist', 'worker-thread.js');
+let directory: string;
+
+/** An entry file whose handler is `handler` (JavaScript source of a function of the request). */
+function entry(name: string, handler: string): string {
+  const file = path.join(directory, `${name}.js`);
+  fs.writeFileSync(
+    file,
+    `const { serveRequests } = require(${JSON.stringify(compiled)});\nserveRequests(${handler});\n`,
+  );
+  return file;
+}
+
+beforeAll(() => {
+  if (!fs.existsSync(compiled)) throw new Error(`${compiled} is missing: build @dss/platform first`);
+  directory = fs.mkdtempSync(path.join(os.tmpdir(), 'dss-worker-thread-'));
+});
+
+afterAll(() => fs.rmSync(directory, { recursive: true, force: true }));
+
+describe('WorkerThread', () => {
+  it('answers each request with the thread’s result for it', async () => {
+    const thread = new WorkerThread<number, number>({
+      file: entry('double', '(n) => n * 2'),
+      idleMs: 60_000,
+      timeoutMs: 30_000,
+      name: 'the doubler',
+    });
+    try {
+      expect(await Promise.all([thread.ask(1), thread.ask(21), thread.ask(-4)])).toEqual([2, 42, -8]);
+    } finally {
+      thread.close();
+    }
+  });
+
+  it('rejects with the handler’s message, named after the thread, and keeps serving', async () => {
+    const thread = new WorkerThread<number, number>({
+      file: entry('picky', '(n) => { if (n < 0) throw new Error("no negatives"); return n; }'),
+      idleMs: 60_000,
+      timeoutMs: 30_000,
+      name: 'the picky thread',
+    });
+    try {
+      await expect(thread.ask(-1)).rejects.toThrow('the picky thread failed: no negatives');
+      expect(await thread.ask(5)).toBe(5);
+    } finally {
+      thread.close();
+    }
+  });
+
+  it('ends a thread whose request outlasts its limit, and the next request starts a fresh one', async () => {
+    const thread = new WorkerThread<number, number>({
+      // Spins for `n` ms (a request that never yields, as a stuck drawing would).
+      file: entry('spin', '(n) => { const end = Date.now() + n; while (Date.now() < end); return n; }'),
+      idleMs: 60_000,
+      timeoutMs: 300,
+      name: 'the spinner',
+    });
+    try {
+      await expect(thread.ask(5_000)).rejects.toThrow('the spinner took too long');
+      expect(await thread.ask(1)).toBe(1);
+    } finally {
+      thread.close();
+    }
+  });
+
+  it('fails requests under way when closed', async () => {
+    const thread = new WorkerThread<number, number>({
+      file: entry('slow', '(n) => { const end = Date.now() + n; while (Date.now() < end); return n; }'),
+      idleMs: 60_000,
+      timeoutMs: 30_000,
+      name: 'the slow thread',
+    });
+    const asked = thread.ask(2_000);
+    thread.close();
+    await expect(asked).rejects.toThrow('the slow thread was closed');
+  });
+});
