@@ -17,7 +17,7 @@ import { median } from '@dss/schema/dist/bench/measure';
 
 const EDITS = Math.min(50, Math.max(1, Number(process.env.BENCH_REDRAW_EDITS) || 8));
 const WAIT_MS = 15_000;
-const LOADS = 3;
+const LOADS = Math.min(20, Math.max(1, Number(process.env.BENCH_FIRST_LOADS) || 3));
 const BUDGET_MS = { column: 100, move: 200, first: 1500 };
 
 interface Timings {

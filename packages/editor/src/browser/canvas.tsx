@@ -4,17 +4,20 @@
 // adds to the selection); dragging moves every selected table, written as one edit when released.
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import type { EditorController } from './controller';
-import { CanvasDrawing } from './drawing';
+import { CanvasDrawing, type ServedDrawing } from './drawing';
 
 export function Canvas({
   editor,
   title,
   routes = null,
+  served = null,
 }: {
   editor: EditorController;
   title: string;
   /** The server's routing of the first document (a RouteSeed), or null. */
   routes?: unknown;
+  /** The server's drawing of the first document, or null. */
+  served?: ServedDrawing | null;
 }) {
   const host = useRef<HTMLElement>(null);
   /** The dashed line of a relationship being drawn; kept across redraws (a save may land mid-drag). */
@@ -28,7 +31,7 @@ export function Canvas({
   useLayoutEffect(() => {
     const element = host.current;
     if (!element) return;
-    drawing.current ??= new CanvasDrawing(routes);
+    drawing.current ??= new CanvasDrawing(routes, served);
     const { svg } = drawing.current.draw(element, document, title);
     const box = svg.viewBox.baseVal;
     // Drawn after the layers, so a patched drawing moves it back on top.

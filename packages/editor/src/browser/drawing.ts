@@ -10,7 +10,11 @@
 // building its keys cost more than it saved (about 10% of a redraw on 300 tables). The first drawing
 // starts from the server's routing of the version when the page carries one (RouteMemory.seeded): the
 // lines of every table where the server drew it are kept, so a page of hundreds of tables does not route
-// them all again in the browser, cold, before it shows anything.
+// them all again in the browser, cold, before it shows anything. When the page carries the server's drawing
+// of that version too (an inert <template>, parsed with the page), the first drawing is that node, adopted
+// as it is, and the parts that later edits are patched against are built after the first paint (or at the
+// first edit, if it comes sooner): parsing 1.5 MB of SVG text again as XML and rendering every part of a
+// 300-table diagram cost about 0.8 s before anything showed.
 import {
   type DiagramParts,
   MarkupCache,
@@ -32,24 +36,54 @@ export interface DrawOutcome {
   lines: number;
 }
 
+type Drawable = Parameters<typeof renderDiagramParts>[0];
+
+/** The server's drawing of the page's first document: its SVG and that document. */
+export interface ServedDrawing {
+  svg: SVGSVGElement;
+  document: Drawable;
+}
+
 export class CanvasDrawing {
   private svg: SVGSVGElement | null = null;
   private parts: DiagramParts | null = null;
   private readonly memory: RouteMemory;
   private readonly markup = new MarkupCache();
+  /** The served drawing while it waits to be drawn; then, until its parts are built, what they are of. */
+  private served: ServedDrawing | null;
+  private unbuilt: { document: Drawable; title: string } | null = null;
 
-  /** `routes`: a routing of the first document made elsewhere (a RouteSeed: the server's), or null. */
-  constructor(routes: unknown = null) {
+  /**
+   * `routes`: a routing of the first document made elsewhere (a RouteSeed: the server's), or null.
+   * `served`: the server's drawing of that document (with that routing), or null.
+   */
+  constructor(routes: unknown = null, served: ServedDrawing | null = null) {
     this.memory = routes === null ? new RouteMemory() : RouteMemory.seeded(routes);
+    this.served = served;
   }
 
   /** Draws `document` into `host`, patching the SVG already there when it can. */
-  draw(host: HTMLElement, document: Parameters<typeof renderDiagramParts>[0], title: string): DrawOutcome {
-    const parts = renderDiagramParts(document, {
-      title,
-      routeMemory: this.memory,
-      markupCache: this.markup,
-    });
+  draw(host: HTMLElement, document: Drawable, title: string): DrawOutcome {
+    const served = this.served;
+    this.served = null;
+    if (served !== null && this.svg === null && served.document === document) {
+      const svg = window.document.adoptNode(served.svg);
+      sizeTo(svg, svg.getAttribute('viewBox') ?? '0 0 1 1');
+      host.replaceChildren(svg);
+      this.svg = svg;
+      this.unbuilt = { document, title };
+      // Once the frame that shows it is painted and the page is idle (or within 2 s at the latest).
+      requestAnimationFrame(() => {
+        if (typeof requestIdleCallback === 'function')
+          requestIdleCallback(() => this.build(), { timeout: 2000 });
+        else setTimeout(() => this.build(), 0);
+      });
+      const relationships = svg.querySelectorAll(':scope > g.dss-relationships > *').length;
+      const tables = svg.querySelectorAll(':scope > g.dss-tables > *').length;
+      return { svg, patched: false, redrawn: relationships + tables, lines: relationships };
+    }
+    this.build();
+    const parts = this.partsOf(document, title);
     const before = this.parts;
     const svg = this.svg;
     this.parts = parts;
@@ -75,6 +109,17 @@ export class CanvasDrawing {
       redrawn: parts.tables.length + parts.relationships.length,
       lines: parts.relationships.length,
     };
+  }
+
+  /** Builds the parts of an adopted drawing's document (the same routing: the memory is seeded with it). */
+  private build(): void {
+    const unbuilt = this.unbuilt;
+    this.unbuilt = null;
+    if (unbuilt !== null) this.parts = this.partsOf(unbuilt.document, unbuilt.title);
+  }
+
+  private partsOf(document: Drawable, title: string): DiagramParts {
+    return renderDiagramParts(document, { title, routeMemory: this.memory, markupCache: this.markup });
   }
 }
 

@@ -10,6 +10,7 @@ import { EditorStore } from '../store';
 import { ACTIONS, actionForKey } from './actions';
 import { Autosave, describeSaveState } from './autosave';
 import { Canvas } from './canvas';
+import type { ServedDrawing } from './drawing';
 import { EditorController } from './controller';
 import { GroupPanel, NotePanel } from './group-panels';
 import { startLive } from './live';
@@ -21,11 +22,13 @@ function App({
   title,
   text,
   routes,
+  served,
 }: {
   editor: EditorController;
   title: string;
   text: DbmlText;
   routes: unknown;
+  served: ServedDrawing | null;
 }) {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -81,7 +84,7 @@ function App({
       <Problem editor={editor} place="canvas" />
       {editor.helpOpen.value && <Help />}
       <TextPane editor={editor} text={text} />
-      <Canvas editor={editor} title={title} routes={routes} />
+      <Canvas editor={editor} title={title} routes={routes} served={served} />
       {editor.editable || editor.panel.value ? <Side editor={editor} /> : null}
     </div>
   );
@@ -193,7 +196,16 @@ function start(): void {
     controller: editor,
   };
   const text = new DbmlText(editor, readWithServer(diagram, root.dataset['csrf'] ?? ''));
-  render(<App editor={editor} title={title} text={text} routes={routesOf(document)} />, root);
+  render(
+    <App
+      editor={editor}
+      title={title}
+      text={text}
+      routes={routesOf(document)}
+      served={servedOf(document, documentValue)}
+    />,
+    root,
+  );
   startLive(editor, diagram, root.dataset['version'] ?? '');
 }
 
@@ -209,6 +221,16 @@ function routesOf(page: Document): unknown {
   } catch {
     return null;
   }
+}
+
+/**
+ * The server's drawing of the version on the page (an inert <template id="editor-drawing">, parsed with the
+ * page as the diagram page's drawing is), for the first drawing of `first`; null when the page has none.
+ */
+function servedOf(page: Document, first: DiagramDocument): ServedDrawing | null {
+  const template = page.getElementById('editor-drawing');
+  const svg = template instanceof HTMLTemplateElement ? template.content.firstElementChild : null;
+  return svg instanceof SVGSVGElement ? { svg, document: first } : null;
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);

@@ -13,7 +13,7 @@ import { csrfTokenFor } from '../csrf';
 import { html, trustedHtml } from '../html';
 import { findVisibleDiagram, fullDocument } from '../lookups';
 import { PageError, pageStatusOf } from '../page-errors';
-import { drawings } from '../drawings';
+import { drawings, titled } from '../drawings';
 import { requireViewer, viewerOf } from '../session';
 import { canEdit, membershipOf, principalFor } from '../viewer';
 import { csrfField, page } from '../views/layout';
@@ -129,13 +129,14 @@ ${[
     const editable = canEdit(membership.role) && document !== null;
     // The document travels as a JSON data block (never run); `<` is escaped so no text in it can end the element.
     const data = JSON.stringify(document).replace(/</g, '\\u003c');
-    // With the server's routing of it (the drawing's, kept by content: drawings.ts), escaped the same way:
-    // relationship uuids are in it.
-    const routing =
-      document === null
-        ? undefined
-        : (await drawings.drawingSoon(document, { diagramUuid: diagram.uuid })).routes;
-    const routes = routing === undefined ? '' : JSON.stringify(routing).replace(/</g, '\\u003c');
+    // With the server's drawing of it (kept by content: drawings.ts), in an inert <template> the page adopts
+    // as its first drawing (its text escaped as on the diagram page), and that drawing's routing, escaped as
+    // the document is (relationship uuids are in it), from which the editor builds what it patches.
+    const drawing =
+      document === null ? undefined : await drawings.drawingSoon(document, { diagramUuid: diagram.uuid });
+    const routes =
+      drawing?.routes === undefined ? '' : JSON.stringify(drawing.routes).replace(/</g, '\\u003c');
+    const svg = drawing === undefined ? '' : titled(drawing, diagram.name);
     res.send(
       page(
         {
@@ -163,7 +164,8 @@ ${
 </section>
 <div id="editor" data-diagram="${diagram.uuid}" data-driver="${diagram.driver}" data-version="${versions.versions[0]?.uuid ?? ''}" data-editable="${editable ? 'true' : 'false'}" data-csrf="${csrfToken}"></div>
 <script type="application/json" id="editor-document">${trustedHtml(data)}</script>
-<script type="application/json" id="editor-routes">${trustedHtml(routes)}</script>`
+<script type="application/json" id="editor-routes">${trustedHtml(routes)}</script>
+<template id="editor-drawing">${trustedHtml(svg)}</template>`
 }
 </main>`,
       ).text,

@@ -221,7 +221,7 @@ describe('the editor (Chromium, whole embedded system)', () => {
     expect(JSON.stringify(versions.body)).toContain('editor');
   });
 
-  it("When the editor opens a diagram, then its first drawing keeps the lines the server routed: the diagram page's, and a routing sent with the page is the one drawn", async () => {
+  it("When the editor opens a diagram, then its first drawing is the server's drawing sent with the page, and without it the routing sent with the page is the one drawn", async () => {
     const table = (name: string, references: string[] = []) => ({
       name,
       columns: [
@@ -278,22 +278,42 @@ describe('the editor (Chromium, whole embedded system)', () => {
     await page.locator('#editor-canvas svg g.dss-relationship').first().waitFor();
     expect(await linesIn(page, '#editor-canvas')).toEqual(served);
 
-    // The routing the page carries, with one line's middle run moved 30 px: the first drawing draws it so.
-    let moved = '';
+    // The drawing the page carries, with one line's path changed: the first drawing is that node, adopted.
+    const [changed] = Object.keys(served);
     await page.route(`**/diagrams/${uuid}/edit`, async (route) => {
       const response = await route.fetch();
       const body = (await response.text()).replace(
-        /(<script type="application\/json" id="editor-routes">)(.*?)(<\/script>)/s,
-        (_all, open: string, json: string, close: string) => {
-          const seed = JSON.parse(json) as { routes: [string, string, number[]][] };
-          const line = seed.routes.find(([, , points]) => points.length >= 8)!;
-          moved = line[0];
-          const points = line[2];
-          // x of the inner points (not the two ends on the tables' edges).
-          for (let at = 2; at < points.length - 2; at += 2) points[at]! += 30;
-          return `${open}${JSON.stringify(seed).replace(/</g, '\\u003c')}${close}`;
-        },
+        new RegExp(`(data-relationship="${changed}"[^]*?<path class="dss-line" d=")[^"]*(")`),
+        (_all, before: string, after: string) => `${before}M 1 1 L 2 2${after}`,
       );
+      await route.fulfill({ response, body });
+    });
+    await page.reload();
+    await page.locator('#editor-canvas svg g.dss-relationship').first().waitFor();
+    const adopted = await linesIn(page, '#editor-canvas');
+    expect(adopted[changed!]).toBe('M 1 1 L 2 2');
+    for (const [line, d] of Object.entries(served)) if (line !== changed) expect(adopted[line]).toEqual(d);
+    await page.unrouteAll();
+
+    // Without that drawing, the routing the page carries, with one line's middle run moved 30 px: the first
+    // drawing draws it so.
+    let moved = '';
+    await page.route(`**/diagrams/${uuid}/edit`, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text())
+        .replace(/<template id="editor-drawing">.*?<\/template>/s, '')
+        .replace(
+          /(<script type="application\/json" id="editor-routes">)(.*?)(<\/script>)/s,
+          (_all, open: string, json: string, close: string) => {
+            const seed = JSON.parse(json) as { routes: [string, string, number[]][] };
+            const line = seed.routes.find(([, , points]) => points.length >= 8)!;
+            moved = line[0];
+            const points = line[2];
+            // x of the inner points (not the two ends on the tables' edges).
+            for (let at = 2; at < points.length - 2; at += 2) points[at]! += 30;
+            return `${open}${JSON.stringify(seed).replace(/</g, '\\u003c')}${close}`;
+          },
+        );
       await route.fulfill({ response, body });
     });
     await page.reload();
