@@ -4,9 +4,10 @@
 // ETag, which then answers without the body (for the generated 300-table diagram 1.4 MB read from
 // PostgreSQL, sent over gRPC, parsed and hashed again on every view). diagrams checks the ETag against the
 // caller's team's diagram, and the remembered key names content (drawings.ts), so nothing crosses teams.
+// The editor page, which needs the document itself, still skips hashing it for an ETag seen before.
 import type { DiagramDocument } from '@dss/schema';
 import type { WebClients } from './clients';
-import { contentKey, type DrawingCache, drawings, titled } from './drawings';
+import { contentKey, type DrawingCache, drawings, titled, type UntitledDrawing } from './drawings';
 import type { Diagram } from './lookups';
 import type { WebPrincipal } from './viewer';
 
@@ -23,6 +24,8 @@ export class PageDrawings {
   private readonly drawn = new Map<string, { etag: string; key: string; driver: string }>();
   /** Views answered from the remembered ETag without the document's body. */
   unchangedViews = 0;
+  /** Documents read whose content key came from the remembered ETag (withDocument). */
+  keysRemembered = 0;
 
   constructor(private readonly cache: DrawingCache = drawings) {}
 
@@ -46,17 +49,43 @@ export class PageDrawings {
       full = await clients.diagrams.GetFullDocument({ principal, uuid: diagram.uuid, known_etag: '' });
     }
     const document = (JSON.parse(full.body) as { data: DiagramDocument }).data;
-    const key = contentKey(document);
-    this.drawn.delete(name);
-    this.drawn.set(name, { etag: full.etag, key, driver: document.driver });
-    for (const [oldest] of this.drawn) {
-      if (this.drawn.size <= REMEMBERED_VERSIONS) break;
-      this.drawn.delete(oldest);
-    }
+    const key = this.remember(name, full.etag, document);
     return {
       driver: document.driver,
       svg: (title) => this.cache.svgSoon(document, { title, diagramUuid: diagram.uuid, key }),
     };
+  }
+
+  /**
+   * The current version's full document and its drawing, for a page that needs both (the editor's), or null
+   * while the diagram has none. The document is always read; the content key of an ETag seen before is not
+   * computed again (a hash of 1.4 MB for the generated 300-table diagram).
+   */
+  async withDocument(
+    clients: WebClients,
+    principal: WebPrincipal,
+    diagram: Diagram,
+  ): Promise<{ document: DiagramDocument; drawing(): Promise<UntitledDrawing> } | null> {
+    if (diagram.status !== 'ready') return null;
+    const full = await clients.diagrams.GetFullDocument({ principal, uuid: diagram.uuid, known_etag: '' });
+    const document = (JSON.parse(full.body) as { data: DiagramDocument }).data;
+    const key = this.remember(`${principal.team_id}/${diagram.uuid}`, full.etag, document);
+    return { document, drawing: () => this.cache.drawingSoon(document, { diagramUuid: diagram.uuid, key }) };
+  }
+
+  /** Remembers the ETag and content key of the document last read for `name`; answers the key. */
+  private remember(name: string, etag: string, document: DiagramDocument): string {
+    const known = this.drawn.get(name);
+    const remembered = known !== undefined && known.etag === etag;
+    if (remembered) this.keysRemembered += 1;
+    const key = remembered ? known.key : contentKey(document);
+    this.drawn.delete(name);
+    this.drawn.set(name, { etag, key, driver: document.driver });
+    for (const [oldest] of this.drawn) {
+      if (this.drawn.size <= REMEMBERED_VERSIONS) break;
+      this.drawn.delete(oldest);
+    }
+    return key;
   }
 }
 

@@ -127,6 +127,21 @@ describeInProcess('NewVersionDrawer (whole embedded system)', () => {
     );
   });
 
+  it('sends the editor page the drawing of the version, and hashes an unchanged version’s document only once', async () => {
+    const uuid = await createDiagram(web, ann, twoTableShopPatch(), 'Edited shop');
+    const drawingIn = (page: string) =>
+      /<template id="editor-drawing">([\s\S]*?)<\/template>/.exec(page)?.[1];
+
+    const first = await annClient.request(`/diagrams/${uuid}/edit`);
+    const before = pageDrawings.keysRemembered;
+    const second = await annClient.request(`/diagrams/${uuid}/edit`);
+
+    expect(pageDrawings.keysRemembered).toBe(before + 1);
+    const svg = renderDiagramSvg(await pageDocument(uuid, annTeamId, ann), { title: 'Edited shop' });
+    expect(drawingIn(first.text)).toBe(svg);
+    expect(drawingIn(second.text)).toBe(svg);
+  });
+
   it('draws a large diagram of the event’s team, and nothing for the same diagram named under another team', async () => {
     const { bus, cache, drawer } = await startDrawer();
     const { uuid } = await createGenerated(web.system!, ann, 'Ahead 100', 100);

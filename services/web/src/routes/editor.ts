@@ -13,7 +13,8 @@ import { csrfTokenFor } from '../csrf';
 import { html, trustedHtml } from '../html';
 import { findVisibleDiagram, fullDocument } from '../lookups';
 import { PageError, pageStatusOf } from '../page-errors';
-import { drawings, titled } from '../drawings';
+import { titled } from '../drawings';
+import { pageDrawings } from '../page-drawing';
 import { requireViewer, viewerOf } from '../session';
 import { canEdit, membershipOf, principalFor } from '../viewer';
 import { csrfField, page } from '../views/layout';
@@ -121,10 +122,11 @@ ${[
     const viewer = viewerOf(res)!;
     const { diagram, membership } = await findVisibleDiagram(clients, viewer, String(req.params.uuid));
     const principal = principalFor(viewer, membership);
-    const [document, versions] = await Promise.all([
-      fullDocument(clients, viewer, membership, diagram),
+    const [current, versions] = await Promise.all([
+      pageDrawings.withDocument(clients, principal, diagram),
       clients.diagrams.ListVersions({ principal, uuid: diagram.uuid }),
     ]);
+    const document = current?.document ?? null;
     const csrfToken = csrfTokenFor(context, req, res);
     const editable = canEdit(membership.role) && document !== null;
     // The document travels as a JSON data block (never run); `<` is escaped so no text in it can end the element.
@@ -132,8 +134,7 @@ ${[
     // With the server's drawing of it (kept by content: drawings.ts), in an inert <template> the page adopts
     // as its first drawing (its text escaped as on the diagram page), and that drawing's routing, escaped as
     // the document is (relationship uuids are in it), from which the editor builds what it patches.
-    const drawing =
-      document === null ? undefined : await drawings.drawingSoon(document, { diagramUuid: diagram.uuid });
+    const drawing = await current?.drawing();
     const routes =
       drawing?.routes === undefined ? '' : JSON.stringify(drawing.routes).replace(/</g, '\\u003c');
     const svg = drawing === undefined ? '' : titled(drawing, diagram.name);
