@@ -21,7 +21,7 @@ const STILL_DEGREE = 24;
 /** Room beside a table for each of its lines: a table of 30 lines keeps 120 px free at its sides. */
 const FAN_ROOM = 4;
 /** Cells of the index of lines, in median table widths. */
-const CELL_WIDTHS = 2;
+const CELL_WIDTHS = 3;
 
 /** A relationship end's row: its centre below the table's top (px); absent, the table's middle. */
 export interface PortLink extends ClusterLink {
@@ -83,6 +83,8 @@ class LineGraph {
   private readonly own: Uint8Array;
   private readonly seen: Uint32Array;
   private visit = 0;
+  /** The lines costOf measures (reused). */
+  private readonly pair: number[] = [];
 
   constructor(tables: readonly ClusterTable[], links: readonly PortLink[], at: ReadonlyMap<string, Corner>) {
     const byName = new Map(tables.map((table, i) => [table.name, i]));
@@ -186,25 +188,52 @@ class LineGraph {
    * line (pairs among them counted once). The index may still hold these lines where they were.
    */
   private costOf(a: number, b: number): number {
-    const lines = [...new Set([...this.linesOf[a]!, ...this.linesOf[b]!])];
-    for (const line of lines) this.own[line] = 1;
+    // The lines of `a`, then those of `b` that are not also `a`'s (a line joining the two), in that order.
+    const lines = this.pair;
+    lines.length = 0;
+    for (const line of this.linesOf[a]!) {
+      this.own[line] = 1;
+      lines.push(line);
+    }
+    for (const line of this.linesOf[b]!) {
+      if (this.own[line] === 1) continue;
+      this.own[line] = 1;
+      lines.push(line);
+    }
     let cost = 0;
-    lines.forEach((line, at) => {
+    for (let at = 0; at < lines.length; at++) {
+      const line = lines[at]!;
       cost += this.length(line) / this.lengthUnit;
       for (let next = at + 1; next < lines.length; next++) {
         if (this.cross(line, lines[next]!)) cost++;
       }
-      const visit = ++this.visit;
-      for (const cell of this.index.cellsNear(line)) {
-        for (const other of cell) {
-          if (this.own[other] === 1 || this.seen[other] === visit) continue;
-          this.seen[other] = visit;
-          if (this.cross(line, other)) cost++;
-        }
-      }
-    });
+      cost += this.crossingsNear(line);
+    }
     for (const line of lines) this.own[line] = 0;
     return cost;
+  }
+
+  /** Crossings of `line` with the lines in the index near it that are not marked `own`, each counted once. */
+  private crossingsNear(line: number): number {
+    const visit = ++this.visit;
+    const e = this.ends;
+    const p = 4 * line;
+    const left = Math.min(e[p]!, e[p + 2]!);
+    const right = Math.max(e[p]!, e[p + 2]!);
+    const top = Math.min(e[p + 1]!, e[p + 3]!);
+    const bottom = Math.max(e[p + 1]!, e[p + 3]!);
+    let count = 0;
+    for (const cell of this.index.cellsNear(line))
+      for (const other of cell) {
+        if (this.own[other] === 1 || this.seen[other] === visit) continue;
+        this.seen[other] = visit;
+        const q = 4 * other;
+        // Boxes apart: no crossing (cross's own first test, without its call).
+        if (Math.max(e[q]!, e[q + 2]!) < left || Math.min(e[q]!, e[q + 2]!) > right) continue;
+        if (Math.max(e[q + 1]!, e[q + 3]!) < top || Math.min(e[q + 1]!, e[q + 3]!) > bottom) continue;
+        if (this.cross(line, other)) count++;
+      }
+    return count;
   }
 
   /** Trades places (centres) with the nearby table that lowers the cost most; returns the gain. */
@@ -264,13 +293,24 @@ class LineGraph {
 
   /** The `count` tables whose centres are nearest the table's (ties by index: deterministic). */
   private nearest(table: number, count: number): number[] {
-    const distances: [number, number][] = [];
+    // The nearest so far, in order (distance, then index): each table is put in its place or passed over.
+    const found: number[] = [];
+    const distance: number[] = [];
     for (let other = 0; other < this.x.length; other++) {
       if (other === table) continue;
-      distances.push([Math.hypot(this.x[other]! - this.x[table]!, this.y[other]! - this.y[table]!), other]);
+      const d = Math.hypot(this.x[other]! - this.x[table]!, this.y[other]! - this.y[table]!);
+      if (found.length === count && d >= distance[count - 1]!) continue;
+      let at = found.length === count ? count - 1 : found.length;
+      // Tables come in index order, so an equal distance stays after the ones found before it.
+      while (at > 0 && distance[at - 1]! > d) {
+        distance[at] = distance[at - 1]!;
+        found[at] = found[at - 1]!;
+        at--;
+      }
+      distance[at] = d;
+      found[at] = other;
     }
-    distances.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    return distances.slice(0, count).map(([, other]) => other);
+    return found;
   }
 }
 
@@ -322,11 +362,13 @@ class LineIndex {
 
   /** The cells the line's box (as it is now) covers: the lines in them (a line may be in several). */
   cellsNear(line: number): number[][] {
+    const [firstColumn, lastColumn, firstRow, lastRow] = this.span(this.ends, line);
     const found: number[][] = [];
-    forCells(this.span(this.ends, line), (key) => {
-      const cell = this.cells.get(key);
-      if (cell !== undefined) found.push(cell);
-    });
+    for (let column = firstColumn; column <= lastColumn; column++)
+      for (let row = firstRow; row <= lastRow; row++) {
+        const cell = this.cells.get(column * 100_003 + row);
+        if (cell !== undefined) found.push(cell);
+      }
     return found;
   }
 }
