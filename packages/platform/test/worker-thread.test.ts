@@ -25,55 +25,59 @@ beforeAll(() => {
 
 afterAll(() => fs.rmSync(directory, { recursive: true, force: true }));
 
+/** A thread serving `handler` (JavaScript source), closed after `use` ends. */
+async function withThread(
+  name: string,
+  handler: string,
+  use: (thread: WorkerThread<number, number>) => Promise<void>,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const thread = new WorkerThread<number, number>({
+    file: entry(name.replace(/\W+/g, '-'), handler),
+    idleMs: 60_000,
+    timeoutMs,
+    name,
+  });
+  try {
+    await use(thread);
+  } finally {
+    thread.close();
+  }
+}
+
+/** Spins for `n` ms: a request that never yields, as a stuck drawing would. */
+const SPIN = '(n) => { const end = Date.now() + n; while (Date.now() < end); return n; }';
+
 describe('WorkerThread', () => {
-  it('answers each request with the thread’s result for it', async () => {
-    const thread = new WorkerThread<number, number>({
-      file: entry('double', '(n) => n * 2'),
-      idleMs: 60_000,
-      timeoutMs: 30_000,
-      name: 'the doubler',
-    });
-    try {
+  it('answers each request with the thread’s result for it', () =>
+    withThread('the doubler', '(n) => n * 2', async (thread) => {
       expect(await Promise.all([thread.ask(1), thread.ask(21), thread.ask(-4)])).toEqual([2, 42, -8]);
-    } finally {
-      thread.close();
-    }
-  });
+    }));
 
-  it('rejects with the handler’s message, named after the thread, and keeps serving', async () => {
-    const thread = new WorkerThread<number, number>({
-      file: entry('picky', '(n) => { if (n < 0) throw new Error("no negatives"); return n; }'),
-      idleMs: 60_000,
-      timeoutMs: 30_000,
-      name: 'the picky thread',
-    });
-    try {
-      await expect(thread.ask(-1)).rejects.toThrow('the picky thread failed: no negatives');
-      expect(await thread.ask(5)).toBe(5);
-    } finally {
-      thread.close();
-    }
-  });
+  it('rejects with the handler’s message, named after the thread, and keeps serving', () =>
+    withThread(
+      'the picky thread',
+      '(n) => { if (n < 0) throw new Error("no negatives"); return n; }',
+      async (thread) => {
+        await expect(thread.ask(-1)).rejects.toThrow('the picky thread failed: no negatives');
+        expect(await thread.ask(5)).toBe(5);
+      },
+    ));
 
-  it('ends a thread whose request outlasts its limit, and the next request starts a fresh one', async () => {
-    const thread = new WorkerThread<number, number>({
-      // Spins for `n` ms (a request that never yields, as a stuck drawing would).
-      file: entry('spin', '(n) => { const end = Date.now() + n; while (Date.now() < end); return n; }'),
-      idleMs: 60_000,
-      timeoutMs: 300,
-      name: 'the spinner',
-    });
-    try {
-      await expect(thread.ask(5_000)).rejects.toThrow('the spinner took too long');
-      expect(await thread.ask(1)).toBe(1);
-    } finally {
-      thread.close();
-    }
-  });
+  it('ends a thread whose request outlasts its limit, and the next request starts a fresh one', () =>
+    withThread(
+      'the spinner',
+      SPIN,
+      async (thread) => {
+        await expect(thread.ask(5_000)).rejects.toThrow('the spinner took too long');
+        expect(await thread.ask(1)).toBe(1);
+      },
+      300,
+    ));
 
   it('fails requests under way when closed', async () => {
     const thread = new WorkerThread<number, number>({
-      file: entry('slow', '(n) => { const end = Date.now() + n; while (Date.now() < end); return n; }'),
+      file: entry('slow', SPIN),
       idleMs: 60_000,
       timeoutMs: 30_000,
       name: 'the slow thread',
