@@ -52,6 +52,11 @@ export interface LaneRoute {
   /** For a shared end: the band beside its table where its lines gather (the y range of that zone). */
   sourceBand?: [number, number];
   targetBand?: [number, number];
+  /**
+   * Where the line converges on its own tables (their boxes, OWN_ZONE px wider): lines sharing a run there
+   * read as converging on a row, not as a relationship of their own.
+   */
+  zones?: readonly Rect[];
   /** A line kept as the previous drawing drew it (RouteMemory): none of its runs move; others keep clear. */
   settled?: boolean;
 }
@@ -165,6 +170,42 @@ function repair(runs: Runs, tables: TableIndex, orientation: Orientation, gap = 
     value <= segment.high &&
     !near(segment, value) &&
     fits(routes[segment.route] as LaneRoute, segment.at, value, orientation, tables);
+  // Length over which the run, at `line`, lies on others (closer than TOO_CLOSE), outside both lines' zones.
+  const sharedIn = (list: SortedRuns, segment: Segment, line: number) => {
+    const segments = list.segments;
+    const own = (routes[segment.route] as LaneRoute).zones ?? [];
+    let length = 0;
+    for (let at = lowerFrom(segments, line, TOO_CLOSE); at < segments.length; at++) {
+      const other = segments[at] as Segment;
+      if (other.line >= line + TOO_CLOSE) break;
+      if (other === segment || other.route === segment.route) continue;
+      const from = Math.max(segment.from, other.from);
+      const to = Math.min(segment.to, other.to);
+      if (to <= from) continue;
+      const zones = [...own, ...((routes[other.route] as LaneRoute).zones ?? [])];
+      length += lengthOutside(line, from, to, zones, orientation);
+    }
+    return length;
+  };
+  const sharedAt = (segment: Segment, line: number) =>
+    sharedIn(moving, segment, line) + sharedIn(settled, segment, line);
+  // No place free of every other run: the one where the run lies on others over the least length, when
+  // that is less than where it is (a long run beside a hub, where every corridor is crowded).
+  const leastShared = (segment: Segment): number | undefined => {
+    let best: number | undefined;
+    let least = sharedAt(segment, segment.line);
+    if (least <= 0) return undefined;
+    for (const step of REPAIR_STEPS) {
+      const value = segment.line + step;
+      if (value < segment.low || value > segment.high) continue;
+      const length = sharedAt(segment, value);
+      if (length + 0.5 >= least) continue;
+      if (!fits(routes[segment.route] as LaneRoute, segment.at, value, orientation, tables)) continue;
+      best = value;
+      least = length;
+    }
+    return best;
+  };
   for (const segment of [...moving.segments]) {
     if (segment.fixed || !near(segment, segment.line)) continue;
     // Nearest first, among the places that keep the run CLEARANCE off every table, then among the rest.
@@ -176,7 +217,8 @@ function repair(runs: Runs, tables: TableIndex, orientation: Orientation, gap = 
       clear ??
       (gap > TOO_CLOSE
         ? undefined
-        : REPAIR_STEPS.map((step) => segment.line + step).find((value) => free(segment, value)));
+        : (REPAIR_STEPS.map((step) => segment.line + step).find((value) => free(segment, value)) ??
+          leastShared(segment)));
     if (value !== undefined) {
       const points = (routes[segment.route] as LaneRoute).points;
       const index = orientation === 'vertical' ? 0 : 1;
@@ -185,6 +227,36 @@ function repair(runs: Runs, tables: TableIndex, orientation: Orientation, gap = 
       moving.move(segment, value);
     }
   }
+}
+
+/** How much of the run on `line` from `from` to `to` lies outside every zone. */
+function lengthOutside(
+  line: number,
+  from: number,
+  to: number,
+  zones: readonly Rect[],
+  orientation: Orientation,
+): number {
+  const inside: [number, number][] = [];
+  for (const zone of zones) {
+    const [low, high, start, end] =
+      orientation === 'vertical'
+        ? [zone.left, zone.right, zone.top, zone.bottom]
+        : [zone.top, zone.bottom, zone.left, zone.right];
+    if (line < low || line > high) continue;
+    const a = Math.max(from, start);
+    const b = Math.min(to, end);
+    if (b > a) inside.push([a, b]);
+  }
+  inside.sort((p, q) => p[0] - q[0]);
+  let covered = 0;
+  let reached = from;
+  for (const [a, b] of inside) {
+    if (b <= reached) continue;
+    covered += b - Math.max(a, reached);
+    reached = b;
+  }
+  return to - from - covered;
 }
 
 /** Whether the run, moved to `value`, keeps CLEARANCE off every table (not merely out of them, as fits). */
