@@ -73,6 +73,121 @@ export function separateLanes(routes: LaneRoute[], tableRects: readonly Rect[]):
   // Then runs a lane or less apart, where a free place clear of tables is near.
   repair(runs, tables, 'vertical', LANE - 0.01);
   repair(runs, tables, 'horizontal', LANE - 0.01);
+  shortenOverlaps(routes, tables);
+}
+
+/** Farthest a turn next to a line's first or last run moves to end that run before another's. */
+const SHORTEN_REACH = 120;
+
+/**
+ * Two lines' first or last runs (on their columns' rows, which never move) that lie on one another: rows of
+ * two tables facing each other at the same height. Where they overlap outside both lines' own tables' zones,
+ * the turn that ends one of them is moved back towards its table, to TOO_CLOSE + 1 px before the other run
+ * begins, when that keeps the markers' room, keeps off tables and puts the turn on no other run.
+ */
+function shortenOverlaps(routes: LaneRoute[], tables: TableIndex): void {
+  const ends = segmentsOf(routes, 'horizontal', false).filter((segment) => {
+    const last = (routes[segment.route] as LaneRoute).points.length - 2;
+    return segment.at === 0 || segment.at === last;
+  });
+  if (ends.length < 2) return;
+  ends.sort(byLine);
+  const verticals = segmentsOf(routes, 'vertical', false).concat(segmentsOf(routes, 'vertical', true));
+  for (let i = 0; i < ends.length; i++) {
+    const a = ends[i] as Segment;
+    for (let j = i + 1; j < ends.length; j++) {
+      const b = ends[j] as Segment;
+      if (b.line - a.line >= TOO_CLOSE) break;
+      if (a.route === b.route) continue;
+      const from = Math.max(a.from, b.from);
+      const to = Math.min(a.to, b.to);
+      if (to <= from) continue;
+      const zones = [
+        ...((routes[a.route] as LaneRoute).zones ?? []),
+        ...((routes[b.route] as LaneRoute).zones ?? []),
+      ];
+      if (lengthOutside(a.line, from, to, zones, 'horizontal') <= 0) continue;
+      if (shorten(routes, a, b, tables, verticals) || shorten(routes, b, a, tables, verticals)) continue;
+      // Rows of two tables facing each other: each run turns on its own side of the gap's middle.
+      const edgeOf = (segment: Segment) => {
+        const points = (routes[segment.route] as LaneRoute).points;
+        return ((segment.at === 0 ? points[0] : points.at(-1)) as Point)[0];
+      };
+      const middle = (edgeOf(a) + edgeOf(b)) / 2;
+      const before = (segment: Segment) => middle + 2 * Math.sign(edgeOf(segment) - middle);
+      const turns = [
+        turnTo(routes, a, before(a), tables, verticals),
+        turnTo(routes, b, before(b), tables, verticals),
+      ];
+      if (turns.every((turn) => turn !== null)) for (const turn of turns) turn();
+    }
+  }
+}
+
+/** Moves the turn that ends `run` (a first or last run) to before `other` begins; whether it could. */
+function shorten(
+  routes: LaneRoute[],
+  run: Segment,
+  other: Segment,
+  tables: TableIndex,
+  verticals: readonly Segment[],
+): boolean {
+  const route = routes[run.route] as LaneRoute;
+  const points = route.points;
+  const edge = (run.at === 0 ? points[0] : points.at(-1)) as Point;
+  const turn = (run.at === 0 ? points[1] : points.at(-2)) as Point;
+  const outward = Math.sign(turn[0] - edge[0]);
+  const move = turnTo(
+    routes,
+    run,
+    outward > 0 ? other.from - TOO_CLOSE - 1 : other.to + TOO_CLOSE + 1,
+    tables,
+    verticals,
+  );
+  move?.();
+  return move !== null;
+}
+
+/**
+ * The move of the turn that ends `run` (a first or last run) back to `wanted`, or null when it would leave the markers too little room, reach farther
+ * than SHORTEN_REACH, enter a table or put the turn on another vertical run.
+ */
+function turnTo(
+  routes: LaneRoute[],
+  run: Segment,
+  wanted: number,
+  tables: TableIndex,
+  verticals: readonly Segment[],
+): (() => void) | null {
+  const route = routes[run.route] as LaneRoute;
+  const points = route.points;
+  const last = points.length - 1;
+  if (last < 3) return null;
+  // The run's end at its table, and the vertical run at its turn.
+  const first = run.at === 0;
+  const edge = (first ? points[0] : points[last]) as Point;
+  const turnAt = first ? 1 : last - 2;
+  const turn = (first ? points[1] : points[last - 1]) as Point;
+  const outward = Math.sign(turn[0] - edge[0]);
+  if (outward === 0) return null;
+  const value = wanted;
+  if ((value - edge[0]) * outward < MARKER_ROOM) return null;
+  if ((turn[0] - value) * outward <= 0 || Math.abs(turn[0] - value) > SHORTEN_REACH) return null;
+  if (!fits(route, turnAt, value, 'vertical', tables)) return null;
+  const next = points[turnAt + 1] as Point;
+  const low = Math.min(turn[1], next[1]);
+  const high = Math.max(turn[1], next[1]);
+  const taken = verticals.some(
+    (segment) =>
+      segment.route !== run.route &&
+      Math.abs(segment.line - value) < TOO_CLOSE &&
+      Math.min(segment.to, high) - Math.max(segment.from, low) > 0.5,
+  );
+  if (taken) return null;
+  return () => {
+    turn[0] = value;
+    next[0] = value;
+  };
 }
 
 type Orientation = 'vertical' | 'horizontal';
