@@ -47,10 +47,32 @@ function runsOf(drawing: Drawing): Run[] {
 
 /** Points where a horizontal run of one relationship crosses a vertical run of another (ends excluded). */
 export function lineCrossings(drawing: Drawing): number {
+  let count = 0;
+  forEachCrossing(drawing, () => count++);
+  return count;
+}
+
+/**
+ * Crossings between two lines that end on the same table (a hub's fan: lines to one row never need to
+ * cross each other, whatever else they cross).
+ */
+export function sharedEndCrossings(drawing: Drawing): number {
+  const relationships = drawing.relationships;
+  let count = 0;
+  forEachCrossing(drawing, (first, second) => {
+    const a = relationships[first] as Drawing['relationships'][number];
+    const b = relationships[second] as Drawing['relationships'][number];
+    if (a.source === b.source || a.source === b.target || a.target === b.source || a.target === b.target)
+      count++;
+  });
+  return count;
+}
+
+/** Calls `visit` with the two relationships' indices at each crossing (lineCrossings' points). */
+function forEachCrossing(drawing: Drawing, visit: (horizontal: number, vertical: number) => void): void {
   const runs = runsOf(drawing);
   const vertical = runs.filter((run) => run.vertical).sort((a, b) => a.across - b.across);
   const horizontal = runs.filter((run) => !run.vertical);
-  let count = 0;
   for (const h of horizontal) {
     // Vertical runs whose x lies strictly inside the horizontal run: binary search the start.
     let low = 0;
@@ -63,10 +85,9 @@ export function lineCrossings(drawing: Drawing): number {
     for (let at = low; at < vertical.length; at++) {
       const v = vertical[at] as Run;
       if (v.across >= h.to - 0.5) break;
-      if (v.id !== h.id && h.across > v.from + 0.5 && h.across < v.to - 0.5) count++;
+      if (v.id !== h.id && h.across > v.from + 0.5 && h.across < v.to - 0.5) visit(h.id, v.id);
     }
   }
-  return count;
 }
 
 export interface NearParallel {
@@ -166,6 +187,7 @@ export function readabilityMetrics(drawing: Drawing) {
   return {
     crossings,
     crossingsPerRelationship: Math.round((crossings / Math.max(1, drawing.relationships.length)) * 10) / 10,
+    sharedEndCrossings: sharedEndCrossings(drawing),
     nearParallelPairs: nearParallelPairs(drawing).length,
     borderRuns: borderRuns(drawing).length,
     medianLengthInTableWidths: medianLengthInTableWidths(drawing),

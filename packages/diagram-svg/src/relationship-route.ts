@@ -29,6 +29,8 @@ export interface Route {
   targetShared?: boolean;
   /** Kept as the previous drawing drew it (RoutingObstacles.memory): lane separation leaves it alone. */
   settled?: boolean;
+  /** Its tables' boxes, OWN_ZONE wider, while lanes are separated (LaneRoute). */
+  zones?: readonly Rect[];
 }
 
 /** The route between rows of two different tables. */
@@ -110,6 +112,8 @@ export function selfLoop(source: Endpoint, target: Endpoint, side: 1 | -1, index
   };
 }
 
+/** Near its own tables a line converges on its row: sharing a run there with another is no trunk. */
+const OWN_ZONE = 30;
 /** Where every line keeps away from every table, note and group title it does not end at. */
 const PADDING = 12;
 /** Where tables stand too close for PADDING: a line still keeps this far from a border it passes. */
@@ -255,6 +259,7 @@ function routeAnew(
       targetSide: sided.targetSide,
       sourceShared,
       targetShared,
+      zones: [rect(link.source.box, OWN_ZONE), rect(link.target.box, OWN_ZONE)],
       settled: true,
     };
   });
@@ -309,6 +314,7 @@ function routeAnew(
       targetSide: sided.targetSide,
       sourceShared,
       targetShared,
+      zones: [rect(links[at]!.source.box, OWN_ZONE), rect(links[at]!.target.box, OWN_ZONE)],
       ...(sourceShared ? { sourceBand: band(links[at]!.source.box) } : {}),
       ...(targetShared ? { targetBand: band(links[at]!.target.box) } : {}),
     };
@@ -321,6 +327,7 @@ function routeAnew(
   for (const route of drawn) {
     route.points = simplify(route.points);
     delete route.settled;
+    delete route.zones;
   }
   memory?.finish(
     links.flatMap((link, at) => {

@@ -106,7 +106,9 @@ describe('server-side drawing of the generated 300-table schema', () => {
     const drawing = measureSvg(renderDiagramSvg(document));
     expect(drawing.relationships).toHaveLength(document.relationships.length);
     expect(crossings(drawing)).toEqual([]);
-    expect(sharedRuns(drawing).length).toBeLessThanOrEqual(100);
+    // Shared runs: 56 before the lanes' repair moved a run it could not free to where it shares least
+    // (outside the lines' own tables' 30 px), 24 after.
+    expect(sharedRuns(drawing).length).toBeLessThanOrEqual(40);
     // Runs within 3 px of a table they do not connect: 137 before the lanes kept 5 px off tables.
     expect(readabilityMetrics(drawing).borderRuns).toBeLessThanOrEqual(100);
     // Pairs of lines 2–8 px apart over more than 80 px: 1,638 before, 1,010 before tables traded places, 880

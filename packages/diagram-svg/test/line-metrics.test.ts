@@ -6,6 +6,7 @@ import {
   medianLengthInTableWidths,
   nearParallelPairs,
   readabilityMetrics,
+  sharedEndCrossings,
 } from '../src/line-metrics';
 import { renderDiagramSvg } from '../src/render';
 import { documentFrom, shopPatch } from './fixtures';
@@ -19,6 +20,38 @@ function drawing(lines: [number, number][][], tables = [{ name: 'a', box: box(0,
     relationships: lines.map((points, at) => ({ id: `r${at}`, source: 'x', target: 'y', points })),
   };
 }
+
+describe('sharedEndCrossings', () => {
+  it('should count only crossings between lines that end on one table', () => {
+    const plus = (first: [string, string], second: [string, string]): Drawing => ({
+      tables: [],
+      relationships: [
+        {
+          id: 'r0',
+          source: first[0],
+          target: first[1],
+          points: [
+            [0, 50],
+            [100, 50],
+          ],
+        },
+        {
+          id: 'r1',
+          source: second[0],
+          target: second[1],
+          points: [
+            [50, 0],
+            [50, 100],
+          ],
+        },
+      ],
+    });
+    expect(sharedEndCrossings(plus(['a', 'hub'], ['b', 'hub']))).toBe(1);
+    expect(sharedEndCrossings(plus(['hub', 'a'], ['b', 'hub']))).toBe(1);
+    expect(sharedEndCrossings(plus(['a', 'b'], ['c', 'd']))).toBe(0);
+    expect(lineCrossings(plus(['a', 'b'], ['c', 'd']))).toBe(1);
+  });
+});
 
 describe('lineCrossings', () => {
   it('should count where a horizontal run of one line crosses a vertical run of another', () => {

@@ -137,7 +137,7 @@ async function main(): Promise<void> {
   const only = process.env.DSS_BENCH_LAYOUTS?.split(',');
   const onlyGraphs = process.env.DSS_BENCH_GRAPHS?.split(',');
   console.log(
-    'layouts: crossings (per relationship) | near-parallel pairs | border runs | through tables | shared runs | median length (table widths) | area (Mpx) | layout + routing ms',
+    'layouts: crossings (per relationship) | of lines sharing an end table | near-parallel pairs | border runs | through tables | shared runs | median length (table widths) | area (Mpx) | layout + routing ms',
   );
   for (const [label, document] of await graphs()) {
     if (onlyGraphs && !onlyGraphs.some((prefix) => label.startsWith(prefix))) continue;
@@ -161,6 +161,7 @@ async function main(): Promise<void> {
         [
           `${label.padEnd(22)} ${name.padEnd(12)}`,
           `${String(metrics.crossings).padStart(6)} (${metrics.crossingsPerRelationship})`.padEnd(14),
+          String(metrics.sharedEndCrossings).padStart(5),
           String(metrics.nearParallelPairs).padStart(5),
           String(metrics.borderRuns).padStart(5),
           String(crossings(drawing).length).padStart(4),
