@@ -106,6 +106,17 @@ describe('server-side drawing of the generated 300-table schema', () => {
     const drawing = measureSvg(renderDiagramSvg(document));
     expect(drawing.relationships).toHaveLength(document.relationships.length);
     expect(crossings(drawing)).toEqual([]);
+    // Every run is horizontal or vertical; only a fan's last step to its port (8 px across) slants. A turn
+    // moved back on a line's last run once left the run before it slanting 17 px.
+    const slanting = drawing.relationships.filter(({ points }) =>
+      points.some((point, at) => {
+        const next = points[at + 1];
+        return (
+          next !== undefined && Math.abs(next[0] - point[0]) > 8.01 && Math.abs(next[1] - point[1]) > 0.01
+        );
+      }),
+    );
+    expect(slanting.map(({ points }) => points)).toEqual([]);
     // Shared runs: 56 before the lanes' repair moved a run it could not free to where it shares least
     // (outside the lines' own tables' 30 px), 24 after.
     expect(sharedRuns(drawing).length).toBeLessThanOrEqual(40);
