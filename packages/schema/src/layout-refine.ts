@@ -362,13 +362,11 @@ class LineIndex {
 
   /** The cells the line's box (as it is now) covers: the lines in them (a line may be in several). */
   cellsNear(line: number): number[][] {
-    const [firstColumn, lastColumn, firstRow, lastRow] = this.span(this.ends, line);
     const found: number[][] = [];
-    for (let column = firstColumn; column <= lastColumn; column++)
-      for (let row = firstRow; row <= lastRow; row++) {
-        const cell = this.cells.get(column * 100_003 + row);
-        if (cell !== undefined) found.push(cell);
-      }
+    forCells(this.span(this.ends, line), (key) => {
+      const cell = this.cells.get(key);
+      if (cell !== undefined) found.push(cell);
+    });
     return found;
   }
 }
