@@ -2,9 +2,6 @@
 // reads it) apart from the web app's event loop: a 300-table drawing takes one to two seconds of CPU, which
 // on the event loop would hold every other request of the process for as long.
 import { serveRequests } from '@dss/platform/worker-thread';
-import type { DiagramDocument } from '@dss/schema';
-import { drawUntitled, type UntitledDrawing } from './drawings';
+import { documentOfBody, drawUntitled, type UntitledDrawing } from './drawings';
 
-serveRequests(
-  (body: string): UntitledDrawing => drawUntitled((JSON.parse(body) as { data: DiagramDocument }).data),
-);
+serveRequests((body: string): UntitledDrawing => drawUntitled(documentOfBody(body)));

@@ -67,6 +67,11 @@ export function titled(drawing: UntitledDrawing, title: string | undefined): str
   return drawing.head + escapeXml(title ?? drawing.defaultTitle) + drawing.tail;
 }
 
+/** The document in a body of diagrams.GetFullDocument (`{"data": <document>}`), as every page reads it. */
+export function documentOfBody(body: string): DiagramDocument {
+  return (JSON.parse(body) as { data: DiagramDocument }).data;
+}
+
 /**
  * A hash of the document and the highlight (its Maps by their entries): the name of a drawing. The text
  * hashed is `JSON.stringify([document, highlight])`; the document (parsed JSON, no Maps) is written without

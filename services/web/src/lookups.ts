@@ -4,6 +4,7 @@
 import { isServiceError, isUuid } from '@dss/platform';
 import type { DiagramDocument } from '@dss/schema';
 import type { WebClients } from './clients';
+import { documentOfBody } from './drawings';
 import { notFound } from './page-errors';
 import { type Membership, principalFor, type Viewer } from './viewer';
 
@@ -41,7 +42,7 @@ export async function fullDocument(
     principal: principalFor(viewer, membership),
     uuid: diagram.uuid,
   });
-  return (JSON.parse(full.body) as { data: DiagramDocument }).data;
+  return documentOfBody(full.body);
 }
 
 /** Display names of users by id, asked of accounts once per id; unknown ids read "a former user". */

@@ -18,8 +18,7 @@
 import { type BusSubscription, type EventBus, isServiceError, type Logger } from '@dss/platform';
 import type { WebClients } from './clients';
 import type { DrawingCache, UntitledDrawing } from './drawings';
-import { contentKey } from './drawings';
-import type { DiagramDocument } from '@dss/schema';
+import { contentKey, documentOfBody } from './drawings';
 
 /**
  * Diagrams with fewer tables are not drawn ahead. Drawing the generated diagrams (12 columns a table) took,
@@ -220,8 +219,8 @@ export class NewVersionDrawer {
       }
       throw error;
     }
-    // The page's document and key: the same body, parsed the same way (lookups.ts, fullDocument).
-    const key = contentKey((JSON.parse(body) as { data: DiagramDocument }).data);
+    // The page's document and key: the same body, parsed the same way.
+    const key = contentKey(documentOfBody(body));
     if (this.options.cache.has(key)) {
       this.counts.kept += 1;
       return null;

@@ -7,7 +7,14 @@
 // The editor page, which needs the document itself, still skips hashing it for an ETag seen before.
 import type { DiagramDocument } from '@dss/schema';
 import type { WebClients } from './clients';
-import { contentKey, type DrawingCache, drawings, titled, type UntitledDrawing } from './drawings';
+import {
+  contentKey,
+  documentOfBody,
+  type DrawingCache,
+  drawings,
+  titled,
+  type UntitledDrawing,
+} from './drawings';
 import type { Diagram } from './lookups';
 import type { WebPrincipal } from './viewer';
 
@@ -48,7 +55,7 @@ export class PageDrawings {
       // The drawing left the cache: draw it again from the document.
       full = await clients.diagrams.GetFullDocument({ principal, uuid: diagram.uuid, known_etag: '' });
     }
-    const document = (JSON.parse(full.body) as { data: DiagramDocument }).data;
+    const document = documentOfBody(full.body);
     const key = this.remember(name, full.etag, document);
     return {
       driver: document.driver,
@@ -68,7 +75,7 @@ export class PageDrawings {
   ): Promise<{ document: DiagramDocument; drawing(): Promise<UntitledDrawing> } | null> {
     if (diagram.status !== 'ready') return null;
     const full = await clients.diagrams.GetFullDocument({ principal, uuid: diagram.uuid, known_etag: '' });
-    const document = (JSON.parse(full.body) as { data: DiagramDocument }).data;
+    const document = documentOfBody(full.body);
     const key = this.remember(`${principal.team_id}/${diagram.uuid}`, full.etag, document);
     return { document, drawing: () => this.cache.drawingSoon(document, { diagramUuid: diagram.uuid, key }) };
   }
