@@ -52,14 +52,15 @@ describe('server-side drawings of the public corpus', () => {
 describe('server-side drawings of large schemas', () => {
   const graphs = [
     // A third of the lines end on three hubs, so item 1's crossing target is out of reach (as on Lago's
-    // real 139 tables, README "Whole-schema layout"); these bounds hold what the kept layout reaches (the
-    // force layout refined by tables trading places: 18.2, 395 and 4.5 when set; 19.6, 467 and 5.2 before).
+    // real 139 tables, README "Whole-schema layout"); these bounds hold what the kept layout reaches (spread
+    // before the Placer, refined, pulled in: 14.2, 205 and 4.5 when set; the force layout refined by tables
+    // trading places 18.2, 395 and 4.5; 19.6, 467 and 5.2 before).
     {
       file: 'generated 140/340',
       tables: 140,
       relationships: 340,
-      crossingsPerRelationship: 21,
-      nearParallelPairs: 460,
+      crossingsPerRelationship: 16,
+      nearParallelPairs: 280,
       medianLength: 5,
     },
   ];
@@ -118,17 +119,18 @@ describe('server-side drawing of the generated 300-table schema', () => {
     );
     expect(slanting.map(({ points }) => points)).toEqual([]);
     // Shared runs: 56 before the lanes' repair moved a run it could not free to where it shares least
-    // (outside the lines' own tables' 30 px), 24 after.
-    expect(sharedRuns(drawing).length).toBeLessThanOrEqual(40);
+    // (outside the lines' own tables' 30 px), 24 after; 43 on the layout spread and pulled in (its crossings
+    // and near-parallel pairs fall by a sixth and a third), whose hubs' fans are packed closer.
+    expect(sharedRuns(drawing).length).toBeLessThanOrEqual(50);
     // Runs within 3 px of a table they do not connect: 137 before the lanes kept 5 px off tables.
     expect(readabilityMetrics(drawing).borderRuns).toBeLessThanOrEqual(100);
     // Pairs of lines 2–8 px apart over more than 80 px: 1,638 before, 1,010 before tables traded places, 880
-    // after.
-    expect(readabilityMetrics(drawing).nearParallelPairs).toBeLessThanOrEqual(1_000);
+    // after, 585 with the layout spread before the Placer and pulled in after the trades.
+    expect(readabilityMetrics(drawing).nearParallelPairs).toBeLessThanOrEqual(720);
     // Crossings per relationship and median length in table widths: 27.9 and 6.7 before tables traded
-    // places, 22.8 and 5.4 after.
-    expect(readabilityMetrics(drawing).crossingsPerRelationship).toBeLessThanOrEqual(25);
-    expect(readabilityMetrics(drawing).medianLengthInTableWidths).toBeLessThanOrEqual(6);
+    // places, 22.8 and 5.4 after, 18.6 and 5.1 spread and pulled in.
+    expect(readabilityMetrics(drawing).crossingsPerRelationship).toBeLessThanOrEqual(21);
+    expect(readabilityMetrics(drawing).medianLengthInTableWidths).toBeLessThanOrEqual(5.5);
     process.stdout.write(
       `generated 300/600: ${JSON.stringify({ sharedRuns: sharedRuns(drawing).length, ...readabilityMetrics(drawing) })}\n`,
     );

@@ -6,12 +6,15 @@
 // (the router spreads those lines a few px apart beside it): moving tables into free spots nearer their
 // partners crosses fewer lines too, but packs the corridors the router needs, which then share runs. The
 // search is deterministic (fixed order, no random choices) and bounded by a number of rounds.
+// From SPREAD_FROM tables the force layout comes spread out (layout-force.ts); after the trades it is
+// pulled back towards its centre (compactLayout), so lines keep their length and the router keeps room.
 import type { ClusterLink, ClusterTable } from './layout-clusters';
+import { SPREAD_FROM } from './layout-force';
 import { LAYOUT_GAP } from './layout-placer';
 
 /** Rounds over all tables; a round that gains less than MIN_GAIN of the cost ends the search. */
 const ROUNDS = 6;
-const MIN_GAIN = 0.005;
+const MIN_GAIN = 0.01;
 /** Each table tries trading places with this many of its nearest tables. */
 const SWAP_CANDIDATES = 10;
 /** A line as long as the median table is wide costs as much as one crossing. */
@@ -22,6 +25,8 @@ const STILL_DEGREE = 24;
 const FAN_ROOM = 4;
 /** Cells of the index of lines, in median table widths. */
 const CELL_WIDTHS = 3;
+/** A spread layout (layout-force.ts, SPREAD_FROM) is pulled this far back towards its centre. */
+const COMPACT = 0.88;
 
 /** A relationship end's row: its centre below the table's top (px); absent, the table's middle. */
 export interface PortLink extends ClusterLink {
@@ -47,7 +52,64 @@ export function refineLayout(
     }
     if (before - total < MIN_GAIN * before) break;
   }
-  return graph.corners(tables);
+  const corners = graph.corners(tables);
+  return tables.length >= SPREAD_FROM ? compactLayout(tables, corners, COMPACT) : corners;
+}
+
+/**
+ * The layout pulled towards its centre by `factor` (0–1), first along x, then along y, as far as the gaps
+ * allow: tables are taken in the order of their left (top) edges, and each goes to its pulled-in place or
+ * just past every table taken before it that it faces across the other axis, whichever is later. Every
+ * table keeps its order along the axis against the tables it faces, and every pair of tables stays
+ * LAYOUT_GAP apart along one axis or the other. Deterministic.
+ */
+export function compactLayout(
+  tables: readonly ClusterTable[],
+  at: ReadonlyMap<string, Corner>,
+  factor: number,
+): Map<string, Corner> {
+  const boxes = tables.map((table) => ({
+    left: at.get(table.name)?.left ?? 0,
+    top: at.get(table.name)?.top ?? 0,
+    width: table.width,
+    height: table.height,
+  }));
+  type Box = (typeof boxes)[number];
+  for (const alongX of [true, false]) {
+    const start = (box: Box) => (alongX ? box.left : box.top);
+    const size = (box: Box) => (alongX ? box.width : box.height);
+    // Facing: their extents across the axis come closer than the gap.
+    const facing = (a: Box, b: Box) =>
+      alongX
+        ? a.top < b.top + b.height + LAYOUT_GAP && b.top < a.top + a.height + LAYOUT_GAP
+        : a.left < b.left + b.width + LAYOUT_GAP && b.left < a.left + a.width + LAYOUT_GAP;
+    let centre = 0;
+    for (const box of boxes) centre += (start(box) + size(box) / 2) / boxes.length;
+    // A stable sort: ties keep the tables' order.
+    const order = [...boxes].sort((a, b) => start(a) - start(b));
+    for (let i = 0; i < order.length; i++) {
+      const box = order[i]!;
+      let place = centre + (start(box) + size(box) / 2 - centre) * factor - size(box) / 2;
+      for (let j = 0; j < i; j++) {
+        const before = order[j]!;
+        if (facing(box, before)) place = Math.max(place, start(before) + size(before) + LAYOUT_GAP);
+      }
+      if (alongX) box.left = Math.ceil(place);
+      else box.top = Math.ceil(place);
+    }
+  }
+  let left = Number.POSITIVE_INFINITY;
+  let top = Number.POSITIVE_INFINITY;
+  for (const box of boxes) {
+    left = Math.min(left, box.left);
+    top = Math.min(top, box.top);
+  }
+  return new Map(
+    tables.map((table, i) => [
+      table.name,
+      { left: boxes[i]!.left - left + LAYOUT_GAP, top: boxes[i]!.top - top + LAYOUT_GAP },
+    ]),
+  );
 }
 
 /** Crossings of the lines as the search measures them (port to port, straight). */

@@ -1,7 +1,7 @@
 import { SeededRandom } from '../src/bench/random';
 import { layOutForce } from '../src/layout-force';
 import { LAYOUT_GAP } from '../src/layout-placer';
-import { type PortLink, portCrossings, refineLayout } from '../src/layout-refine';
+import { compactLayout, type PortLink, portCrossings, refineLayout } from '../src/layout-refine';
 
 type Corner = { left: number; top: number };
 const size = { width: 240, height: 140 };
@@ -104,5 +104,48 @@ describe('refineLayout', () => {
     const { tables, links } = schemaGraph(60, 100);
     const forced = layOutForce(tables, links);
     expect([...refineLayout(tables, links, forced)]).toEqual([...refineLayout(tables, links, forced)]);
+  });
+
+  it('should refine a large schema (spread, then pulled in) keeping every gap, deterministically', () => {
+    const { tables, links } = schemaGraph(120, 220);
+    const forced = layOutForce(tables, links);
+    const refined = refineLayout(tables, links, forced);
+    expect(gapsKept(tables, refined)).toEqual([]);
+    expect(portCrossings(tables, links, refined)).toBeLessThan(0.9 * portCrossings(tables, links, forced));
+    expect([...refineLayout(tables, links, forced)]).toEqual([...refined]);
+  });
+});
+
+describe('compactLayout', () => {
+  it('should pull tables towards the centre as far as the gaps allow, keeping their order along each axis', () => {
+    // a and b side by side far apart, c below a: pulled in by half, a and b stop a gap apart.
+    const tables = ['a', 'b', 'c'].map((name) => ({ name, ...size }));
+    const at = new Map<string, Corner>([
+      ['a', { left: 0, top: 0 }],
+      ['b', { left: 300, top: 0 }],
+      ['c', { left: 0, top: 1000 }],
+    ]);
+    const compact = compactLayout(tables, at, 0.5);
+    expect(gapsKept(tables, compact)).toEqual([]);
+    expect(compact.get('b')!.left - compact.get('a')!.left).toBe(size.width + LAYOUT_GAP);
+    expect(compact.get('c')!.top - compact.get('a')!.top).toBeLessThan(1000);
+    expect(compact.get('c')!.top - compact.get('a')!.top).toBeGreaterThanOrEqual(size.height + LAYOUT_GAP);
+    expect(compact.get('a')).toEqual({ left: LAYOUT_GAP, top: LAYOUT_GAP });
+  });
+
+  it('should keep every gap and the order of facing tables on a force layout', () => {
+    const { tables, links } = schemaGraph(90, 160);
+    const forced = layOutForce(tables, links);
+    const compact = compactLayout(tables, forced, 0.8);
+    expect(gapsKept(tables, compact)).toEqual([]);
+    const area = (at: Map<string, Corner>) => {
+      let [right, bottom] = [0, 0];
+      for (const table of tables) {
+        right = Math.max(right, at.get(table.name)!.left + table.width);
+        bottom = Math.max(bottom, at.get(table.name)!.top + table.height);
+      }
+      return right * bottom;
+    };
+    expect(area(compact)).toBeLessThan(area(forced));
   });
 });
