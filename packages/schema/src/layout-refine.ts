@@ -24,7 +24,7 @@ const STILL_DEGREE = 24;
 /** Room beside a table for each of its lines: a table of 30 lines keeps 120 px free at its sides. */
 const FAN_ROOM = 4;
 /** Cells of the index of lines, in median table widths. */
-const CELL_WIDTHS = 3;
+const CELL_WIDTHS = 1.5;
 /** A spread layout (layout-force.ts, SPREAD_FROM) is pulled this far back towards its centre. */
 const COMPACT = 0.88;
 
@@ -145,8 +145,10 @@ class LineGraph {
   private readonly own: Uint8Array;
   private readonly seen: Uint32Array;
   private visit = 0;
-  /** The lines costOf measures (reused). */
+  /** The lines of the two tables a trade moves (reused). */
   private readonly pair: number[] = [];
+  /** Per line, how many other lines it crosses now. */
+  private readonly crossingsOf: Int32Array;
 
   constructor(tables: readonly ClusterTable[], links: readonly PortLink[], at: ReadonlyMap<string, Corner>) {
     const byName = new Map(tables.map((table, i) => [table.name, i]));
@@ -180,6 +182,13 @@ class LineGraph {
     for (let line = 0; line < kept.length; line++) this.index.add(line);
     this.own = new Uint8Array(kept.length);
     this.seen = new Uint32Array(kept.length);
+    this.crossingsOf = new Int32Array(kept.length);
+    for (let line = 0; line < kept.length; line++)
+      for (let other = line + 1; other < kept.length; other++)
+        if (this.cross(line, other)) {
+          this.crossingsOf[line]!++;
+          this.crossingsOf[other]!++;
+        }
   }
 
   corners(tables: readonly ClusterTable[]): Map<string, Corner> {
@@ -245,12 +254,8 @@ class LineGraph {
     return cost;
   }
 
-  /**
-   * Cost of the lines of tables `a` and `b` as they stand: their length, and their crossings with every
-   * line (pairs among them counted once). The index may still hold these lines where they were.
-   */
-  private costOf(a: number, b: number): number {
-    // The lines of `a`, then those of `b` that are not also `a`'s (a line joining the two), in that order.
+  /** Puts the lines of tables `a` and `b` (a line joining the two once) in `this.pair`, marked `own`. */
+  private markOwn(a: number, b: number): void {
     const lines = this.pair;
     lines.length = 0;
     for (const line of this.linesOf[a]!) {
@@ -262,17 +267,27 @@ class LineGraph {
       this.own[line] = 1;
       lines.push(line);
     }
-    let cost = 0;
+  }
+
+  /**
+   * The own lines' cost as they stand, but for their crossings with lines that are not their own: their
+   * length, and the crossings among them (only a line of one table and one of the other can cross: lines
+   * that share a table meet there). `among` returns those crossings alone.
+   */
+  private ownCost(among = false): number {
+    const lines = this.pair;
+    let length = 0;
+    let crossings = 0;
     for (let at = 0; at < lines.length; at++) {
       const line = lines[at]!;
-      cost += this.length(line) / this.lengthUnit;
-      for (let next = at + 1; next < lines.length; next++) {
-        if (this.cross(line, lines[next]!)) cost++;
-      }
-      cost += this.crossingsNear(line);
+      length += this.length(line) / this.lengthUnit;
+      for (let next = at + 1; next < lines.length; next++) if (this.cross(line, lines[next]!)) crossings++;
     }
-    for (const line of lines) this.own[line] = 0;
-    return cost;
+    return among ? crossings : length + crossings;
+  }
+
+  private unmarkOwn(): void {
+    for (const line of this.pair) this.own[line] = 0;
   }
 
   /** Crossings of `line` with the lines in the index near it that are not marked `own`, each counted once. */
@@ -298,7 +313,24 @@ class LineGraph {
     return count;
   }
 
-  /** Trades places (centres) with the nearby table that lowers the cost most; returns the gain. */
+  /** Adds `step` to the crossing count of `line` and of every line not marked `own` that crosses it. */
+  private countCrossings(line: number, step: number): void {
+    const visit = ++this.visit;
+    for (const cell of this.index.cellsNear(line))
+      for (const other of cell) {
+        if (this.own[other] === 1 || this.seen[other] === visit) continue;
+        this.seen[other] = visit;
+        if (!this.cross(line, other)) continue;
+        this.crossingsOf[other]! += step;
+        this.crossingsOf[line]! += step;
+      }
+  }
+
+  /**
+   * Trades places (centres) with the nearby table that lowers the cost most; returns the gain. The cost of
+   * the two tables' lines where they stand comes from the kept crossing counts; where they would stand, it
+   * is measured line by line, and the measuring stops once the trade cannot gain more than the best so far.
+   */
   bestSwap(table: number): number {
     let best = 0;
     let partner = -1;
@@ -306,26 +338,49 @@ class LineGraph {
       if (this.linesOf[other]!.length > STILL_DEGREE) continue;
       const [tx, ty, ox, oy] = [this.x[table]!, this.y[table]!, this.x[other]!, this.y[other]!];
       if (!this.fits(table, ox, oy, other) || !this.fits(other, tx, ty, table)) continue;
-      const before = this.costOf(table, other);
+      // Crossings with other lines: each line's count, less the crossings among the own lines (counted on
+      // both of their lines).
+      this.markOwn(table, other);
+      let before = -this.ownCost(true);
+      for (const line of this.pair) before += this.length(line) / this.lengthUnit + this.crossingsOf[line]!;
       this.moveTo(table, ox, oy);
       this.moveTo(other, tx, ty);
-      const gain = before - this.costOf(table, other);
+      let after = this.ownCost();
+      const limit = before - best - 1e-9;
+      for (let at = 0; at < this.pair.length && after < limit; at++)
+        after += this.crossingsNear(this.pair[at]!);
+      this.unmarkOwn();
       this.moveTo(table, tx, ty);
       this.moveTo(other, ox, oy);
+      const gain = before - after;
       if (gain > best + 1e-9) {
         best = gain;
         partner = other;
       }
     }
-    if (partner >= 0) {
-      const moved = [...this.linesOf[table]!, ...this.linesOf[partner]!];
-      for (const line of moved) this.index.remove(line);
-      const [tx, ty] = [this.x[table]!, this.y[table]!];
-      this.moveTo(table, this.x[partner]!, this.y[partner]!);
-      this.moveTo(partner, tx, ty);
-      for (const line of new Set(moved)) this.index.add(line);
-    }
+    if (partner >= 0) this.swap(table, partner);
     return best;
+  }
+
+  /** Trades the two tables' places, keeping the index and every line's crossing count up to date. */
+  private swap(table: number, partner: number): void {
+    this.markOwn(table, partner);
+    const moved = [...this.pair];
+    for (const line of moved) this.countCrossings(line, -1);
+    for (const line of moved) this.index.remove(line);
+    const [tx, ty] = [this.x[table]!, this.y[table]!];
+    this.moveTo(table, this.x[partner]!, this.y[partner]!);
+    this.moveTo(partner, tx, ty);
+    for (const line of moved) this.index.add(line);
+    for (const line of moved) this.crossingsOf[line] = 0;
+    for (const line of moved) this.countCrossings(line, 1);
+    for (let at = 0; at < moved.length; at++)
+      for (let next = at + 1; next < moved.length; next++)
+        if (this.cross(moved[at]!, moved[next]!)) {
+          this.crossingsOf[moved[at]!]!++;
+          this.crossingsOf[moved[next]!]!++;
+        }
+    this.unmarkOwn();
   }
 
   private moveTo(table: number, x: number, y: number): void {
@@ -380,63 +435,79 @@ function rowOffset(row: number | undefined, height: number): number {
   return row === undefined ? 0 : Math.min(height / 2, Math.max(-height / 2, row - height / 2));
 }
 
-/** Lines by the square cells their bounding boxes cover, to find the lines a line may cross. */
+/**
+ * Lines by the square cells they pass through, to find the lines a line may cross: two lines that cross
+ * both pass through the cell their crossing lies in. (Indexing by the cells of each line's bounding box
+ * finds the same crossings, but a long slanted line's box covers many cells the line never enters.)
+ */
 class LineIndex {
   private readonly cells = new Map<number, number[]>();
-  /** Per line, the cells it was added to (first and last column and row). */
-  private readonly spans = new Map<number, [number, number, number, number]>();
+  /** Per line, the cells it was added to. */
+  private readonly added = new Map<number, number[]>();
 
   constructor(
     private readonly ends: Float64Array,
     private readonly size: number,
   ) {}
 
-  private span(ends: Float64Array, line: number): [number, number, number, number] {
-    const at = 4 * line;
-    const cell = (value: number) => Math.floor(value / this.size);
-    return [
-      cell(Math.min(ends[at]!, ends[at + 2]!)),
-      cell(Math.max(ends[at]!, ends[at + 2]!)),
-      cell(Math.min(ends[at + 1]!, ends[at + 3]!)),
-      cell(Math.max(ends[at + 1]!, ends[at + 3]!)),
-    ];
-  }
-
   add(line: number): void {
-    const span = this.span(this.ends, line);
-    this.spans.set(line, span);
-    forCells(span, (key) => {
+    const keys: number[] = [];
+    this.forCellsOf(line, (key) => {
+      keys.push(key);
       const cell = this.cells.get(key);
       if (cell === undefined) this.cells.set(key, [line]);
       else cell.push(line);
     });
+    this.added.set(line, keys);
   }
 
   remove(line: number): void {
-    const span = this.spans.get(line);
-    if (span === undefined) return;
-    this.spans.delete(line);
-    forCells(span, (key) => {
+    const keys = this.added.get(line);
+    if (keys === undefined) return;
+    this.added.delete(line);
+    for (const key of keys) {
       const cell = this.cells.get(key)!;
       cell.splice(cell.indexOf(line), 1);
-    });
+    }
   }
 
-  /** The cells the line's box (as it is now) covers: the lines in them (a line may be in several). */
+  /** The cells the line (as it is now) passes through: the lines in them (a line may be in several). */
   cellsNear(line: number): number[][] {
     const found: number[][] = [];
-    forCells(this.span(this.ends, line), (key) => {
+    this.forCellsOf(line, (key) => {
       const cell = this.cells.get(key);
       if (cell !== undefined) found.push(cell);
     });
     return found;
   }
+
+  /**
+   * Every cell the line passes through, column by column: in each column the rows between the line's
+   * heights at the column's two edges (or at its ends). SLACK, a millionth of a cell on every side, keeps
+   * a line that runs along a cell's edge, or crosses another exactly there, in the cells on both sides.
+   */
+  private forCellsOf(line: number, each: (key: number) => void): void {
+    const at = 4 * line;
+    let x1 = this.ends[at]! / this.size;
+    let y1 = this.ends[at + 1]! / this.size;
+    let x2 = this.ends[at + 2]! / this.size;
+    let y2 = this.ends[at + 3]! / this.size;
+    if (x2 < x1) [x1, y1, x2, y2] = [x2, y2, x1, y1];
+    const slope = x2 - x1 > SLACK ? (y2 - y1) / (x2 - x1) : Number.NaN;
+    const lastColumn = Math.floor(x2 + SLACK);
+    for (let column = Math.floor(x1 - SLACK); column <= lastColumn; column++) {
+      let low = Math.min(y1, y2);
+      let high = Math.max(y1, y2);
+      if (!Number.isNaN(slope)) {
+        const ya = y1 + (Math.max(x1, column) - x1) * slope;
+        const yb = y1 + (Math.min(x2, column + 1) - x1) * slope;
+        low = Math.max(low, Math.min(ya, yb));
+        high = Math.min(high, Math.max(ya, yb));
+      }
+      const lastRow = Math.floor(high + SLACK);
+      for (let row = Math.floor(low - SLACK); row <= lastRow; row++) each(column * 100_003 + row);
+    }
+  }
 }
 
-function forCells(
-  [firstColumn, lastColumn, firstRow, lastRow]: [number, number, number, number],
-  each: (key: number) => void,
-) {
-  for (let column = firstColumn; column <= lastColumn; column++)
-    for (let row = firstRow; row <= lastRow; row++) each(column * 100_003 + row);
-}
+const SLACK = 1e-6;
