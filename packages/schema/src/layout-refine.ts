@@ -290,25 +290,45 @@ class LineGraph {
     for (const line of this.pair) this.own[line] = 0;
   }
 
-  /** Crossings of `line` with the lines in the index near it that are not marked `own`, each counted once. */
+  /**
+   * Crossings of `line` with the lines in the index near it that are not marked `own`, each counted once:
+   * `cross` with the line's own values read once (the same arithmetic, so the same answers).
+   */
   private crossingsNear(line: number): number {
     const visit = ++this.visit;
     const e = this.ends;
     const p = 4 * line;
-    const left = Math.min(e[p]!, e[p + 2]!);
-    const right = Math.max(e[p]!, e[p + 2]!);
-    const top = Math.min(e[p + 1]!, e[p + 3]!);
-    const bottom = Math.max(e[p + 1]!, e[p + 3]!);
+    const a = this.from[line]!;
+    const b = this.to[line]!;
+    const ax = e[p]!;
+    const ay = e[p + 1]!;
+    const bx = e[p + 2]!;
+    const by = e[p + 3]!;
+    const left = Math.min(ax, bx);
+    const right = Math.max(ax, bx);
+    const top = Math.min(ay, by);
+    const bottom = Math.max(ay, by);
     let count = 0;
     for (const cell of this.index.cellsNear(line))
       for (const other of cell) {
         if (this.own[other] === 1 || this.seen[other] === visit) continue;
         this.seen[other] = visit;
+        const c = this.from[other]!;
+        const d = this.to[other]!;
+        if (a === c || a === d || b === c || b === d) continue;
         const q = 4 * other;
-        // Boxes apart: no crossing (cross's own first test, without its call).
-        if (Math.max(e[q]!, e[q + 2]!) < left || Math.min(e[q]!, e[q + 2]!) > right) continue;
-        if (Math.max(e[q + 1]!, e[q + 3]!) < top || Math.min(e[q + 1]!, e[q + 3]!) > bottom) continue;
-        if (this.cross(line, other)) count++;
+        const cx = e[q]!;
+        const cy = e[q + 1]!;
+        const dx = e[q + 2]!;
+        const dy = e[q + 3]!;
+        if (Math.max(cx, dx) < left || Math.min(cx, dx) > right) continue;
+        if (Math.max(cy, dy) < top || Math.min(cy, dy) > bottom) continue;
+        const d1 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx);
+        const d2 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx);
+        if (d1 * d2 >= 0) continue;
+        const d3 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+        const d4 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax);
+        if (d3 * d4 < 0) count++;
       }
     return count;
   }
@@ -444,6 +464,12 @@ class LineIndex {
   private readonly cells = new Map<number, number[]>();
   /** Per line, the cells it was added to. */
   private readonly added = new Map<number, number[]>();
+  /** cellsNear's answer, and what fills it (both reused: the search asks for millions of cells). */
+  private readonly found: number[][] = [];
+  private readonly collect = (key: number) => {
+    const cell = this.cells.get(key);
+    if (cell !== undefined) this.found.push(cell);
+  };
 
   constructor(
     private readonly ends: Float64Array,
@@ -471,13 +497,14 @@ class LineIndex {
     }
   }
 
-  /** The cells the line (as it is now) passes through: the lines in them (a line may be in several). */
+  /**
+   * The cells the line (as it is now) passes through: the lines in them (a line may be in several). The
+   * list is reused by the next call.
+   */
   cellsNear(line: number): number[][] {
-    const found: number[][] = [];
-    this.forCellsOf(line, (key) => {
-      const cell = this.cells.get(key);
-      if (cell !== undefined) found.push(cell);
-    });
+    const found = this.found;
+    found.length = 0;
+    this.forCellsOf(line, this.collect);
     return found;
   }
 
