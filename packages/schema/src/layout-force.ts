@@ -2,12 +2,12 @@
 // others, so a hub (`organizations`, `users`) ends up in the middle of the tables that reference it, its
 // lines short and fanned out in all directions, and modules of tightly linked tables form clumps of their
 // own. d3-force runs the simulation (deterministic: its own seeded random source, a fixed number of ticks),
-// with the repulsion and collision computed over every pair of tables (layout-force-pairs.ts: d3's own
-// quadtree forces cost 3-4x more for a few hundred tables); then the tables are put down most linked
-// first, each at the free spot nearest to where the simulation left it (the Placer), so nothing overlaps
-// and every table keeps the gap the router needs.
+// for large schemas (PAIRS_FROM) with the repulsion and collision computed over every pair of tables
+// (layout-force-pairs.ts: d3's own quadtree forces cost 3-4x more for a few hundred tables); then the
+// tables are put down most linked first, each at the free spot nearest to where the simulation left it
+// (the Placer), so nothing overlaps and every table keeps the gap the router needs.
 // Large schemas (SPREAD_FROM) are spread from their centre before the tables are put down.
-import { forceLink, forceSimulation, forceX, forceY } from 'd3-force';
+import { forceCollide, forceLink, forceManyBody, forceSimulation, forceX, forceY } from 'd3-force';
 import type { ClusterLink, ClusterTable } from './layout-clusters';
 import { forceCollision, forceRepulsion } from './layout-force-pairs';
 import { Placer } from './layout-placer';
@@ -44,6 +44,14 @@ const GRAVITY = 0.04;
  */
 export const SPREAD_FROM = 100;
 const SPREAD = 1.3;
+/**
+ * From this many tables the repulsion and collision are computed over every pair of tables
+ * (layout-force-pairs.ts: 3–4× faster on 300 tables, the layouts differing as another start does); below
+ * it by d3's own quadtree forces, so the corpus's 30–70-table schemas (cheap either way) keep their
+ * layouts: with the pairs, two of the fanned ends on danbooru's `users` row left the table crossed
+ * (diagram-svg's test/line-ends.test.ts).
+ */
+const PAIRS_FROM = 100;
 
 /** Top-left corners (by table name) for every table. */
 export function layOutForce(
@@ -65,6 +73,9 @@ export function layOutForce(
     edges.push({ source: a, target: b });
   }
   const half = (node: Node) => Math.max(node.width, node.height) / 2;
+  const charge = (node: Node) => -CHARGE - CHARGE_PER_LINK * node.degree;
+  const radius = (node: Node) => COLLIDE * Math.hypot(node.width, node.height) + 24;
+  const pairs = nodes.length >= PAIRS_FROM;
   const simulation = forceSimulation<Node>(nodes)
     .force(
       'link',
@@ -72,14 +83,8 @@ export function layOutForce(
         (edge) => half(edge.source) + half(edge.target) + LINK_SLACK,
       ),
     )
-    .force(
-      'charge',
-      forceRepulsion<Node>((node) => -CHARGE - CHARGE_PER_LINK * node.degree),
-    )
-    .force(
-      'collide',
-      forceCollision<Node>((node) => COLLIDE * Math.hypot(node.width, node.height) + 24, 2),
-    )
+    .force('charge', pairs ? forceRepulsion(charge) : forceManyBody<Node>().strength(charge))
+    .force('collide', pairs ? forceCollision(radius, 2) : forceCollide<Node>(radius).iterations(2))
     .force('x', forceX<Node>(0).strength(GRAVITY))
     .force('y', forceY<Node>(0).strength(GRAVITY))
     .stop();
