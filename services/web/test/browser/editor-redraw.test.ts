@@ -92,7 +92,9 @@ describe('the editor redraws only what an edit changed (Chromium)', () => {
     const allBoxes = () =>
       page.evaluate(() => {
         const boxes: Record<string, { x: number; y: number; width: number; height: number }> = {};
-        for (const rect of Array.from(document.querySelectorAll<SVGRectElement>('g.dss-table rect.dss-box'))) {
+        for (const rect of Array.from(
+          document.querySelectorAll<SVGRectElement>('g.dss-table rect.dss-box'),
+        )) {
           const box = rect.getBBox();
           const name = (rect.closest('g.dss-table') as SVGGElement).dataset['table'] ?? '';
           boxes[name] = { x: box.x, y: box.y, width: box.width, height: box.height };
