@@ -7,7 +7,7 @@
 import { patchBetween } from '@dss/editor';
 import { freePort, testNatsUrl } from '@dss/platform/testing';
 import { type DiagramDocument, emptyDocument } from '@dss/schema';
-import { generateDiagram } from '@dss/schema/dist/bench/generate-diagram';
+import { generateDiagram } from '@dss/schema/dist/generated/generate-diagram';
 import { startTestSystem, type TestMember, TestPeople, type TestSystem } from '@dss/system';
 import { type Browser, chromium, type Page } from 'playwright-core';
 

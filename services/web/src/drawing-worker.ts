@@ -5,7 +5,7 @@
 // code is compiled before the first version it is asked for; requests sent meanwhile wait in its port.
 import { workerData } from 'node:worker_threads';
 import { serveRequests } from '@dss/platform/worker-thread';
-import { generateDiagram } from '@dss/schema/dist/bench/generate-diagram';
+import { generateDiagram } from '@dss/schema/dist/generated/generate-diagram';
 import type { DrawingThreadData } from './drawing-thread';
 import { documentOfBody, drawUntitled, type UntitledDrawing } from './drawings';
 
