@@ -310,8 +310,12 @@ function segmentsOf(routes: LaneRoute[], orientation: Orientation, settled: bool
       let high = Number.POSITIVE_INFINITY;
       if (orientation === 'vertical') {
         // Keep room for the markers where this segment meets the first or last run, and keep the turn
-        // next to a shared end close to its table.
+        // next to a shared end close to its table. A run behind the table's edge (a fanned end whose
+        // approach point lies above or below the table, reached from over or under it) has its markers on
+        // the fan, and the fit check keeps it off the table: held out past the edge instead, every such run
+        // of a fan was wanted at the same limit and pulled back to the first place that fits, onto one line.
         const limit = (edge: number, side: 1 | -1, shared: boolean | undefined) => {
+          if (side * (a[0] - edge) < 0) return;
           if (side === 1) {
             low = Math.max(low, edge + MARKER_ROOM);
             if (shared) high = Math.min(high, edge + SHARED_END_REACH);
