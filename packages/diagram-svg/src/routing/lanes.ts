@@ -327,9 +327,12 @@ function segmentsOf(routes: LaneRoute[], orientation: Orientation, settled: bool
         if (at === 1) limit(start[0], route.sourceSide, route.sourceShared);
         if (at + 1 === last - 1) limit(end[0], route.targetSide, route.targetShared);
       } else {
-        // The run that joins a shared end's short run beside the table stays within that band.
-        if (at === 2 && route.sourceBand) [low, high] = route.sourceBand;
-        if (at + 1 === last - 2 && route.targetBand) [low, high] = route.targetBand;
+        // The run that joins a shared end's short run beside the table stays within that band (when it
+        // lies there: where the gathering did not fit, the run is another, held to the band from afar).
+        const inBand = (band: [number, number] | undefined): band is [number, number] =>
+          band !== undefined && a[1] >= band[0] && a[1] <= band[1];
+        if (at === 2 && inBand(route.sourceBand)) [low, high] = route.sourceBand;
+        if (at + 1 === last - 2 && inBand(route.targetBand)) [low, high] = route.targetBand;
       }
       segments.push({
         route: index,
