@@ -631,7 +631,17 @@ function approachColumn(
   // row that holds them all. A longer one would crowd them all into the few px the band's turn may stand
   // from the table.
   const gathers = wanted <= box.height + 2 * BAND_REACH;
-  const inStretch = placeFan(y, wanted, top, bottom);
+  // Its lines gather in the band and run along the port's column to their approach points, so a
+  // gathering fan stays beside its table: beside the table's own height if it fits there (where lines
+  // converging on the row read as such), else within the band. Centred on a row near the table's top, it
+  // would reach past the band, where every line runs on the same few px of column beside the others.
+  const within = (low: number, high: number) =>
+    placeFan(y, wanted, Math.max(top, low - END_SPACING), Math.min(bottom, high + END_SPACING));
+  const inStretch =
+    (gathers
+      ? (within(box.top, box.top + box.height) ??
+        within(box.top - BAND_REACH, box.top + box.height + BAND_REACH))
+      : null) ?? placeFan(y, wanted, top, bottom);
   if (inStretch !== null) return { centre: inStretch, spacing: END_SPACING, gathers };
   // One spacing of margin at each end of the stretch, so no approach point lies on a table's clearance.
   const room = bottom - top - 2 * END_SPACING;
