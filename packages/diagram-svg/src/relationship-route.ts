@@ -520,9 +520,15 @@ function fanIn(points: Point[], side: 1 | -1, edgeY: number): Point[] {
   const turn = points.at(-2) as Point;
   const before = points.slice(0, -1);
   const markers: Point = [edge[0] + side * FAN_MARKER, edgeY];
-  const room = Math.abs(turn[0] - edge[0]);
-  // Lanes or a close table may have pulled the turn in: the slant then starts at the turn itself.
-  if (room <= FAN_MARKER + 2) return [...before, [edge[0], edgeY]];
+  // A turn behind the edge (the approach point lies above or below the table, reached from over or under
+  // it): the line runs on past the edge to its approach point.
+  const room = side * (turn[0] - edge[0]) < 0 ? Number.POSITIVE_INFINITY : Math.abs(turn[0] - edge[0]);
+  // Lanes, a close table or a search reaching its port from the table's side may have left the turn closer:
+  // the slant then starts at the turn itself, at most as far across as a fan's (FAN_REACH - FAN_MARKER),
+  // and the line runs straight on into the edge.
+  const across = FAN_REACH - FAN_MARKER;
+  if (room <= across) return [...before, [edge[0], edgeY]];
+  if (room <= FAN_MARKER + 2) return [...before, [edge[0] + side * (room - across), edgeY], [edge[0], edgeY]];
   const approach: Point[] = room > FAN_REACH ? [[edge[0] + side * FAN_REACH, edge[1]]] : [];
   return [...before, ...approach, markers, [edge[0], edgeY]];
 }
@@ -625,7 +631,17 @@ function approachColumn(
   // row that holds them all. A longer one would crowd them all into the few px the band's turn may stand
   // from the table.
   const gathers = wanted <= box.height + 2 * BAND_REACH;
-  const inStretch = placeFan(y, wanted, top, bottom);
+  // Its lines gather in the band and run along the port's column to their approach points, so a
+  // gathering fan stays beside its table: beside the table's own height if it fits there (where lines
+  // converging on the row read as such), else within the band. Centred on a row near the table's top, it
+  // would reach past the band, where every line runs on the same few px of column beside the others.
+  const within = (low: number, high: number) =>
+    placeFan(y, wanted, Math.max(top, low - END_SPACING), Math.min(bottom, high + END_SPACING));
+  const inStretch =
+    (gathers
+      ? (within(box.top, box.top + box.height) ??
+        within(box.top - BAND_REACH, box.top + box.height + BAND_REACH))
+      : null) ?? placeFan(y, wanted, top, bottom);
   if (inStretch !== null) return { centre: inStretch, spacing: END_SPACING, gathers };
   // One spacing of margin at each end of the stretch, so no approach point lies on a table's clearance.
   const room = bottom - top - 2 * END_SPACING;

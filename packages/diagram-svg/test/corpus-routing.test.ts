@@ -120,13 +120,16 @@ describe('server-side drawing of the generated 300-table schema', () => {
     expect(slanting.map(({ points }) => points)).toEqual([]);
     // Shared runs: 56 before the lanes' repair moved a run it could not free to where it shares least
     // (outside the lines' own tables' 30 px), 24 after; 43 on the layout spread and pulled in (its crossings
-    // and near-parallel pairs fall by a sixth and a third), whose hubs' fans are packed closer.
-    expect(sharedRuns(drawing).length).toBeLessThanOrEqual(50);
+    // and near-parallel pairs fall by a sixth and a third), whose hubs' fans are packed closer; 27 once runs
+    // behind a fanned end's table edge were no longer held past it (the rest: lines into `users`' fan down
+    // a 50 px gap beside it, README "Shared runs: why they remained").
+    expect(sharedRuns(drawing).length).toBeLessThanOrEqual(30);
     // Runs within 3 px of a table they do not connect: 137 before the lanes kept 5 px off tables.
     expect(readabilityMetrics(drawing).borderRuns).toBeLessThanOrEqual(100);
     // Pairs of lines 2–8 px apart over more than 80 px: 1,638 before, 1,010 before tables traded places, 880
-    // after, 585 with the layout spread before the Placer and pulled in after the trades.
-    expect(readabilityMetrics(drawing).nearParallelPairs).toBeLessThanOrEqual(720);
+    // after, 585 with the layout spread before the Placer and pulled in after the trades, 621 with the shared
+    // runs above apart.
+    expect(readabilityMetrics(drawing).nearParallelPairs).toBeLessThanOrEqual(680);
     // Crossings per relationship and median length in table widths: 27.9 and 6.7 before tables traded
     // places, 22.8 and 5.4 after, 18.6 and 5.1 spread and pulled in.
     expect(readabilityMetrics(drawing).crossingsPerRelationship).toBeLessThanOrEqual(21);

@@ -2,7 +2,7 @@ import { documentFrom, shopPatch, uuidCounter } from './fixtures';
 import { renderDiagramSvg } from '../src/render';
 import { type DiagramDocument, emptyDocument } from '@dss/schema';
 // The schema's benchmark generator, from source like every workspace import under jest.
-import { generateDiagram } from '../../schema/src/bench/generate-diagram';
+import { generateDiagram } from '../../schema/src/generated/generate-diagram';
 import { allElements, classesOf, parseSvg, titleOf, withClass } from './svg-tree';
 
 function shop() {

@@ -2,7 +2,7 @@
 // same document is then drawn byte for byte as a fresh drawing draws it with no line routed again, and a
 // changed document routes again only the lines the change touched.
 import type { DiagramDocument } from '@dss/schema';
-import { generateDiagram } from '@dss/schema/dist/bench/generate-diagram';
+import { generateDiagram } from '@dss/schema/dist/generated/generate-diagram';
 import { renderDiagramSvg } from '../src';
 import { RouteMemory, type RouteSeed } from '../src/routing/route-memory';
 

@@ -4,7 +4,7 @@
 import { MarkupCache, measureSvg, renderDiagramParts, renderDiagramSvg, svgOfParts } from '@dss/diagram-svg';
 import type { DiagramParts, DrawnPart } from '@dss/diagram-svg';
 import type { DiagramDocument } from '@dss/schema';
-import { generateDiagram } from '@dss/schema/dist/bench/generate-diagram';
+import { generateDiagram } from '@dss/schema/dist/generated/generate-diagram';
 import { type EditPatch, EditorStore, planLayer } from '../src';
 
 /** The layer a page holds after applying the plan to the layer drawn from `before`. */

@@ -3,6 +3,9 @@
 // that never needs it never holds it; a request that outlasts its time limit ends the thread, and the next
 // request starts a fresh one. Both sides are here: WorkerThread for the process that asks, serveRequests for
 // the thread's entry file (this module imports nothing but Node's, so an entry that loads it stays small).
+// A thread may instead be opened ahead of its first request and kept for the life of the process (idleMs
+// null), for work whose first requests in a fresh thread are much slower than the later ones (compiled
+// code: the web app's drawing thread, which draws a warm-up before its first request).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parentPort, type TransferListItem, Worker } from 'node:worker_threads';
@@ -17,8 +20,10 @@ type Answer<Result> = { id: number; result: Result } | { id: number; error: stri
 export interface WorkerThreadOptions {
   /** The thread's compiled entry file (see compiledEntry). */
   file: string;
-  /** How long the thread lives without work. */
-  idleMs: number;
+  /** How long the thread lives without work; null: as long as the process (or until closed). */
+  idleMs: number | null;
+  /** Given to the thread's entry as `workerData`. */
+  workerData?: unknown;
   /** The longest one request may take. */
   timeoutMs: number;
   /** The thread as errors name it: "the rasteriser", "the drawing thread". */
@@ -55,6 +60,12 @@ export class WorkerThread<Request, Result> {
     });
   }
 
+  /** Starts the thread now rather than on the first request (its entry can set itself up meanwhile). */
+  open(): void {
+    this.start();
+    if (this.pending.size === 0) this.armIdle();
+  }
+
   /** Ends the thread; requests under way fail. */
   close(): void {
     this.stop(new Error(`${this.options.name} was closed`));
@@ -62,7 +73,7 @@ export class WorkerThread<Request, Result> {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(this.options.file);
+    const worker = new Worker(this.options.file, { workerData: this.options.workerData });
     worker.on('message', (answer: Answer<Result>) => {
       const job = this.pending.get(answer.id);
       if (!job) return;
@@ -70,10 +81,7 @@ export class WorkerThread<Request, Result> {
       clearTimeout(job.timer);
       if ('result' in answer) job.resolve(answer.result);
       else job.reject(new Error(`${this.options.name} failed: ${answer.error}`));
-      if (this.pending.size === 0) {
-        this.idle = setTimeout(() => this.stop(), this.options.idleMs);
-        this.idle.unref();
-      }
+      if (this.pending.size === 0) this.armIdle();
     });
     worker.once('error', (error) => this.stop(error));
     worker.once('exit', () => {
@@ -82,6 +90,13 @@ export class WorkerThread<Request, Result> {
     worker.unref();
     this.worker = worker;
     return worker;
+  }
+
+  private armIdle(): void {
+    clearTimeout(this.idle);
+    if (this.options.idleMs === null) return;
+    this.idle = setTimeout(() => this.stop(), this.options.idleMs);
+    this.idle.unref();
   }
 
   private stop(error: Error = new Error(`${this.options.name} stopped`)): void {

@@ -75,6 +75,40 @@ describe('WorkerThread', () => {
       300,
     ));
 
+  it('opens the thread before its first request, gives its entry workerData, and keeps it without an idle limit', async () => {
+    const mark = path.join(directory, 'opened');
+    const file = path.join(directory, 'opened.js');
+    fs.writeFileSync(
+      file,
+      `const { workerData } = require('node:worker_threads');\n` +
+        `require('node:fs').writeFileSync(workerData.mark, String(workerData.add));\n` +
+        `const { serveRequests } = require(${JSON.stringify(compiled)});\n` +
+        `serveRequests((n) => n + workerData.add);\n`,
+    );
+    const thread = new WorkerThread<number, number>({
+      file,
+      idleMs: null,
+      timeoutMs: 30_000,
+      name: 'the opened thread',
+      workerData: { mark, add: 10 },
+    });
+    try {
+      thread.open();
+      // The entry ran (it wrote its mark) with nothing asked of it.
+      const deadline = Date.now() + 20_000;
+      while (!fs.existsSync(mark) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
+      expect(fs.readFileSync(mark, 'utf8')).toBe('10');
+      expect(await thread.ask(1)).toBe(11);
+      // No idle limit: the same thread answers later (a fresh one would write its mark again).
+      fs.rmSync(mark);
+      await new Promise((done) => setTimeout(done, 200));
+      expect(await thread.ask(2)).toBe(12);
+      expect(fs.existsSync(mark)).toBe(false);
+    } finally {
+      thread.close();
+    }
+  });
+
   it('fails requests under way when closed', async () => {
     const thread = new WorkerThread<number, number>({
       file: entry('slow', SPIN),

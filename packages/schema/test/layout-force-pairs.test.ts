@@ -1,5 +1,5 @@
 import { forceCollide, forceManyBody, forceSimulation, type SimulationNodeDatum } from 'd3-force';
-import { SeededRandom } from '../src/bench/random';
+import { SeededRandom } from '../src/generated/random';
 import { forceCollision, forceRepulsion } from '../src/layout-force-pairs';
 
 type Node = SimulationNodeDatum & { size: number };

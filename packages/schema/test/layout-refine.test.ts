@@ -1,4 +1,4 @@
-import { SeededRandom } from '../src/bench/random';
+import { SeededRandom } from '../src/generated/random';
 import { layOutForce } from '../src/layout-force';
 import { LAYOUT_GAP } from '../src/layout-placer';
 import { compactLayout, type PortLink, portCrossings, refineLayout } from '../src/layout-refine';

@@ -1,7 +1,7 @@
 import { apply } from '../src/apply';
 import { layOutNewRecords, portLinks, WHOLE_SCHEMA } from '../src/layout';
 import { portCrossings } from '../src/layout-refine';
-import { generateDiagram } from '../src/bench/generate-diagram';
+import { generateDiagram } from '../src/generated/generate-diagram';
 import type { DiagramDocument, Frame } from '../src/model';
 import { estimateTableSize } from '../src/table-size';
 import {

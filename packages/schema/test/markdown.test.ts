@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateDiagram } from '../src/bench/generate-diagram';
+import { generateDiagram } from '../src/generated/generate-diagram';
 import { renderMarkdown } from '../src/markdown';
 import type { DiagramDocument } from '../src/model';
 import { toSchema } from '../src/project';

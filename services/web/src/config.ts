@@ -43,6 +43,11 @@ export function readWebConfig(source: NodeJS.ProcessEnv = process.env) {
     smtpUrl: env.optionalUrl('DSS_SMTP_URL', { protocols: ['smtp:', 'smtps:'] }, source),
     mailFrom: env.string('DSS_MAIL_FROM', { default: 'Diagram Schema Service <noreply@localhost>' }, source),
     adminPort: env.int('DSS_ADMIN_PORT', { default: 9090, min: 0, max: 65535 }, source),
+    /**
+     * Whether the drawing thread starts with the app, warmed up, and stays (drawing-thread.ts); off: it starts
+     * on the first large new version and ends when idle.
+     */
+    drawingWarmUp: env.bool('DSS_WEB_DRAWING_WARM_UP', { default: true }, source),
     /** Single sign-on with OpenID Connect (DSS_OIDC_*); null when DSS_OIDC_ISSUER is unset. */
     sso: readSsoConfig(source),
   };

@@ -40,7 +40,7 @@ export async function startWebApp({ config, logger, metrics, bus }: WebDeps) {
   const live = new LiveHub({ bus, logger });
   await live.start();
   // Large diagrams' new versions are drawn before their first view, in a thread of their own.
-  const drawingThread = newDrawingThread();
+  const drawingThread = newDrawingThread(config.drawingWarmUp);
   const drawer = new NewVersionDrawer({
     bus,
     clients,

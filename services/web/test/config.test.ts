@@ -13,6 +13,12 @@ describe('readWebConfig()', () => {
     expect(config.sessionKey).toBeUndefined();
   });
 
+  it('warms the drawing thread up unless DSS_WEB_DRAWING_WARM_UP is false, and refuses another word', () => {
+    expect(readWebConfig({}).drawingWarmUp).toBe(true);
+    expect(readWebConfig({ DSS_WEB_DRAWING_WARM_UP: 'false' }).drawingWarmUp).toBe(false);
+    expect(() => readWebConfig({ DSS_WEB_DRAWING_WARM_UP: 'later' })).toThrow(/DSS_WEB_DRAWING_WARM_UP/);
+  });
+
   it('refuses a DSS_SESSION_KEY shorter than 32 characters, naming the variable', () => {
     expect(() => readWebConfig({ DSS_SESSION_KEY: 'short' })).toThrow(ConfigError);
     expect(() => readWebConfig({ DSS_SESSION_KEY: 'short' })).toThrow(/DSS_SESSION_KEY/);

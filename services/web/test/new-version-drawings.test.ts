@@ -47,7 +47,8 @@ describeInProcess('NewVersionDrawer (whole embedded system)', () => {
   let diagrams: ServiceClient<'Diagrams'>;
   let annTeamId: string;
   let otherTeamId: string;
-  const thread = drawingThread();
+  // Warm, as the product's (the test system's own web app runs without): its drawings are the renderer's.
+  const thread = drawingThread(true);
 
   beforeAll(async () => {
     web = await startWebTestSystem();

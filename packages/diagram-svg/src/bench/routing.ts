@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { convertDdl } from '@dss/ddl';
 import type { DiagramDocument } from '@dss/schema';
-import { generateDiagram } from '@dss/schema/dist/bench/generate-diagram';
+import { generateDiagram } from '@dss/schema/dist/generated/generate-diagram';
 import { type Measurement, measurePair } from '@dss/schema/dist/bench/measure';
 import { drawingMetrics, measureSvg } from '../geometry-check';
 import { renderDiagramSvg } from '../render';

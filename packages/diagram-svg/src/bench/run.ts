@@ -2,7 +2,7 @@
 // diagram as SVG, plain and as a review drawing of a ~500KB patch, each measured alternately with
 // JSON.stringify of the same document in the same run, so both see the same machine load.
 import { apply, type DiagramDocument, diff, normalize, validate } from '@dss/schema';
-import { generateDiagram } from '@dss/schema/dist/bench/generate-diagram';
+import { generateDiagram } from '@dss/schema/dist/generated/generate-diagram';
 import { generatePatch } from '@dss/schema/dist/bench/generate-patch';
 import { type Measurement, measurePair } from '@dss/schema/dist/bench/measure';
 import { renderDiagramSvg } from '../render';

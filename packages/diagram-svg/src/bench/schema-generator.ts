@@ -3,7 +3,7 @@
 // `organizations`) that most modules reference, and some references across modules. Returns a schema
 // patch without positions, so applying it lays the tables out as an import does today.
 import { apply, type DiagramDocument, emptyDocument, normalize, validate } from '@dss/schema';
-import { SeededRandom } from '@dss/schema/dist/bench/random';
+import { SeededRandom } from '@dss/schema/dist/generated/random';
 
 const MODULES = [
   'billing',

@@ -37,6 +37,11 @@ interface Segment {
   high: number;
   /** A line's first or last run (on its column's row): never moved, but others keep clear of it. */
   fixed: boolean;
+  /**
+   * Freed from a first or last run (cutSharedEnds): only the repair moves it, off the run it lay on; the
+   * spread of a corridor's lanes keeps it where it is, as it kept the whole run.
+   */
+  cut: boolean;
 }
 
 export interface LaneRoute {
@@ -59,23 +64,94 @@ export interface LaneRoute {
   zones?: readonly Rect[];
   /** A line kept as the previous drawing drew it (RouteMemory): none of its runs move; others keep clear. */
   settled?: boolean;
+  /** While lanes are separated: the first point of each run freed from a first or last run (cutSharedEnds). */
+  cuts?: Point[];
 }
 
 export function separateLanes(routes: LaneRoute[], tableRects: readonly Rect[]): void {
   const tables = new TableIndex(tableRects);
+  cutSharedEnds(routes);
   const runs = new Runs(routes);
   for (let round = 0; round < ROUNDS; round++) {
     const moved = spread(runs, tables, 'vertical') + spread(runs, tables, 'horizontal');
     if (moved === 0) break;
   }
+  // The lanes can stretch a first or last run over another's (a turn next to a shared end moved beside its
+  // table lengthens the run before it): cut those too, for the repair to move.
+  cutSharedEnds(routes);
   repair(runs, tables, 'vertical');
   repair(runs, tables, 'horizontal');
   // Then runs a lane or less apart, where a free place clear of tables is near.
   repair(runs, tables, 'vertical', LANE - 0.01);
   repair(runs, tables, 'horizontal', LANE - 0.01);
+  for (const route of routes) delete route.cuts;
 }
 
 type Orientation = 'vertical' | 'horizontal';
+
+/** Where a first or last run is cut (cutSharedEnds): the port's distance from the table, past the markers. */
+const CUT_AT = MARKER_ROOM + 2;
+/** A shared run longer than this (outside both lines' own tables' 30 px) reads as a relationship of its own. */
+const SHARED_TOO_LONG = 40;
+
+/**
+ * A line's first and last runs hold its columns' rows and never move. Where one lies on another line's run
+ * for more than SHARED_TOO_LONG px beyond the lines' own tables (two facing tables with rows at one height:
+ * both lines run along that height across the gap between them, each from its own end), it is cut at
+ * CUT_AT px from its table: a turn there, of no length until a lane moves the rest of the run, which is then
+ * a run like any other.
+ */
+function cutSharedEnds(routes: LaneRoute[]): void {
+  type End = { route: number; at: number; line: number; from: number; to: number; end: boolean };
+  const runs: End[] = [];
+  routes.forEach((route, index) => {
+    const points = route.points;
+    const last = points.length - 1;
+    for (let at = 0; at < last; at++) {
+      const a = points[at] as Point;
+      const b = points[at + 1] as Point;
+      if (a[1] !== b[1] || a[0] === b[0]) continue;
+      const end = route.settled !== true && (at === 0 || at === last - 1);
+      runs.push({ route: index, at, line: a[1], from: Math.min(a[0], b[0]), to: Math.max(a[0], b[0]), end });
+    }
+  });
+  runs.sort((a, b) => a.line - b.line);
+  const cut: End[] = [];
+  runs.forEach((run, index) => {
+    if (!run.end) return;
+    const own = (routes[run.route] as LaneRoute).zones ?? [];
+    let shared = 0;
+    for (const step of [-1, 1])
+      for (let at = index + step; at >= 0 && at < runs.length; at += step) {
+        const other = runs[at] as End;
+        if (Math.abs(other.line - run.line) >= TOO_CLOSE) break;
+        if (other.route === run.route) continue;
+        const from = Math.max(run.from, other.from);
+        const to = Math.min(run.to, other.to);
+        if (to <= from) continue;
+        const zones = (routes[other.route] as LaneRoute).zones ?? [];
+        shared += lengthOutside(run.line, from, to, own, zones, 'horizontal');
+      }
+    if (shared > SHARED_TOO_LONG) cut.push(run);
+  });
+  // Last runs first: a route's cut at its end leaves the index of its first run as it was.
+  cut.sort((a, b) => a.route - b.route || b.at - a.at);
+  for (const run of cut) {
+    const route = routes[run.route] as LaneRoute;
+    const points = route.points;
+    const first = run.at === 0;
+    const edge = (first ? points[0] : points.at(-1)) as Point;
+    const side = first ? route.sourceSide : route.targetSide;
+    const x = edge[0] + side * CUT_AT;
+    if (x <= run.from || x >= run.to) continue;
+    const turn: Point[] = [
+      [x, edge[1]],
+      [x, edge[1]],
+    ];
+    points.splice(first ? 1 : points.length - 1, 0, ...turn);
+    route.cuts = [...(route.cuts ?? []), (first ? turn[1] : points[points.length - 4]) as Point];
+  }
+}
 
 /**
  * The runs of one orientation, each list sorted by line and, on one line, by route and then along the route
@@ -310,8 +386,12 @@ function segmentsOf(routes: LaneRoute[], orientation: Orientation, settled: bool
       let high = Number.POSITIVE_INFINITY;
       if (orientation === 'vertical') {
         // Keep room for the markers where this segment meets the first or last run, and keep the turn
-        // next to a shared end close to its table.
+        // next to a shared end close to its table. A run behind the table's edge (a fanned end whose
+        // approach point lies above or below the table, reached from over or under it) has its markers on
+        // the fan, and the fit check keeps it off the table: held out past the edge instead, every such run
+        // of a fan was wanted at the same limit and pulled back to the first place that fits, onto one line.
         const limit = (edge: number, side: 1 | -1, shared: boolean | undefined) => {
+          if (side * (a[0] - edge) < 0) return;
           if (side === 1) {
             low = Math.max(low, edge + MARKER_ROOM);
             if (shared) high = Math.min(high, edge + SHARED_END_REACH);
@@ -323,9 +403,12 @@ function segmentsOf(routes: LaneRoute[], orientation: Orientation, settled: bool
         if (at === 1) limit(start[0], route.sourceSide, route.sourceShared);
         if (at + 1 === last - 1) limit(end[0], route.targetSide, route.targetShared);
       } else {
-        // The run that joins a shared end's short run beside the table stays within that band.
-        if (at === 2 && route.sourceBand) [low, high] = route.sourceBand;
-        if (at + 1 === last - 2 && route.targetBand) [low, high] = route.targetBand;
+        // The run that joins a shared end's short run beside the table stays within that band (when it
+        // lies there: where the gathering did not fit, the run is another, held to the band from afar).
+        const inBand = (band: [number, number] | undefined): band is [number, number] =>
+          band !== undefined && a[1] >= band[0] && a[1] <= band[1];
+        if (at === 2 && inBand(route.sourceBand)) [low, high] = route.sourceBand;
+        if (at + 1 === last - 2 && inBand(route.targetBand)) [low, high] = route.targetBand;
       }
       segments.push({
         route: index,
@@ -337,6 +420,7 @@ function segmentsOf(routes: LaneRoute[], orientation: Orientation, settled: bool
         low,
         high,
         fixed,
+        cut: route.cuts?.includes(a) === true,
       });
     }
   });
@@ -347,6 +431,7 @@ function segmentsOf(routes: LaneRoute[], orientation: Orientation, settled: bool
 function spread(runs: Runs, tables: TableIndex, orientation: Orientation): number {
   const routes = runs.routes;
   const moving = runs.moving(orientation);
+  for (const segment of moving) if (segment.cut) segment.fixed = true;
   const settled = runs.settled(orientation).segments;
   // Components of "closer than a lane and overlapping, on different lines", over the moving runs (numbered
   // first) and the settled ones (numbered after them).

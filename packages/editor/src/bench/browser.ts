@@ -10,7 +10,7 @@
 // no line through a table.
 import { ConversionPool } from '@dss/ddl';
 import { crossings, measureSvg } from '@dss/diagram-svg';
-import { generateDiagram } from '@dss/schema/dist/bench/generate-diagram';
+import { generateDiagram } from '@dss/schema/dist/generated/generate-diagram';
 import { chromium } from 'playwright-core';
 import { drawingBenchPagePath } from '../bundle-path';
 import { median } from '@dss/schema/dist/bench/measure';

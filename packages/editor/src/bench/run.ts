@@ -5,7 +5,7 @@
 // alternately with JSON.stringify of the document in the same run, so both see the same machine load.
 // The 100 ms (column) and 200 ms (move) budgets of the issue are for the whole path in the browser; this
 // is the part that grows with the diagram.
-import { generateDiagram } from '@dss/schema/dist/bench/generate-diagram';
+import { generateDiagram } from '@dss/schema/dist/generated/generate-diagram';
 import { type Measurement, measurePair } from '@dss/schema/dist/bench/measure';
 import { renderDiagramSvg } from '@dss/diagram-svg';
 import { EditorStore } from '../store';

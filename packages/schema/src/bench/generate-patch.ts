@@ -2,8 +2,8 @@
 // client sends, and the typed `Patch` that validation turns it into (for code that runs without validation).
 import type { DiagramDocument, DocumentTable } from '../model';
 import type { Patch, PatchColumn, PatchRelationship, PatchTable } from '../patch-types';
-import { SeededRandom } from './random';
-import { COLUMN_TYPES, COMMENTS, type GeneratedType, ID_TYPE } from './vocabulary';
+import { SeededRandom } from '../generated/random';
+import { COLUMN_TYPES, COMMENTS, type GeneratedType, ID_TYPE } from '../generated/vocabulary';
 
 export interface GeneratedPatch {
   json: string;

@@ -10,7 +10,7 @@ import type { DiagramDocument } from '../model';
 import { normalize } from '../normalize';
 import type { Patch } from '../patch-types';
 import { validate } from '../validate';
-import { generateDiagram } from './generate-diagram';
+import { generateDiagram } from '../generated/generate-diagram';
 import { generatePatch } from './generate-patch';
 import { formatRow, measure, measurePair } from './measure';
 

@@ -1,5 +1,7 @@
 // Generates a realistic diagram: tables with an id, foreign keys to earlier tables, typed columns with
 // some comments and defaults, indexes, relationships, groups of 100 tables and a few sticky notes.
+// Used by the benchmarks and tests, and by the web app's drawing thread to warm up (so it is not under bench/,
+// which the image leaves out).
 import type { Column, DiagramDocument, DocumentTable, Group, Index, Relationship } from '../model';
 import { SCHEMA_VERSION } from '../model';
 import { estimateTableSize } from '../table-size';
