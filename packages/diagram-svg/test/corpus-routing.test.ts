@@ -122,17 +122,18 @@ describe('server-side drawing of the generated 300-table schema', () => {
     // (outside the lines' own tables' 30 px), 24 after; 43 on the layout spread and pulled in (its crossings
     // and near-parallel pairs fall by a sixth and a third), whose hubs' fans are packed closer; 27 once runs
     // behind a fanned end's table edge were no longer held past it (the rest: lines into `users`' fan down
-    // a 50 px gap beside it, README "Shared runs: why they remained").
-    expect(sharedRuns(drawing).length).toBeLessThanOrEqual(30);
+    // a 50 px gap beside it, README "Shared runs: why they remained"); 6 on the faster simulation's layout
+    // (pairwise forces: another start, whose 32-start mean is 40, so a router change can move it a lot).
+    expect(sharedRuns(drawing).length).toBeLessThanOrEqual(15);
     // Runs within 3 px of a table they do not connect: 137 before the lanes kept 5 px off tables.
     expect(readabilityMetrics(drawing).borderRuns).toBeLessThanOrEqual(100);
     // Pairs of lines 2–8 px apart over more than 80 px: 1,638 before, 1,010 before tables traded places, 880
     // after, 585 with the layout spread before the Placer and pulled in after the trades, 621 with the shared
-    // runs above apart.
-    expect(readabilityMetrics(drawing).nearParallelPairs).toBeLessThanOrEqual(680);
+    // runs above apart, 499 on the faster simulation's layout.
+    expect(readabilityMetrics(drawing).nearParallelPairs).toBeLessThanOrEqual(560);
     // Crossings per relationship and median length in table widths: 27.9 and 6.7 before tables traded
-    // places, 22.8 and 5.4 after, 18.6 and 5.1 spread and pulled in.
-    expect(readabilityMetrics(drawing).crossingsPerRelationship).toBeLessThanOrEqual(21);
+    // places, 22.8 and 5.4 after, 18.6 and 5.1 spread and pulled in, 18.5 and 5.4 on the faster simulation.
+    expect(readabilityMetrics(drawing).crossingsPerRelationship).toBeLessThanOrEqual(20);
     expect(readabilityMetrics(drawing).medianLengthInTableWidths).toBeLessThanOrEqual(5.5);
     process.stdout.write(
       `generated 300/600: ${JSON.stringify({ sharedRuns: sharedRuns(drawing).length, ...readabilityMetrics(drawing) })}\n`,
