@@ -47,7 +47,7 @@ const SAME_LINE = 1.5;
 /** Near its own tables, lines converge on their columns' rows; sharing counts only farther out. */
 const OWN_TABLE_ZONE = 30;
 /** A shared run longer than this reads as a relationship of its own. */
-const MAX_SHARED = 40;
+export const MAX_SHARED = 40;
 
 /** Relationships whose line passes through a table other than its two ends. */
 export function crossings(drawing: Drawing): Crossing[] {

@@ -3,6 +3,7 @@
 // their own, spread over the free space between the tables on either side, so no two relationships share
 // a run. A line's first and last segments hold the rows of its columns and never move; a move that would
 // take a segment (or the segments it joins) into a table is made smaller or not made.
+import { MAX_SHARED } from '../geometry-check';
 import type { Point, Rect } from './grid-search';
 
 /** The widest spacing between lanes; less when many lines share a narrow gap. */
@@ -91,12 +92,9 @@ type Orientation = 'vertical' | 'horizontal';
 
 /** Where a first or last run is cut (cutSharedEnds): the port's distance from the table, past the markers. */
 const CUT_AT = MARKER_ROOM + 2;
-/** A shared run longer than this (outside both lines' own tables' 30 px) reads as a relationship of its own. */
-const SHARED_TOO_LONG = 40;
-
 /**
  * A line's first and last runs hold its columns' rows and never move. Where one lies on another line's run
- * for more than SHARED_TOO_LONG px beyond the lines' own tables (two facing tables with rows at one height:
+ * for more than MAX_SHARED px beyond the lines' own tables (two facing tables with rows at one height:
  * both lines run along that height across the gap between them, each from its own end), it is cut at
  * CUT_AT px from its table: a turn there, of no length until a lane moves the rest of the run, which is then
  * a run like any other.
@@ -117,23 +115,8 @@ function cutSharedEnds(routes: LaneRoute[]): void {
   });
   runs.sort((a, b) => a.line - b.line);
   const cut: End[] = [];
-  runs.forEach((run, index) => {
-    if (!run.end) return;
-    const own = (routes[run.route] as LaneRoute).zones ?? [];
-    let shared = 0;
-    for (const step of [-1, 1])
-      for (let at = index + step; at >= 0 && at < runs.length; at += step) {
-        const other = runs[at] as End;
-        if (Math.abs(other.line - run.line) >= TOO_CLOSE) break;
-        if (other.route === run.route) continue;
-        const from = Math.max(run.from, other.from);
-        const to = Math.min(run.to, other.to);
-        if (to <= from) continue;
-        const zones = (routes[other.route] as LaneRoute).zones ?? [];
-        shared += lengthOutside(run.line, from, to, own, zones, 'horizontal');
-      }
-    if (shared > SHARED_TOO_LONG) cut.push(run);
-  });
+  for (const run of runs)
+    if (run.end && lengthOnOthers(routes, runs, run, run.line, 'horizontal') > MAX_SHARED) cut.push(run);
   // Last runs first: a route's cut at its end leaves the index of its first run as it was.
   cut.sort((a, b) => a.route - b.route || b.at - a.at);
   for (const run of cut) {
@@ -252,25 +235,9 @@ function repair(runs: Runs, tables: TableIndex, orientation: Orientation, gap = 
     value <= segment.high &&
     !near(segment, value) &&
     fits(routes[segment.route] as LaneRoute, segment.at, value, orientation, tables);
-  // Length over which the run, at `line`, lies on others (closer than TOO_CLOSE), outside both lines' zones.
-  const sharedIn = (list: SortedRuns, segment: Segment, line: number) => {
-    const segments = list.segments;
-    const own = (routes[segment.route] as LaneRoute).zones ?? [];
-    let length = 0;
-    for (let at = lowerFrom(segments, line, TOO_CLOSE); at < segments.length; at++) {
-      const other = segments[at] as Segment;
-      if (other.line >= line + TOO_CLOSE) break;
-      if (other === segment || other.route === segment.route) continue;
-      const from = Math.max(segment.from, other.from);
-      const to = Math.min(segment.to, other.to);
-      if (to <= from) continue;
-      const zones = (routes[other.route] as LaneRoute).zones ?? [];
-      length += lengthOutside(line, from, to, own, zones, orientation);
-    }
-    return length;
-  };
   const sharedAt = (segment: Segment, line: number) =>
-    sharedIn(moving, segment, line) + sharedIn(settled, segment, line);
+    lengthOnOthers(routes, moving.segments, segment, line, orientation) +
+    lengthOnOthers(routes, settled.segments, segment, line, orientation);
   // No place free of every other run: the one where the run lies on others over the least length, when
   // that is less than where it is (a long run beside a hub, where every corridor is crowded).
   const leastShared = (segment: Segment): number | undefined => {
@@ -309,6 +276,35 @@ function repair(runs: Runs, tables: TableIndex, orientation: Orientation, gap = 
       moving.move(segment, value);
     }
   }
+}
+
+/** A run's line and its extent along it, and whose it is: what lengthOnOthers compares. */
+type RunSpan = Pick<Segment, 'route' | 'line' | 'from' | 'to'>;
+
+/**
+ * Length over which `run`, put on `line`, lies on the runs of other lines in `sorted` (sorted by line:
+ * those closer than TOO_CLOSE), outside both lines' zones.
+ */
+function lengthOnOthers(
+  routes: readonly LaneRoute[],
+  sorted: readonly RunSpan[],
+  run: RunSpan,
+  line: number,
+  orientation: Orientation,
+): number {
+  const own = (routes[run.route] as LaneRoute).zones ?? [];
+  let length = 0;
+  for (let at = lowerFrom(sorted, line, TOO_CLOSE); at < sorted.length; at++) {
+    const other = sorted[at] as RunSpan;
+    if (other.line >= line + TOO_CLOSE) break;
+    if (other.route === run.route) continue;
+    const from = Math.max(run.from, other.from);
+    const to = Math.min(run.to, other.to);
+    if (to <= from) continue;
+    const zones = (routes[other.route] as LaneRoute).zones ?? [];
+    length += lengthOutside(line, from, to, own, zones, orientation);
+  }
+  return length;
 }
 
 /** How much of the run on `line` from `from` to `to` lies outside every zone of both lists. */
@@ -493,12 +489,12 @@ function spread(runs: Runs, tables: TableIndex, orientation: Orientation): numbe
 }
 
 /** The first index of `list` (sorted by line) whose line lies less than `reach` below `line`. */
-function lowerFrom(list: readonly Segment[], line: number, reach: number): number {
+function lowerFrom(list: readonly { line: number }[], line: number, reach: number): number {
   let low = 0;
   let high = list.length;
   while (low < high) {
     const middle = (low + high) >> 1;
-    if (line - (list[middle] as Segment).line >= reach) low = middle + 1;
+    if (line - (list[middle] as { line: number }).line >= reach) low = middle + 1;
     else high = middle;
   }
   return low;
