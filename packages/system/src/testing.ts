@@ -36,7 +36,7 @@ export async function startTestSystem(
     DSS_RATE_LIMIT_WRITE_PER_MIN: '100000',
     // Tests convert small scripts: no conversion worker is started (and no parser loaded) until one is needed.
     DSS_IMPORT_WARM_UP: 'false',
-    // Nor is the web app's drawing thread started and warmed (two seconds of a core) in every test system.
+    // Nor is the web app's drawing thread started and warmed (one to two seconds of a core) in every test system.
     DSS_WEB_DRAWING_WARM_UP: 'false',
     // The first import of a file loads its dialect's parser; on a loaded 2-core CI machine that alone can
     // approach the product's 30 s limit, which is not what these tests are about.

@@ -6,8 +6,9 @@
 // as long as the process. A fresh thread's first drawings run on V8's first tiers of compiled code: the
 // generated 300-table version took 2.1–2.5 s as a fresh thread's first drawing and 0.4–0.9 s as its fifth
 // (Node 20, the shared 2-core machine, each a new parse of the document as the drawer gives it; web README
-// "Drawing thread"), and the first view of a version that comes while it is drawn waits for it. The price is
-// the thread's memory for the life of the process and about two seconds of one core at start.
+// "Drawing thread warmed up at start"), and the first view of a version that comes while it is drawn waits
+// for it. The price is the thread's memory for the life of the process and one to two seconds of one core
+// at start (0.8 s quiet, 1.9–2.7 s at load 4–8).
 // Not warm: the thread starts on the first drawing and ends after DRAWING_THREAD_IDLE_MS without one (a
 // process that never sees a large diagram never holds a second copy of the renderer); the test system's.
 import { compiledEntry, WorkerThread } from '@dss/platform';
