@@ -86,11 +86,13 @@ describe('Diagrams.CreateDiagram replays (spec "Retry rules")', () => {
     });
   });
 
-  describe('after the window (DSS_REPLAY_WINDOW_SECONDS=1)', () => {
+  // A 3 s window: each pair of calls that must fall inside it is two gRPC calls apart, which on the loaded
+  // 2-core CI machine (the image is built while the tests run) once took longer than a 1 s window.
+  describe('after the window (DSS_REPLAY_WINDOW_SECONDS=3)', () => {
     let harness: DiagramsHarness;
 
     beforeAll(async () => {
-      harness = await startDiagramsHarness({ DSS_REPLAY_WINDOW_SECONDS: '1' });
+      harness = await startDiagramsHarness({ DSS_REPLAY_WINDOW_SECONDS: '3' });
     });
     afterAll(async () => {
       await harness.stop();
@@ -101,7 +103,7 @@ describe('Diagrams.CreateDiagram replays (spec "Retry rules")', () => {
       const first = await createFromPatch(harness.client, principal);
       const inside = await createFromPatch(harness.client, principal);
       expect(inside).toMatchObject({ replayed: true, diagram: { uuid: first.diagram!.uuid } });
-      await new Promise((resolve) => setTimeout(resolve, 1200));
+      await new Promise((resolve) => setTimeout(resolve, 3200));
       const after = await createFromPatch(harness.client, principal);
       expect(after.replayed).toBe(false);
       expect(after.diagram!.uuid).not.toBe(first.diagram!.uuid);
