@@ -176,6 +176,28 @@ export function medianLengthInTableWidths(drawing: Drawing): number {
   return width === 0 ? 0 : Math.round((middle(lengths) / width) * 10) / 10;
 }
 
+/** Bends per line on average: where a line changes direction (a fan's slant to its port included). */
+export function bendsPerLine(drawing: Drawing): number {
+  let bends = 0;
+  for (const { points } of drawing.relationships) {
+    let heading: [number, number] | null = null;
+    for (let at = 1; at < points.length; at++) {
+      const [x1, y1] = points[at - 1] as [number, number];
+      const [x2, y2] = points[at] as [number, number];
+      if (Math.abs(x2 - x1) < 0.01 && Math.abs(y2 - y1) < 0.01) continue;
+      const length = Math.hypot(x2 - x1, y2 - y1);
+      const direction: [number, number] = [(x2 - x1) / length, (y2 - y1) / length];
+      if (
+        heading !== null &&
+        Math.abs(heading[0] - direction[0]) + Math.abs(heading[1] - direction[1]) > 1e-6
+      )
+        bends++;
+      heading = direction;
+    }
+  }
+  return Math.round((bends / Math.max(1, drawing.relationships.length)) * 10) / 10;
+}
+
 /** The measures of the layout benchmark's table, for one drawing. */
 export function readabilityMetrics(drawing: Drawing) {
   const tables = drawing.tables.map((table) => table.box);
@@ -191,6 +213,7 @@ export function readabilityMetrics(drawing: Drawing) {
     nearParallelPairs: nearParallelPairs(drawing).length,
     borderRuns: borderRuns(drawing).length,
     medianLengthInTableWidths: medianLengthInTableWidths(drawing),
+    bendsPerLine: bendsPerLine(drawing),
     areaMegapixels: Math.round(((right - left) * (bottom - top)) / 1e4) / 100,
   };
 }

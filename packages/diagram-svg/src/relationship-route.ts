@@ -1,8 +1,9 @@
 // The path of a relationship line: orthogonal segments that leave each table horizontally from the row of
 // the linked column, so the end markers can be drawn at the table's edge.
 import { type Point, type Rect, RunUsage, searchPath, simplify } from './routing/grid-search';
-import { separateLanes, TableIndex } from './routing/lanes';
-import type { RouteMemory } from './routing/route-memory';
+import { entersTable, separateLanes, TableIndex } from './routing/lanes';
+import { type Row, type RowEnd, uncrossRows } from './routing/uncross';
+import type { Ports, RouteMemory } from './routing/route-memory';
 import { type Box, ROW_HEIGHT } from './table-geometry';
 
 /** How far a line runs straight out of a table before turning: room for the end markers. */
@@ -220,7 +221,7 @@ function routeAnew(
     return counts.right > counts.left ? -1 : 1;
   });
   const hugging = obstacleBoxes.map((box) => rect(box, BORDER_CLEARANCE));
-  const { ends, borders, shared, alone, hubs } = spreadEnds(
+  const { ends, borders, shared, alone, hubs, rows } = spreadEnds(
     links,
     sides.map((sided, at) => {
       const side = loopSides[at];
@@ -232,12 +233,23 @@ function routeAnew(
   const tableRects = obstacles.tables.map((box) => rect(box, 0));
   const memory = obstacles.memory;
   memory?.begin(tableRects);
+  // The ends as spreadEnds placed them: a line's key in the memory. Where two lines to one row trade places
+  // (uncrossRows), `ends` and `borders` change and the memory keeps the ports as drawn beside the key.
+  const spreadAt = ends.map((pair) => [...pair]);
+  const spreadBorders = borders.map((pair) => [...pair]);
   const endsOf = (at: number) => {
     const link = links[at]!;
     const sided = sides[at]!;
     const box = (b: Box) => `${b.left},${b.top},${b.width},${b.height}`;
     // The ports (a line's place among the others on its rows) are in its ends' y, on the edge and out of it.
-    return `${box(link.source.box)},${sided.sourceSide},${box(link.target.box)},${sided.targetSide},${ends[at]},${borders[at]}`;
+    return `${box(link.source.box)},${sided.sourceSide},${box(link.target.box)},${sided.targetSide},${spreadAt[at]},${spreadBorders[at]}`;
+  };
+  const portsOf = (at: number): Ports | undefined => {
+    const [a, b] = ends[at]!;
+    const [c, d] = borders[at]!;
+    const [e, f] = spreadAt[at]!;
+    const [g, h] = spreadBorders[at]!;
+    return a === e && b === f && c === g && d === h ? undefined : [a, b, c, d];
   };
   // Kept lines' runs count as taken for the lines routed again; put in the usage only when a search reads it.
   let untaken: Point[][] = [];
@@ -249,8 +261,14 @@ function routeAnew(
   const kept: (Route | null)[] = links.map((link, at) => {
     const sided = sides[at];
     if (memory === undefined || link.key === undefined || !sided) return null;
-    const points = memory.reuse(link.key, endsOf(at));
-    if (points === undefined) return null;
+    const found = memory.reuse(link.key, endsOf(at));
+    if (found === undefined) return null;
+    const points = found.points;
+    if (found.ports) {
+      const [a, b, c, d] = found.ports;
+      ends[at] = [a, b];
+      borders[at] = [c, d];
+    }
     untaken.push(points);
     const [sourceShared, targetShared] = shared[at] as [boolean, boolean];
     return {
@@ -263,6 +281,26 @@ function routeAnew(
       settled: true,
     };
   });
+  // A kept line that had traded places on a row holds the place it took: the lines of that row routed again
+  // take the places left, in their rows' order.
+  for (const { ends: row } of rows) {
+    if (!row.some(({ route, end }) => kept[route] && ends[route]![end] !== spreadAt[route]![end])) continue;
+    const claimed = new Set(
+      row.filter(({ route }) => kept[route]).map(({ route, end }) => ends[route]![end]),
+    );
+    const free = row
+      .map(({ route, end }) => [spreadAt[route]![end]!, spreadBorders[route]![end]!] as const)
+      .filter(([y]) => !claimed.has(y))
+      .sort((a, b) => a[0] - b[0]);
+    const again = row
+      .filter(({ route }) => !kept[route])
+      .sort((a, b) => spreadAt[a.route]![a.end]! - spreadAt[b.route]![b.end]!);
+    if (free.length !== again.length) continue;
+    again.forEach(({ route, end }, index) => {
+      ends[route]![end] = free[index]![0];
+      borders[route]![end] = free[index]![1];
+    });
+  }
   const routes: (Route | null)[] = links.map((_link, at) => {
     const sided = sides[at];
     if (sided === null || sided === undefined) return null;
@@ -324,8 +362,23 @@ function routeAnew(
     memory ? nearRerouted(drawn) : drawn,
     obstacles.tables.map((box) => rect(box, 0)),
   );
+  for (const route of drawn) route.points = simplify(route.points);
+  // Lines to one row that cross trade their ways beyond the crossing (and their places on the row).
+  uncrossRows(
+    routes,
+    rows,
+    tableRects,
+    (at) => routes[at]?.settled !== true,
+    (a, b) => {
+      const endsA = ends[a.route]!;
+      const endsB = ends[b.route]!;
+      [endsA[a.end], endsB[b.end]] = [endsB[b.end], endsA[a.end]];
+      const bordersA = borders[a.route]!;
+      const bordersB = borders[b.route]!;
+      [bordersA[a.end], bordersB[b.end]] = [bordersB[b.end], bordersA[a.end]];
+    },
+  );
   for (const route of drawn) {
-    route.points = simplify(route.points);
     delete route.settled;
     delete route.zones;
   }
@@ -333,7 +386,7 @@ function routeAnew(
     links.flatMap((link, at) => {
       const route = routes[at];
       return route && link.key !== undefined
-        ? [{ key: link.key, ends: endsOf(at), points: route.points }]
+        ? [{ key: link.key, ends: endsOf(at), points: route.points, ...withPorts(portsOf(at)) }]
         : [];
     }),
   );
@@ -357,6 +410,10 @@ function routeAnew(
     loop.points = fanEnds(loop.points, side, side, ends[at]!, borders[at]!);
     return loop;
   });
+}
+
+function withPorts(ports: Ports | undefined): { ports?: Ports } {
+  return ports ? { ports } : {};
 }
 
 /** How far from the lines routed again a kept line can still share a group of lanes with them. */
@@ -431,7 +488,7 @@ function gatherBeside(
   ]);
   const clear = gathered.every((point, at) => {
     const next = gathered[at + 1];
-    return next === undefined || tables.every((table) => !crossesTable(point, next, table));
+    return next === undefined || tables.every((table) => !entersTable(point, next, table));
   });
   return clear ? gathered : points;
 }
@@ -457,18 +514,8 @@ function turnAtPort(middle: Point[], edgeX: number, tables: readonly Rect[]): Po
   const clear = [
     [earlier, moved],
     [moved, port],
-  ].every(([p, q]) => tables.every((table) => !crossesTable(p as Point, q as Point, table)));
+  ].every(([p, q]) => tables.every((table) => !entersTable(p as Point, q as Point, table)));
   return clear ? simplify([...middle.slice(0, count - 3), moved, port]) : middle;
-}
-
-/** Whether the axis-parallel segment p–q has a part inside the table (its outline excepted, 2 px in). */
-function crossesTable(p: Point, q: Point, table: Rect): boolean {
-  return (
-    Math.max(p[0], q[0]) > table.left + 2 &&
-    Math.min(p[0], q[0]) < table.right - 2 &&
-    Math.max(p[1], q[1]) > table.top + 2 &&
-    Math.min(p[1], q[1]) < table.bottom - 2
-  );
 }
 
 /** Least distance between the long run to a shared end and the short run beside its table. */
@@ -553,6 +600,7 @@ function spreadEnds(
   shared: [boolean, boolean][];
   alone: [boolean, boolean][];
   hubs: boolean[];
+  rows: Row[];
 } {
   const ends: [number, number][] = links.map((link) => [link.source.y, link.target.y]);
   const borders: [number, number][] = links.map((link) => [link.source.y, link.target.y]);
@@ -598,7 +646,15 @@ function spreadEnds(
       if (list.length >= HUB_ENDS) hubs[entry.link] = true;
     });
   }
-  return { ends, borders, shared, alone, hubs };
+  const rows = [...groups.values()]
+    .filter((list) => list.length >= 2)
+    .map(
+      (list): Row => ({
+        table: rect(list[0]!.box, 0),
+        ends: list.map((entry): RowEnd => ({ route: entry.link, end: entry.end })),
+      }),
+    );
+  return { ends, borders, shared, alone, hubs, rows };
 }
 
 /**

@@ -3,7 +3,7 @@
 // changed document routes again only the lines the change touched.
 import type { DiagramDocument } from '@dss/schema';
 import { generateDiagram } from '@dss/schema/dist/generated/generate-diagram';
-import { renderDiagramSvg } from '../src';
+import { measureSvg, renderDiagramSvg } from '../src';
 import { RouteMemory, type RouteSeed } from '../src/routing/route-memory';
 
 /** The seed of a fresh routing of `document`, as it travels: through JSON. */
@@ -62,6 +62,36 @@ describe('RouteMemory.seeded()', () => {
     const memory = RouteMemory.seeded(seed);
     expect(renderDiagramSvg(document, { routeMemory: memory })).toBe(renderDiagramSvg(document));
     expect(memory.rerouted).toBe(document.relationships.length);
+  });
+
+  it('carries the places on their rows of lines that traded them, and keeps every end in a place of its own after an edit', () => {
+    const seed = seedOf(document) as RouteSeed;
+    // Lines to one row that crossed traded their ways and their places (routing/uncross.ts).
+    const traded = seed.routes.filter((entry) => entry.length === 4);
+    expect(traded.length).toBeGreaterThan(0);
+    // Each table that a traded line leaves from moves in turn: lines routed again take the places on the
+    // row that the kept lines left, so no two lines end at one point of a table.
+    const keys = new Set(traded.map(([key]) => key));
+    const movedTables = new Set(
+      document.relationships.filter((r) => keys.has(r.uuid)).map((r) => r.source_table),
+    );
+    expect(movedTables.size).toBeGreaterThan(0);
+    for (const name of [...movedTables].slice(0, 4)) {
+      const moved: DiagramDocument = {
+        ...document,
+        tables: document.tables.map((table) =>
+          table.name === name ? { ...table, top: (table.top ?? 0) + 30 } : table,
+        ),
+      };
+      const memory = RouteMemory.seeded(seed);
+      const drawing = measureSvg(renderDiagramSvg(moved, { routeMemory: memory }));
+      expect(memory.rerouted).toBeGreaterThan(0);
+      const ends = drawing.relationships.flatMap((line) => [
+        `${line.source} ${line.points[0]!.join(',')}`,
+        `${line.target} ${line.points.at(-1)!.join(',')}`,
+      ]);
+      expect(ends.filter((end, at) => ends.indexOf(end) !== at)).toEqual([]);
+    }
   });
 
   it('exports what it was seeded with', () => {

@@ -137,7 +137,7 @@ async function main(): Promise<void> {
   const only = process.env.DSS_BENCH_LAYOUTS?.split(',');
   const onlyGraphs = process.env.DSS_BENCH_GRAPHS?.split(',');
   console.log(
-    'layouts: crossings (per relationship) | of lines sharing an end table | near-parallel pairs | border runs | through tables | shared runs | median length (table widths) | area (Mpx) | layout + routing ms',
+    'layouts: crossings (per relationship) | of lines sharing an end table | near-parallel pairs | border runs | through tables | shared runs | median length (table widths) | bends per line | area (Mpx) | layout + routing ms',
   );
   for (const [label, document] of await graphs()) {
     if (onlyGraphs && !onlyGraphs.some((prefix) => label.startsWith(prefix))) continue;
@@ -167,6 +167,7 @@ async function main(): Promise<void> {
           String(crossings(drawing).length).padStart(4),
           String(sharedRuns(drawing).length).padStart(4),
           String(metrics.medianLengthInTableWidths).padStart(6),
+          String(metrics.bendsPerLine).padStart(5),
           String(metrics.areaMegapixels).padStart(7),
           `${Math.round(totalMs)} ms (layout ${Math.round(laidOutMs)})`,
         ].join(' | '),

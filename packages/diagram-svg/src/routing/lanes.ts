@@ -539,7 +539,10 @@ function assignLanes(
   const spacing = Math.min(LANE, Math.max(3, room / Math.max(1, count - 1)));
   const width = spacing * (count - 1);
   const centre = lines.reduce((sum, line) => sum + line, 0) / count;
-  const ordered = [...component].sort((a, b) => a.line - b.line || a.order - b.order || a.route - b.route);
+  const ordered = [...component].sort(
+    (a, b) =>
+      a.line - b.line || sideOnOneLine(routes, a, b, orientation) || a.order - b.order || a.route - b.route,
+  );
   const first = firstLane(ordered, centre - width / 2, low, high - width, spacing);
   const index = orientation === 'vertical' ? 0 : 1;
   const placed: { line: number; from: number; to: number }[] = [];
@@ -562,6 +565,132 @@ function assignLanes(
     moved++;
   }
   return moved;
+}
+
+/** How far a walk along two lines looks for where they part (corners passed together). */
+const PARTING_CORNERS = 8;
+
+/**
+ * For two runs on one line: 1 when `a`'s lane should lie above `b`'s along the axis across (greater x of a
+ * vertical run, greater y of a horizontal one), -1 below, 0 when their lines never part. The two lines are
+ * followed from each end of the runs' overlap as long as they turn together; where they part, the line that
+ * turns off first, or turns to its left where the other turns right, lies on that side of the other all
+ * along the way they went together (sides taken in the direction of travel, which stay as they are through
+ * every corner turned together). On that side it leaves without crossing the other. When the two ends
+ * disagree, the lines must cross once whatever the order: the end ahead along the axis decides.
+ */
+function sideOnOneLine(
+  routes: readonly LaneRoute[],
+  a: Segment,
+  b: Segment,
+  orientation: Orientation,
+): number {
+  if (a.route === b.route) return 0;
+  const ahead = partingSide(routes, a, b, orientation, 1);
+  if (ahead !== 0) return ahead;
+  return partingSide(routes, a, b, orientation, -1);
+}
+
+/**
+ * partingSide's answer for a walk from the overlap's end in direction `sense` (1: towards greater
+ * coordinates along the runs).
+ */
+function partingSide(
+  routes: readonly LaneRoute[],
+  a: Segment,
+  b: Segment,
+  orientation: Orientation,
+  sense: 1 | -1,
+): number {
+  const along = orientation === 'vertical' ? 1 : 0;
+  let direction: Point = along === 1 ? [0, sense] : [sense, 0];
+  const walkA = new Walk(routes[a.route] as LaneRoute, a, along, sense);
+  const walkB = new Walk(routes[b.route] as LaneRoute, b, along, sense);
+  // Distances still to go before each line's next corner, from the end of the overlap.
+  const end = sense === 1 ? Math.min(a.to, b.to) : Math.max(a.from, b.from);
+  let restA = (sense === 1 ? a.to - end : end - a.from) + walkA.extra;
+  let restB = (sense === 1 ? b.to - end : end - b.from) + walkB.extra;
+  for (let corner = 0; corner < PARTING_CORNERS; corner++) {
+    let left: boolean;
+    if (Math.abs(restA - restB) > 0.5) {
+      // One line turns off while the other goes on: it lies on the side it turns to.
+      const first = restA < restB ? walkA : walkB;
+      const turn = first.next();
+      if (turn === null) return 0;
+      left = isLeftOf(turn[0], direction) === (first === walkA);
+    } else {
+      const turnA = walkA.next();
+      const turnB = walkB.next();
+      if (turnA === null || turnB === null) return 0;
+      if (turnA[0][0] !== turnB[0][0] || turnA[0][1] !== turnB[0][1]) {
+        left = isLeftOf(turnA[0], direction);
+      } else {
+        direction = turnA[0];
+        restA = turnA[1];
+        restB = turnB[1];
+        continue;
+      }
+    }
+    // `a` lies left of `b` going the first run's way: which way is that across the runs?
+    const leftAcross = along === 1 ? sense : -sense;
+    return left ? leftAcross : -leftAcross;
+  }
+  return 0;
+}
+
+/** Whether direction `turn` points to the left of `heading` (y grows downwards, as on the page). */
+function isLeftOf(turn: Point, heading: Point): boolean {
+  return turn[0] * heading[1] - turn[1] * heading[0] > 0;
+}
+
+/**
+ * The runs of a line beyond one of its runs, in one direction along it: each its unit direction and length,
+ * zero-length steps skipped and runs that go straight on merged. `extra` is how much further the line goes
+ * straight on past the run itself.
+ */
+class Walk {
+  readonly runs: [Point, number][] = [];
+  readonly extra: number;
+  #next = 0;
+
+  constructor(route: LaneRoute, segment: Segment, along: number, sense: 1 | -1) {
+    const points = route.points;
+    const start = points[segment.at] as Point;
+    const stop = points[segment.at + 1] as Point;
+    // Walking the route forwards when the run goes the walk's way, backwards otherwise.
+    const forwards = Math.sign((stop[along] as number) - (start[along] as number)) === sense;
+    const step = forwards ? 1 : -1;
+    let here = (forwards ? stop : start) as Point;
+    let heading: Point = along === 1 ? [0, sense] : [sense, 0];
+    let extra = 0;
+    for (
+      let at = (forwards ? segment.at + 1 : segment.at) + step;
+      at >= 0 && at < points.length && this.runs.length <= PARTING_CORNERS;
+      at += step
+    ) {
+      const there = points[at] as Point;
+      const dx = there[0] - here[0];
+      const dy = there[1] - here[1];
+      here = there;
+      if (Math.abs(dx) < 0.01 && Math.abs(dy) < 0.01) continue;
+      const direction: Point = [Math.sign(dx), Math.sign(dy)];
+      const length = Math.abs(dx) + Math.abs(dy);
+      const last = this.runs.at(-1);
+      if (direction[0] === heading[0] && direction[1] === heading[1]) {
+        if (last === undefined) extra += length;
+        else last[1] += length;
+        continue;
+      }
+      this.runs.push([direction, length]);
+      heading = direction;
+    }
+    this.extra = extra;
+  }
+
+  /** The unit direction and length of the line's next run past the current corner; null at its end. */
+  next(): [Point, number] | null {
+    return this.runs[this.#next++] ?? null;
+  }
 }
 
 /**
@@ -759,8 +888,8 @@ function cellKey(x: number, y: number): number {
   return (x + CELL_OFFSET) * 2 * CELL_OFFSET + (y + CELL_OFFSET);
 }
 
-/** Whether the axis-parallel segment p–q has a part inside the table (its outline excepted, 2 px in). */
-function entersTable(p: Point, q: Point, table: Rect): boolean {
+/** Whether the axis-parallel run p–q has a part inside the table (its outline excepted, 2 px in). */
+export function entersTable(p: Point, q: Point, table: Rect): boolean {
   const left = table.left + 2;
   const right = table.right - 2;
   const top = table.top + 2;

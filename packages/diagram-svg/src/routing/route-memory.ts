@@ -12,17 +12,30 @@ const CLEARANCE = 4;
 interface Remembered {
   ends: string;
   points: Point[];
+  /**
+   * Where the line's ends lay on their rows when they were not where its ends' key says (two lines to one
+   * row that traded places, routing/uncross.ts): the source's and target's y at the approach, then on the
+   * edge. Absent: where the key says.
+   */
+  ports?: Ports;
 }
+
+/** A line's ends as drawn: source and target y at the approach points, then on the table's edge. */
+export type Ports = [number, number, number, number];
 
 /**
  * A routing as plain data (JSON), for a drawing made elsewhere: the web app routes a version once (warm, and
  * kept) and the editor page starts from it instead of routing every line in the browser. `boxes`: the
  * tables' bare boxes as `left,top,right,bottom`; `routes`: per line its key, its ends (as routeAll writes
- * them) and its path's points, x and y one after the other.
+ * them), its path's points, x and y one after the other, and its ports when they differ from its ends'
+ * (Remembered.ports).
  */
 export interface RouteSeed {
   boxes: string[];
-  routes: [key: string, ends: string, points: number[]][];
+  routes: (
+    | [key: string, ends: string, points: number[]]
+    | [key: string, ends: string, points: number[], ports: Ports]
+  )[];
 }
 
 export class RouteMemory {
@@ -45,16 +58,21 @@ export class RouteMemory {
     const { boxes, routes } = seed as Partial<RouteSeed>;
     if (!Array.isArray(boxes) || !Array.isArray(routes)) return memory;
     for (const entry of routes) {
-      if (!Array.isArray(entry) || entry.length !== 3) continue;
-      const [key, ends, flat] = entry as unknown[];
+      if (!Array.isArray(entry) || (entry.length !== 3 && entry.length !== 4)) continue;
+      const [key, ends, flat, ports] = entry as unknown[];
       if (typeof key !== 'string' || typeof ends !== 'string' || !Array.isArray(flat)) continue;
       if (flat.length < 4 || flat.length % 2 !== 0 || !flat.every((value) => Number.isFinite(value)))
+        continue;
+      if (
+        ports !== undefined &&
+        !(Array.isArray(ports) && ports.length === 4 && ports.every((value) => Number.isFinite(value)))
+      )
         continue;
       const values = flat as number[];
       const points: Point[] = [];
       for (let at = 0; at < values.length; at += 2)
         points.push([values[at] as number, values[at + 1] as number]);
-      memory.routes.set(key, { ends, points });
+      memory.routes.set(key, { ends, points, ...(ports ? { ports: ports as Ports } : {}) });
     }
     if (memory.routes.size > 0) memory.boxes = new Set(boxes.filter((box) => typeof box === 'string'));
     return memory;
@@ -79,7 +97,9 @@ export class RouteMemory {
   export(): RouteSeed {
     return {
       boxes: [...this.boxes],
-      routes: [...this.routes].map(([key, { ends, points }]) => [key, ends, points.flat()]),
+      routes: [...this.routes].map(([key, { ends, points, ports }]) =>
+        ports ? [key, ends, points.flat(), ports] : [key, ends, points.flat()],
+      ),
     };
   }
 
@@ -97,20 +117,28 @@ export class RouteMemory {
     this.rerouted = 0;
   }
 
-  /** The previous path of line `key` when its `ends` are unchanged and it keeps clear of every changed table. */
-  reuse(key: string, ends: string): Point[] | undefined {
+  /**
+   * The previous path of line `key` (and its ports, where they were not its ends') when its `ends` are
+   * unchanged and it keeps clear of every changed table.
+   */
+  reuse(key: string, ends: string): { points: Point[]; ports?: Ports } | undefined {
     const found = this.routes.get(key);
     if (found === undefined || found.ends !== ends) return undefined;
-    const clear = this.changed.every((table) => !nearTable(found.points, table));
-    return clear ? found.points.map((point) => [point[0], point[1]]) : undefined;
+    if (!this.changed.every((table) => !nearTable(found.points, table))) return undefined;
+    const points = found.points.map((point): Point => [point[0], point[1]]);
+    return found.ports ? { points, ports: [...found.ports] } : { points };
   }
 
   /** Remembers every line of this routing (lines not drawn any more are forgotten). */
-  finish(lines: readonly { key: string; ends: string; points: readonly Point[] }[]): void {
+  finish(lines: readonly { key: string; ends: string; points: readonly Point[]; ports?: Ports }[]): void {
     this.routes = new Map(
       lines.map((line) => [
         line.key,
-        { ends: line.ends, points: line.points.map((point) => [point[0], point[1]] as Point) },
+        {
+          ends: line.ends,
+          points: line.points.map((point) => [point[0], point[1]] as Point),
+          ...(line.ports ? { ports: [...line.ports] as Ports } : {}),
+        },
       ]),
     );
   }

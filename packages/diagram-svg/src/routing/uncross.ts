@@ -1,0 +1,397 @@
+// Lines that end on one row of one table, on one edge (a hub's key: a hundred foreign keys to
+// `organizations.id`), need not cross each other: where two of them cross, each can go on along the
+// other's way from the crossing, and their two ends trade places on the row (their fans' slants trade
+// with them, so the fan stays in order). The two together are exactly as long as before. One of the two
+// then turns up to a lane (8 px) before the crossing, so the two corners stand apart and read as two lines
+// that meet and part, not as a crossing; where no such turn fits (a table, the line's row, another line's
+// run closer than a lane), the two are left crossing. It runs after the lanes are separated, and moves
+// nothing else. Each trade takes a crossing away and adds a bend to each of the two lines (the layout
+// benchmark counts both). The passes are bounded.
+import type { Point, Rect } from './grid-search';
+import { entersTable, TableIndex } from './lanes';
+
+/** How far before the crossing the line that takes the other's way may turn: a lane first, the clearest. */
+const EARLY = [8, 7, 6, 5, 4];
+/**
+ * Least distance between a moved run and any other line's run beside it: a lane's width, so the turn makes
+ * no pair of wires too close to tell apart.
+ */
+const CLEAR = 8;
+/** Passes over a row's lines; a pass without a trade ends them sooner. */
+const PASSES = 4;
+/** Trades of one pair of lines at most: each takes one of their crossings away. */
+const PAIR_TRADES = 4;
+/** A crossing lies this far or more inside both runs (as line-metrics counts them): touching is not one. */
+const INSIDE = 0.5;
+/** Closest a moved run comes to a table (as lanes keep them: nearer, it reads as the table's outline). */
+const TABLE_CLEARANCE = 5;
+/** The first and last runs keep at least this length: room for the end markers. */
+const END_ROOM = 24;
+/** Keys of pairs of numbers below this (routes' ends, routes' versions): one number per pair. */
+const PAIR_KEY = 1 << 21;
+
+/** One line's end in a row's group: its route and which end (0: the source, its points' first). */
+export interface RowEnd {
+  route: number;
+  end: 0 | 1;
+}
+
+/** The ends on one row and edge, and the table (its bare box) the row belongs to. */
+export interface Row {
+  table: Rect;
+  ends: RowEnd[];
+}
+
+/**
+ * Near the row's table the lines converge on their places on the row (gathered or fanned): no trade there,
+ * where their order is the row's.
+ */
+const NEAR_ROW = 32;
+
+type Route = { points: Point[] } | null | undefined;
+type Run = [Point, Point];
+
+/**
+ * Within each group of ends on one row and edge, trades the parts of crossing lines beyond their crossing
+ * (see the top of this file); `swap(a, b)` is told of every trade (the two ends' places on the row trade
+ * with their lines). `movable(route)`: whether a route may change (a kept line of the editor's previous
+ * drawing may not). Returns the number of trades.
+ */
+export function uncrossRows(
+  routes: readonly Route[],
+  groups: readonly Row[],
+  tables: readonly Rect[],
+  movable: (route: number) => boolean,
+  swap: (a: RowEnd, b: RowEnd) => void,
+): number {
+  const uncrosser = new Uncrosser(routes, tables);
+  let trades = 0;
+  for (const group of groups) {
+    const members = group.ends.filter((member) => routes[member.route] && movable(member.route));
+    const near = {
+      left: group.table.left - NEAR_ROW,
+      right: group.table.right + NEAR_ROW,
+      top: group.table.top - NEAR_ROW,
+      bottom: group.table.bottom + NEAR_ROW,
+    };
+    if (members.length < 2) continue;
+    for (let pass = 0; pass < PASSES; pass++) {
+      let traded = 0;
+      for (let i = 0; i < members.length; i++) {
+        for (let j = i + 1; j < members.length; j++) {
+          const a = members[i] as RowEnd;
+          const b = members[j] as RowEnd;
+          for (let count = 0; count < PAIR_TRADES && uncrosser.trade(a, b, near); count++) {
+            swap(a, b);
+            traded++;
+          }
+        }
+      }
+      trades += traded;
+      if (traded === 0) break;
+    }
+  }
+  return trades;
+}
+
+class Uncrosser {
+  private readonly tables: TableIndex;
+  /** Every line's runs, by the line they lie on (kept in step as lines change). */
+  private readonly runs = new RunBuckets();
+  /** Per route, how often it changed; per pair that found no trade, the two counts then. */
+  private readonly versions: number[];
+  private readonly failed = new Map<number, number>();
+  /** Per route, the box around its points. */
+  private readonly boxes: Rect[];
+
+  constructor(
+    private readonly routes: readonly Route[],
+    tables: readonly Rect[],
+  ) {
+    this.tables = new TableIndex(tables);
+    this.versions = routes.map(() => 0);
+    this.boxes = routes.map(() => ({ left: 0, right: 0, top: 0, bottom: 0 }));
+    for (let index = 0; index < routes.length; index++) this.index(index);
+  }
+
+  /**
+   * Where the two lines cross (the first crossing along `a` from its far end that leaves room for the
+   * early turn), each takes the other's way from there on. False when they do not cross where it can be
+   * done; the lines are then as they were.
+   */
+  trade(a: RowEnd, b: RowEnd, near: Rect): boolean {
+    const routeA = this.routes[a.route] as { points: Point[] };
+    const routeB = this.routes[b.route] as { points: Point[] };
+    // A pair that found no trade finds none again until one of its lines or a line beside them changes:
+    // lines beside them change only by trades of their own, rare enough to ignore here.
+    const pair = (a.route * 2 + a.end) * PAIR_KEY + b.route * 2 + b.end;
+    const state = (this.versions[a.route] as number) * PAIR_KEY + (this.versions[b.route] as number);
+    if (this.failed.get(pair) === state) return false;
+    const boxA = this.boxes[a.route] as Rect;
+    const boxB = this.boxes[b.route] as Rect;
+    if (
+      boxA.right <= boxB.left ||
+      boxB.right <= boxA.left ||
+      boxA.bottom <= boxB.top ||
+      boxB.bottom <= boxA.top
+    ) {
+      this.failed.set(pair, state);
+      return false;
+    }
+    const p = towards(routeA.points, a.end);
+    const q = towards(routeB.points, b.end);
+    for (const [i, j, x] of crossings(p, q)) {
+      if (within(x, near)) continue;
+      // Points are never changed in place (an early turn puts new ones), so the two can share them.
+      const newA: Point[] = [...p.slice(0, i + 1), [x[0], x[1]], ...q.slice(j + 1)];
+      const newB: Point[] = [...q.slice(0, j + 1), [x[0], x[1]], ...p.slice(i + 1)];
+      // Either line may turn early at the crossing, the one taking `b`'s way first.
+      if (
+        !this.turnEarly(newA, i + 1, newB, a.route, b.route, near) &&
+        !this.turnEarly(newB, j + 1, newA, a.route, b.route, near)
+      )
+        continue;
+      routeA.points = a.end === 1 ? newA : newA.reverse();
+      routeB.points = b.end === 1 ? newB : newB.reverse();
+      this.index(a.route);
+      this.index(b.route);
+      return true;
+    }
+    this.failed.set(pair, state);
+    return false;
+  }
+
+  /**
+   * Moves the turn at `points[at]` (where the line takes the other's way) back along the way it came, with
+   * the run after it, by the first of EARLY that keeps both moved runs CLEAR of every other line's runs
+   * beside them (`partner` is the other line of the trade, as it now runs). False, and nothing moved, where
+   * none fits: the run before the turn would vanish or the first run grow too short, the moved run is the
+   * line's last (its row), the last run would grow too short, a moved run would enter a table, a moved
+   * corner would lie near the row's table, or another line's run lies closer than CLEAR beside one.
+   */
+  private turnEarly(
+    points: Point[],
+    at: number,
+    partner: readonly Point[],
+    skipA: number,
+    skipB: number,
+    near: Rect,
+  ): boolean {
+    const before = points[at - 1];
+    const corner = points[at] as Point;
+    const next = points[at + 1];
+    const after = points[at + 2];
+    if (before === undefined || next === undefined || after === undefined) return false;
+    const dx = Math.sign(corner[0] - before[0]);
+    const dy = Math.sign(corner[1] - before[1]);
+    const came = Math.abs(corner[0] - before[0]) + Math.abs(corner[1] - before[1]);
+    for (const early of EARLY) {
+      if (came <= early + 1 || (at === 1 && came - early < END_ROOM)) continue;
+      const movedCorner: Point = [corner[0] - dx * early, corner[1] - dy * early];
+      const movedNext: Point = [next[0] - dx * early, next[1] - dy * early];
+      const rest = Math.abs(after[0] - movedNext[0]) + Math.abs(after[1] - movedNext[1]);
+      if (rest < 1 || (at + 3 === points.length && rest < END_ROOM)) continue;
+      const moved: Run[] = [
+        [movedCorner, movedNext],
+        [movedNext, after],
+      ];
+      // Into no table, and the moved runs not along one (a line's last run reaches its own table).
+      if (this.entersTable([before, movedCorner], 0)) continue;
+      if (this.entersTable(moved[0] as Run, TABLE_CLEARANCE)) continue;
+      if (this.entersTable(moved[1] as Run, at + 3 === points.length ? 0 : TABLE_CLEARANCE)) continue;
+      if (within(movedCorner, near) || within(movedNext, near)) continue;
+      const clear = moved.every((run) => {
+        if (!this.runs.clearBeside(run, skipA, skipB)) return false;
+        for (let k = 1; k < partner.length; k++)
+          if (besideWithin(run, [partner[k - 1] as Point, partner[k] as Point])) return false;
+        return true;
+      });
+      if (!clear) continue;
+      points[at] = movedCorner;
+      points[at + 1] = movedNext;
+      return true;
+    }
+    return false;
+  }
+
+  /** Whether the run enters a table grown by `margin` on every side. */
+  private entersTable([s, t]: Run, margin: number): boolean {
+    const area = {
+      left: Math.min(s[0], t[0]) - margin,
+      right: Math.max(s[0], t[0]) + margin,
+      top: Math.min(s[1], t[1]) - margin,
+      bottom: Math.max(s[1], t[1]) + margin,
+    };
+    return this.tables.some(area, (table) =>
+      entersTable(s, t, {
+        left: table.left - margin,
+        right: table.right + margin,
+        top: table.top - margin,
+        bottom: table.bottom + margin,
+      }),
+    );
+  }
+
+  /** Enters route `index`'s runs and box anew (after a trade). */
+  private index(index: number): void {
+    this.versions[index] = (this.versions[index] as number) + 1;
+    const points = this.routes[index]?.points ?? [];
+    this.runs.put(index, points);
+    const box = {
+      left: Number.POSITIVE_INFINITY,
+      right: Number.NEGATIVE_INFINITY,
+      top: Number.POSITIVE_INFINITY,
+      bottom: Number.NEGATIVE_INFINITY,
+    };
+    for (const point of points) {
+      box.left = Math.min(box.left, point[0]);
+      box.right = Math.max(box.right, point[0]);
+      box.top = Math.min(box.top, point[1]);
+      box.bottom = Math.max(box.bottom, point[1]);
+    }
+    this.boxes[index] = box;
+  }
+}
+
+/** A run of a line: which line, its fixed coordinate and its extent along. */
+interface Entry {
+  route: number;
+  line: number;
+  from: number;
+  to: number;
+}
+
+/**
+ * The lines' runs in buckets by orientation and by the line they lie on (CLEAR wide), so that the runs
+ * beside a run are those of three buckets.
+ */
+class RunBuckets {
+  private readonly buckets = new Map<number, Entry[]>();
+  /** Per route, the buckets holding its runs. */
+  private readonly keysOf = new Map<number, number[]>();
+
+  put(route: number, points: readonly Point[]): void {
+    for (const key of new Set(this.keysOf.get(route) ?? [])) {
+      const bucket = this.buckets.get(key) as Entry[];
+      let kept = 0;
+      for (const entry of bucket) if (entry.route !== route) bucket[kept++] = entry;
+      bucket.length = kept;
+    }
+    const keys: number[] = [];
+    for (let at = 1; at < points.length; at++) {
+      const s = points[at - 1] as Point;
+      const t = points[at] as Point;
+      const vertical = s[0] === t[0];
+      if (vertical ? s[1] === t[1] : s[1] !== t[1]) continue;
+      const line = vertical ? s[0] : s[1];
+      const key = bucketKey(vertical, Math.floor(line / CLEAR));
+      const entry = {
+        route,
+        line,
+        from: vertical ? Math.min(s[1], t[1]) : Math.min(s[0], t[0]),
+        to: vertical ? Math.max(s[1], t[1]) : Math.max(s[0], t[0]),
+      };
+      const bucket = this.buckets.get(key);
+      if (bucket === undefined) this.buckets.set(key, [entry]);
+      else bucket.push(entry);
+      keys.push(key);
+    }
+    this.keysOf.set(route, keys);
+  }
+
+  /** Whether `run` keeps CLEAR off the runs beside it of every line but `skipA` and `skipB`. */
+  clearBeside([s, t]: Run, skipA: number, skipB: number): boolean {
+    const vertical = s[0] === t[0];
+    if (vertical ? s[1] === t[1] : s[1] !== t[1]) return true;
+    const line = vertical ? s[0] : s[1];
+    const from = vertical ? Math.min(s[1], t[1]) : Math.min(s[0], t[0]);
+    const to = vertical ? Math.max(s[1], t[1]) : Math.max(s[0], t[0]);
+    const bucket = Math.floor(line / CLEAR);
+    for (let at = bucket - 1; at <= bucket + 1; at++) {
+      for (const entry of this.buckets.get(bucketKey(vertical, at)) ?? []) {
+        if (entry.route === skipA || entry.route === skipB) continue;
+        if (Math.abs(entry.line - line) >= CLEAR) continue;
+        if (Math.min(to, entry.to) - Math.max(from, entry.from) > INSIDE) return false;
+      }
+    }
+    return true;
+  }
+}
+
+function bucketKey(vertical: boolean, bucket: number): number {
+  return bucket * 2 + (vertical ? 1 : 0);
+}
+
+/** The route's points, in order towards the end `end` (a copy when reversed). */
+function towards(points: Point[], end: 0 | 1): Point[] {
+  return end === 1 ? points : [...points].reverse();
+}
+
+/** The crossings of `p` (in order along it) with `q`: the index of p's run, of q's run, and the point. */
+function crossings(p: readonly Point[], q: readonly Point[]): readonly [number, number, Point][] {
+  const out: [number, number, Point][] = [];
+  for (let i = 0; i + 1 < p.length; i++) {
+    const a = p[i] as Point;
+    const b = p[i + 1] as Point;
+    const ax = a[0];
+    const ay = a[1];
+    const bx = b[0];
+    const by = b[1];
+    const left = Math.min(ax, bx);
+    const right = Math.max(ax, bx);
+    const top = Math.min(ay, by);
+    const bottom = Math.max(ay, by);
+    for (let j = 0; j + 1 < q.length; j++) {
+      const c = q[j] as Point;
+      const d = q[j + 1] as Point;
+      const cx = c[0];
+      const cy = c[1];
+      const dx = d[0];
+      const dy = d[1];
+      if (Math.max(cx, dx) <= left || Math.min(cx, dx) >= right) continue;
+      if (Math.max(cy, dy) <= top || Math.min(cy, dy) >= bottom) continue;
+      // Boxes that overlap: one run horizontal, the other vertical, crossing inside both.
+      if (ay === by && cx === dx && ax !== bx && cy !== dy) {
+        if (inside(cx, ax, bx) && inside(ay, cy, dy)) out.push([i, j, [cx, ay]]);
+      } else if (ax === bx && cy === dy && ay !== by && cx !== dx) {
+        if (inside(ax, cx, dx) && inside(cy, ay, by)) out.push([i, j, [ax, cy]]);
+      }
+    }
+  }
+  return out;
+}
+
+/** Whether `value` lies between `s` and `t`, INSIDE or more from both. */
+function inside(value: number, s: number, t: number): boolean {
+  return s < t ? value > s + INSIDE && value < t - INSIDE : value > t + INSIDE && value < s - INSIDE;
+}
+
+function isHorizontal(s: Point, t: Point): boolean {
+  return s[1] === t[1] && s[0] !== t[0];
+}
+
+function isVertical(s: Point, t: Point): boolean {
+  return s[0] === t[0] && s[1] !== t[1];
+}
+
+/** Whether two runs run the same way closer than CLEAR, overlapping along it (or lie on one line). */
+function besideWithin([s, t]: Run, [u, v]: Run): boolean {
+  const vertical = isVertical(s, t);
+  if (vertical ? !isVertical(u, v) : !(isHorizontal(s, t) && isHorizontal(u, v))) return false;
+  const across = vertical ? 0 : 1;
+  const along = 1 - across;
+  if (Math.abs((s[across] as number) - (u[across] as number)) >= CLEAR) return false;
+  const from = Math.max(
+    Math.min(s[along] as number, t[along] as number),
+    Math.min(u[along] as number, v[along] as number),
+  );
+  const to = Math.min(
+    Math.max(s[along] as number, t[along] as number),
+    Math.max(u[along] as number, v[along] as number),
+  );
+  return to - from > INSIDE;
+}
+
+function within(point: Point, area: Rect): boolean {
+  return point[0] > area.left && point[0] < area.right && point[1] > area.top && point[1] < area.bottom;
+}
