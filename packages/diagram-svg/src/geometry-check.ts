@@ -65,13 +65,16 @@ export function crossings(drawing: Drawing): Crossing[] {
   return found;
 }
 
-/** Pairs of relationships that run together over more than 40 px outside 30 px of their own tables. */
-export function sharedRuns(drawing: Drawing, limit = MAX_SHARED): SharedRun[] {
+/**
+ * Pairs of relationships that run together over more than `limit` (40) px outside `ownZone` (30) px of their
+ * own tables (where lines converge on their rows).
+ */
+export function sharedRuns(drawing: Drawing, limit = MAX_SHARED, ownZone = OWN_TABLE_ZONE): SharedRun[] {
   const byName = new Map<string, MeasuredBox[]>();
   for (const table of drawing.tables) byName.set(table.name, [...(byName.get(table.name) ?? []), table.box]);
   const zonesOf = (relationship: MeasuredRelationship) =>
     [...(byName.get(relationship.source) ?? []), ...(byName.get(relationship.target) ?? [])].map((box) =>
-      inset(box, -OWN_TABLE_ZONE),
+      inset(box, -ownZone),
     );
   type Run = { id: number; line: number; from: number; to: number; vertical: boolean };
   const runs: Run[] = [];

@@ -587,8 +587,8 @@ function fanIn(points: Point[], side: 1 | -1, edgeY: number): Point[] {
  * do not cross near the row: spread over the row, at most END_SPACING and at least MIN_END_GAP apart; when
  * the row is too short for that, spread over the whole row on the edge and fanned out to approach points
  * END_SPACING apart just outside the table (fanIn), so no two final runs overlap. `shared`: the ends that
- * gather beside their table with the others of their row; `alone`: the fanned ends whose fan reaches past
- * the band beside the table, each of whose lines arrives at its approach point on its own.
+ * gather beside their table with the others of their row; `alone`: the fanned ends, each of whose lines
+ * arrives at its approach point on its own (and turns at its port: turnAtPort).
  */
 function spreadEnds(
   links: readonly { source: Endpoint; target: Endpoint }[],
@@ -631,18 +631,19 @@ function spreadEnds(
     const onEdge = Math.min(END_SPACING, (2 * ROW_REACH) / (list.length - 1));
     const fanned = onEdge < MIN_END_GAP;
     const { box, side, y } = list[0]!;
-    // A fan longer than the band beside its table (a hub's row of a hundred ends beside a short table):
-    // its lines cannot all gather in the band, so each arrives at its own approach point instead.
-    const { centre, spacing, gathers } = fanned
+    // A fanned row's lines each arrive at an approach point of their own, in lanes of their own. Gathered
+    // like a row's few ends, a hub's sixty lines were held in the 8 px the turn beside the table may stand
+    // in, on top of one another for hundreds of px along a tall table (Lago's `organizations`: 545 pairs of
+    // lines over 40 px, 204,000 px in all, which the shared-run measure does not count so near their table).
+    const { centre, spacing } = fanned
       ? approachColumn(box, side, y, list.length, obstacles)
-      : { centre: y, spacing: onEdge, gathers: true };
+      : { centre: y, spacing: onEdge };
     list.forEach((entry, index) => {
       const rank = index - (list.length - 1) / 2;
       (borders[entry.link] as [number, number])[entry.end] += rank * onEdge;
       (ends[entry.link] as [number, number])[entry.end] = centre + rank * spacing;
-      // Gathered, a hub's lines could only share the few px the turn may stand from the table.
-      (shared[entry.link] as [boolean, boolean])[entry.end] = gathers;
-      (alone[entry.link] as [boolean, boolean])[entry.end] = !gathers;
+      (shared[entry.link] as [boolean, boolean])[entry.end] = !fanned;
+      (alone[entry.link] as [boolean, boolean])[entry.end] = fanned;
       if (list.length >= HUB_ENDS) hubs[entry.link] = true;
     });
   }
@@ -661,8 +662,7 @@ function spreadEnds(
  * Where the approach points of a fanned row lie: END_SPACING apart, centred on the row, but inside the free
  * stretch of the column beside the table (between the nearest tables above and below, kept BORDER_CLEARANCE
  * off), narrower where that stretch is short. A hub's row holds a hundred ends or more, and a fan that reached
- * into the table below would put the line's end inside it, where no path starts. `gathers`: whether the
- * fan's lines gather beside the table (see spreadEnds).
+ * into the table below would put the line's end inside it, where no path starts.
  */
 function approachColumn(
   box: Box,
@@ -670,7 +670,7 @@ function approachColumn(
   y: number,
   count: number,
   obstacles: readonly Rect[],
-): { centre: number; spacing: number; gathers: boolean } {
+): { centre: number; spacing: number } {
   const edge = side === 1 ? box.left + box.width : box.left;
   // The slant from the markers to the approach point crosses this x range too.
   const near = Math.min(edge + side * FAN_MARKER, edge + side * FAN_REACH);
@@ -683,26 +683,22 @@ function approachColumn(
     else if (o.top >= y) bottom = Math.min(bottom, o.top);
   }
   const wanted = END_SPACING * (count - 1);
-  // A fan no longer than the band beside the table: its lines gather in the band (gatherBeside) as on a
-  // row that holds them all. A longer one would crowd them all into the few px the band's turn may stand
-  // from the table.
-  const gathers = wanted <= box.height + 2 * BAND_REACH;
-  // Its lines gather in the band and run along the port's column to their approach points, so a
-  // gathering fan stays beside its table: beside the table's own height if it fits there (where lines
-  // converging on the row read as such), else within the band. Centred on a row near the table's top, it
-  // would reach past the band, where every line runs on the same few px of column beside the others.
+  // A fan no longer than the band beside the table stays beside it: beside the table's own height if it
+  // fits there (where lines converging on the row read as such), else within the band. Centred on a row
+  // near the table's top, it would reach above the table, where its lines pass between the tables there.
+  const beside = wanted <= box.height + 2 * BAND_REACH;
   const within = (low: number, high: number) =>
     placeFan(y, wanted, Math.max(top, low - END_SPACING), Math.min(bottom, high + END_SPACING));
   const inStretch =
-    (gathers
+    (beside
       ? (within(box.top, box.top + box.height) ??
         within(box.top - BAND_REACH, box.top + box.height + BAND_REACH))
       : null) ?? placeFan(y, wanted, top, bottom);
-  if (inStretch !== null) return { centre: inStretch, spacing: END_SPACING, gathers };
+  if (inStretch !== null) return { centre: inStretch, spacing: END_SPACING };
   // One spacing of margin at each end of the stretch, so no approach point lies on a table's clearance.
   const room = bottom - top - 2 * END_SPACING;
-  if (room <= 0) return { centre: y, spacing: END_SPACING, gathers: false };
-  return { centre: (top + bottom) / 2, spacing: room / Math.max(1, count - 1), gathers: false };
+  if (room <= 0) return { centre: y, spacing: END_SPACING };
+  return { centre: (top + bottom) / 2, spacing: room / Math.max(1, count - 1) };
 }
 
 /** The centre nearest `y` of a fan `length` long inside [top, bottom] (END_SPACING off each end); null if too long. */
