@@ -19,6 +19,12 @@ const EARLY = [8, 7, 6, 5, 4];
 const CLEAR = 8;
 /** Passes over a row's lines; a pass without a trade ends them sooner. */
 const PASSES = 4;
+/**
+ * Early turns tried per line of a row, at most, over all its passes: the work grows with the square of a
+ * row's lines, and a row of a few hundred (500 tables, 1,500 keys: 738 per line) would take seconds. The
+ * rows of every graph measured stay below it (generated 300: 111), so their drawings are as without it.
+ */
+const TURNS_PER_END = 150;
 /** Trades of one pair of lines at most: each takes one of their crossings away. */
 const PAIR_TRADES = 4;
 /** A crossing lies this far or more inside both runs (as line-metrics counts them): touching is not one. */
@@ -75,7 +81,8 @@ export function uncrossRows(
       bottom: group.table.bottom + NEAR_ROW,
     };
     if (members.length < 2) continue;
-    for (let pass = 0; pass < PASSES; pass++) {
+    uncrosser.turnsLeft = TURNS_PER_END * members.length;
+    for (let pass = 0; pass < PASSES && uncrosser.turnsLeft > 0; pass++) {
       let traded = 0;
       for (let i = 0; i < members.length; i++) {
         for (let j = i + 1; j < members.length; j++) {
@@ -95,6 +102,8 @@ export function uncrossRows(
 }
 
 class Uncrosser {
+  /** Early turns the current row may still try (TURNS_PER_END). */
+  turnsLeft = 0;
   private readonly tables: TableIndex;
   /** Every line's runs, by the line they lie on (kept in step as lines change). */
   private readonly runs = new RunBuckets();
@@ -140,7 +149,7 @@ class Uncrosser {
     }
     const p = towards(routeA.points, a.end);
     const q = towards(routeB.points, b.end);
-    for (const [i, j, x] of crossings(p, q)) {
+    for (const [i, j, x] of crossings(p, q, boxA, boxB)) {
       if (within(x, near)) continue;
       // Points are never changed in place (an early turn puts new ones), so the two can share them.
       const newA: Point[] = [...p.slice(0, i + 1), [x[0], x[1]], ...q.slice(j + 1)];
@@ -177,6 +186,8 @@ class Uncrosser {
     skipB: number,
     near: Rect,
   ): boolean {
+    if (this.turnsLeft <= 0) return false;
+    this.turnsLeft--;
     const before = points[at - 1];
     const corner = points[at] as Point;
     const next = points[at + 1];
@@ -262,8 +273,9 @@ interface Entry {
 }
 
 /**
- * The lines' runs in buckets by orientation and by the line they lie on (CLEAR wide), so that the runs
- * beside a run are those of three buckets.
+ * The lines' runs in buckets by orientation, by the line they lie on (CLEAR wide) and by where they lie
+ * along it (SPAN long; a run is in every bucket it passes), so that the runs beside a run are those of
+ * three rows of buckets over its length.
  */
 class RunBuckets {
   private readonly buckets = new Map<number, Entry[]>();
@@ -284,17 +296,19 @@ class RunBuckets {
       const vertical = s[0] === t[0];
       if (vertical ? s[1] === t[1] : s[1] !== t[1]) continue;
       const line = vertical ? s[0] : s[1];
-      const key = bucketKey(vertical, Math.floor(line / CLEAR));
       const entry = {
         route,
         line,
         from: vertical ? Math.min(s[1], t[1]) : Math.min(s[0], t[0]),
         to: vertical ? Math.max(s[1], t[1]) : Math.max(s[0], t[0]),
       };
-      const bucket = this.buckets.get(key);
-      if (bucket === undefined) this.buckets.set(key, [entry]);
-      else bucket.push(entry);
-      keys.push(key);
+      for (let along = Math.floor(entry.from / SPAN); along <= Math.floor(entry.to / SPAN); along++) {
+        const key = bucketKey(vertical, Math.floor(line / CLEAR), along);
+        const bucket = this.buckets.get(key);
+        if (bucket === undefined) this.buckets.set(key, [entry]);
+        else bucket.push(entry);
+        keys.push(key);
+      }
     }
     this.keysOf.set(route, keys);
   }
@@ -308,31 +322,57 @@ class RunBuckets {
     const to = vertical ? Math.max(s[1], t[1]) : Math.max(s[0], t[0]);
     const bucket = Math.floor(line / CLEAR);
     for (let at = bucket - 1; at <= bucket + 1; at++) {
-      for (const entry of this.buckets.get(bucketKey(vertical, at)) ?? []) {
-        if (entry.route === skipA || entry.route === skipB) continue;
-        if (Math.abs(entry.line - line) >= CLEAR) continue;
-        if (Math.min(to, entry.to) - Math.max(from, entry.from) > INSIDE) return false;
+      for (let along = Math.floor(from / SPAN); along <= Math.floor(to / SPAN); along++) {
+        for (const entry of this.buckets.get(bucketKey(vertical, at, along)) ?? []) {
+          if (entry.route === skipA || entry.route === skipB) continue;
+          if (Math.abs(entry.line - line) >= CLEAR) continue;
+          if (Math.min(to, entry.to) - Math.max(from, entry.from) > INSIDE) return false;
+        }
       }
     }
     return true;
   }
 }
 
-function bucketKey(vertical: boolean, bucket: number): number {
-  return bucket * 2 + (vertical ? 1 : 0);
+/** Length along a line of the run buckets, px. */
+const SPAN = 256;
+
+function bucketKey(vertical: boolean, bucket: number, along: number): number {
+  return ((bucket + BUCKETS) * 2 * BUCKETS + (along + BUCKETS)) * 2 + (vertical ? 1 : 0);
 }
+
+/** Bucket numbers lie within ±BUCKETS (drawings up to 8 million px across at CLEAR-wide buckets). */
+const BUCKETS = 1 << 20;
 
 /** The route's points, in order towards the end `end` (a copy when reversed). */
 function towards(points: Point[], end: 0 | 1): Point[] {
   return end === 1 ? points : [...points].reverse();
 }
 
-/** The crossings of `p` (in order along it) with `q`: the index of p's run, of q's run, and the point. */
-function crossings(p: readonly Point[], q: readonly Point[]): readonly [number, number, Point][] {
+/**
+ * The crossings of `p` (in order along it) with `q`: the index of p's run, of q's run, and the point.
+ * `boxP` and `boxQ` are the boxes around the two lines: only runs of each that reach into the other's box
+ * can cross (two lines to one hub meet near it and lie apart elsewhere).
+ */
+function crossings(
+  p: readonly Point[],
+  q: readonly Point[],
+  boxP: Rect,
+  boxQ: Rect,
+): readonly [number, number, Point][] {
   const out: [number, number, Point][] = [];
+  const meets = (s: Point, t: Point, box: Rect) =>
+    Math.max(s[0], t[0]) > box.left &&
+    Math.min(s[0], t[0]) < box.right &&
+    Math.max(s[1], t[1]) > box.top &&
+    Math.min(s[1], t[1]) < box.bottom;
+  const inQ: number[] = [];
+  for (let j = 0; j + 1 < q.length; j++) if (meets(q[j] as Point, q[j + 1] as Point, boxP)) inQ.push(j);
+  if (inQ.length === 0) return out;
   for (let i = 0; i + 1 < p.length; i++) {
     const a = p[i] as Point;
     const b = p[i + 1] as Point;
+    if (!meets(a, b, boxQ)) continue;
     const ax = a[0];
     const ay = a[1];
     const bx = b[0];
@@ -341,7 +381,7 @@ function crossings(p: readonly Point[], q: readonly Point[]): readonly [number, 
     const right = Math.max(ax, bx);
     const top = Math.min(ay, by);
     const bottom = Math.max(ay, by);
-    for (let j = 0; j + 1 < q.length; j++) {
+    for (const j of inQ) {
       const c = q[j] as Point;
       const d = q[j + 1] as Point;
       const cx = c[0];
