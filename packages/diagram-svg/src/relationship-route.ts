@@ -358,10 +358,7 @@ function routeAnew(
     };
   });
   const drawn = routes.filter((route): route is Route => route !== null);
-  separateLanes(
-    memory ? nearRerouted(drawn) : drawn,
-    obstacles.tables.map((box) => rect(box, 0)),
-  );
+  separateLanes(memory ? nearRerouted(drawn) : drawn, tableRects);
   for (const route of drawn) route.points = simplify(route.points);
   // Lines to one row that cross trade their ways beyond the crossing (and their places on the row).
   uncrossRows(
@@ -370,12 +367,11 @@ function routeAnew(
     tableRects,
     (at) => routes[at]?.settled !== true,
     (a, b) => {
-      const endsA = ends[a.route]!;
-      const endsB = ends[b.route]!;
-      [endsA[a.end], endsB[b.end]] = [endsB[b.end], endsA[a.end]];
-      const bordersA = borders[a.route]!;
-      const bordersB = borders[b.route]!;
-      [bordersA[a.end], bordersB[b.end]] = [bordersB[b.end], bordersA[a.end]];
+      for (const ys of [ends, borders]) {
+        const ofA = ys[a.route]!;
+        const ofB = ys[b.route]!;
+        [ofA[a.end], ofB[b.end]] = [ofB[b.end], ofA[a.end]];
+      }
     },
   );
   for (const route of drawn) {

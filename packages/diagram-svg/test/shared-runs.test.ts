@@ -59,10 +59,11 @@ describe('shared runs', () => {
     expect(slanting(drawing)).toEqual([]);
   });
 
-  it('a tall hub with its key row at the top: the fan of 50 lines gathers beside the table, no two share a run', () => {
+  it('a tall hub with its key row at the top: the fan of 50 lines stays beside the table, no two share a run', () => {
     // 50 ends on orgs.id fan out 250 px; centred on the row (48 px below the table's top) the fan reached
-    // 80 px above the band its lines gather in, where they all ran on the few px of column beside the table
-    // (3 shared runs and a slanted end before the fan was kept beside the table's height).
+    // 80 px above the band its lines then gathered in, where they all ran on the few px of column beside the
+    // table (3 shared runs and a slanted end before the fan was kept beside the table's height). A fanned
+    // row's lines no longer gather there: each reaches its approach point in a lane of its own.
     const referencing = Array.from({ length: 50 }, (_, n) => ({
       name: `t${n}`,
       left: 100,

@@ -74,13 +74,13 @@ export function uncrossRows(
   let trades = 0;
   for (const group of groups) {
     const members = group.ends.filter((member) => routes[member.route] && movable(member.route));
+    if (members.length < 2) continue;
     const near = {
       left: group.table.left - NEAR_ROW,
       right: group.table.right + NEAR_ROW,
       top: group.table.top - NEAR_ROW,
       bottom: group.table.bottom + NEAR_ROW,
     };
-    if (members.length < 2) continue;
     uncrosser.turnsLeft = TURNS_PER_END * members.length;
     for (let pass = 0; pass < PASSES && uncrosser.turnsLeft > 0; pass++) {
       let traded = 0;
@@ -213,8 +213,12 @@ class Uncrosser {
       if (within(movedCorner, near) || within(movedNext, near)) continue;
       const clear = moved.every((run) => {
         if (!this.runs.clearBeside(run, skipA, skipB)) return false;
-        for (let k = 1; k < partner.length; k++)
-          if (besideWithin(run, [partner[k - 1] as Point, partner[k] as Point])) return false;
+        const span = spanOf(run[0], run[1]);
+        if (span === null) return true;
+        for (let k = 1; k < partner.length; k++) {
+          const other = spanOf(partner[k - 1] as Point, partner[k] as Point);
+          if (other !== null && besideWithin(span, other)) return false;
+        }
         return true;
       });
       if (!clear) continue;
@@ -264,12 +268,35 @@ class Uncrosser {
   }
 }
 
-/** A run of a line: which line, its fixed coordinate and its extent along. */
-interface Entry {
-  route: number;
+/** An axis-parallel run: which way, its fixed coordinate (x of a vertical run) and its extent along. */
+interface Span {
+  vertical: boolean;
   line: number;
   from: number;
   to: number;
+}
+
+/** The run s–t as a Span; null when it has no length or slants. */
+function spanOf(s: Point, t: Point): Span | null {
+  if (s[0] === t[0] && s[1] !== t[1])
+    return { vertical: true, line: s[0], from: Math.min(s[1], t[1]), to: Math.max(s[1], t[1]) };
+  if (s[1] === t[1] && s[0] !== t[0])
+    return { vertical: false, line: s[1], from: Math.min(s[0], t[0]), to: Math.max(s[0], t[0]) };
+  return null;
+}
+
+/** Whether two runs run the same way closer than CLEAR, overlapping along it (or lie on one line). */
+function besideWithin(a: Span, b: Span): boolean {
+  return (
+    a.vertical === b.vertical &&
+    Math.abs(a.line - b.line) < CLEAR &&
+    Math.min(a.to, b.to) - Math.max(a.from, b.from) > INSIDE
+  );
+}
+
+/** A run of a line, and whose it is. */
+interface Entry extends Span {
+  route: number;
 }
 
 /**
@@ -291,19 +318,11 @@ class RunBuckets {
     }
     const keys: number[] = [];
     for (let at = 1; at < points.length; at++) {
-      const s = points[at - 1] as Point;
-      const t = points[at] as Point;
-      const vertical = s[0] === t[0];
-      if (vertical ? s[1] === t[1] : s[1] !== t[1]) continue;
-      const line = vertical ? s[0] : s[1];
-      const entry = {
-        route,
-        line,
-        from: vertical ? Math.min(s[1], t[1]) : Math.min(s[0], t[0]),
-        to: vertical ? Math.max(s[1], t[1]) : Math.max(s[0], t[0]),
-      };
+      const span = spanOf(points[at - 1] as Point, points[at] as Point);
+      if (span === null) continue;
+      const entry: Entry = { ...span, route };
       for (let along = Math.floor(entry.from / SPAN); along <= Math.floor(entry.to / SPAN); along++) {
-        const key = bucketKey(vertical, Math.floor(line / CLEAR), along);
+        const key = bucketKey(entry.vertical, Math.floor(entry.line / CLEAR), along);
         const bucket = this.buckets.get(key);
         if (bucket === undefined) this.buckets.set(key, [entry]);
         else bucket.push(entry);
@@ -315,18 +334,13 @@ class RunBuckets {
 
   /** Whether `run` keeps CLEAR off the runs beside it of every line but `skipA` and `skipB`. */
   clearBeside([s, t]: Run, skipA: number, skipB: number): boolean {
-    const vertical = s[0] === t[0];
-    if (vertical ? s[1] === t[1] : s[1] !== t[1]) return true;
-    const line = vertical ? s[0] : s[1];
-    const from = vertical ? Math.min(s[1], t[1]) : Math.min(s[0], t[0]);
-    const to = vertical ? Math.max(s[1], t[1]) : Math.max(s[0], t[0]);
-    const bucket = Math.floor(line / CLEAR);
+    const span = spanOf(s, t);
+    if (span === null) return true;
+    const bucket = Math.floor(span.line / CLEAR);
     for (let at = bucket - 1; at <= bucket + 1; at++) {
-      for (let along = Math.floor(from / SPAN); along <= Math.floor(to / SPAN); along++) {
-        for (const entry of this.buckets.get(bucketKey(vertical, at, along)) ?? []) {
-          if (entry.route === skipA || entry.route === skipB) continue;
-          if (Math.abs(entry.line - line) >= CLEAR) continue;
-          if (Math.min(to, entry.to) - Math.max(from, entry.from) > INSIDE) return false;
+      for (let along = Math.floor(span.from / SPAN); along <= Math.floor(span.to / SPAN); along++) {
+        for (const entry of this.buckets.get(bucketKey(span.vertical, at, along)) ?? []) {
+          if (entry.route !== skipA && entry.route !== skipB && besideWithin(span, entry)) return false;
         }
       }
     }
@@ -404,32 +418,6 @@ function crossings(
 /** Whether `value` lies between `s` and `t`, INSIDE or more from both. */
 function inside(value: number, s: number, t: number): boolean {
   return s < t ? value > s + INSIDE && value < t - INSIDE : value > t + INSIDE && value < s - INSIDE;
-}
-
-function isHorizontal(s: Point, t: Point): boolean {
-  return s[1] === t[1] && s[0] !== t[0];
-}
-
-function isVertical(s: Point, t: Point): boolean {
-  return s[0] === t[0] && s[1] !== t[1];
-}
-
-/** Whether two runs run the same way closer than CLEAR, overlapping along it (or lie on one line). */
-function besideWithin([s, t]: Run, [u, v]: Run): boolean {
-  const vertical = isVertical(s, t);
-  if (vertical ? !isVertical(u, v) : !(isHorizontal(s, t) && isHorizontal(u, v))) return false;
-  const across = vertical ? 0 : 1;
-  const along = 1 - across;
-  if (Math.abs((s[across] as number) - (u[across] as number)) >= CLEAR) return false;
-  const from = Math.max(
-    Math.min(s[along] as number, t[along] as number),
-    Math.min(u[along] as number, v[along] as number),
-  );
-  const to = Math.min(
-    Math.max(s[along] as number, t[along] as number),
-    Math.max(u[along] as number, v[along] as number),
-  );
-  return to - from > INSIDE;
 }
 
 function within(point: Point, area: Rect): boolean {
