@@ -12,7 +12,12 @@ export type Panel =
   | { kind: 'table'; table: string }
   | { kind: 'column'; table: string; column: string | null }
   | { kind: 'relationship' }
-  | { kind: 'note'; uuid: string }
+  /**
+   * `opened`: the uuid the note had when its panel opened. A note's uuid changes when the server's copy of
+   * it arrives after a save, and when its text is changed (a note is replaced, not updated); the panel's
+   * form stays the same form through those, so what is being written in it is kept.
+   */
+  | { kind: 'note'; uuid: string; opened?: string }
   | { kind: 'group'; name: string }
   | null;
 
@@ -56,7 +61,8 @@ export class EditorController {
       this.history.value = { canUndo: store.canUndo, canRedo: store.canRedo };
       const panel = this.panel.value;
       const renamed = panel?.kind === 'note' ? store.noteRenames.get(panel.uuid) : undefined;
-      if (renamed !== undefined) this.panel.value = { kind: 'note', uuid: renamed };
+      if (renamed !== undefined && panel?.kind === 'note')
+        this.panel.value = { kind: 'note', uuid: renamed, opened: panel.opened ?? panel.uuid };
     });
     autosave?.onChange((state) => {
       this.saveState.value = state;
@@ -303,7 +309,9 @@ export class EditorController {
       )
     ) {
       const made = this.document.value.sticky_notes.find((candidate) => !before.has(candidate.uuid));
-      if (made && this.panel.value?.kind === 'note') this.panel.value = { kind: 'note', uuid: made.uuid };
+      const panel = this.panel.value;
+      if (made && panel?.kind === 'note')
+        this.panel.value = { kind: 'note', uuid: made.uuid, opened: panel.opened ?? panel.uuid };
     }
   }
 

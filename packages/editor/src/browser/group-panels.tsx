@@ -43,13 +43,26 @@ export function GroupPanel({ editor, group }: { editor: EditorController; group:
   );
 }
 
-export function NotePanel({ editor, note }: { editor: EditorController; note: StickyNote }) {
+/**
+ * `opened`: the note's uuid when the panel opened. The form is drawn afresh for another note or other text
+ * (undo, another person's edit), not when the same note comes back from a save under a new uuid: keyed by
+ * the uuid, a save landing while the text was being written emptied the box back to the saved text.
+ */
+export function NotePanel({
+  editor,
+  note,
+  opened,
+}: {
+  editor: EditorController;
+  note: StickyNote;
+  opened: string;
+}) {
   return (
     <section class="editor-panel" aria-label="Sticky note">
       <h2>Sticky note</h2>
       <Problem editor={editor} place="note" />
       <form
-        key={note.uuid}
+        key={`${opened}\u0000${note.content}`}
         onSubmit={(event) => {
           event.preventDefault();
           const content = String(new FormData(event.currentTarget).get('content') ?? '');

@@ -566,6 +566,34 @@ describe('the editor (Chromium, whole embedded system)', () => {
     expect(stored.groups.map((group) => group.name)).toEqual(['billing']);
   });
 
+  it("When a new note's first save lands while its text is being written, then the text stays in the box and is saved", async () => {
+    const page = await suite.signedInPage(owner, '/');
+    const uuid = await newDiagram(page, 'Slow writer', 'PostgreSQL');
+    await page.getByRole('button', { name: 'Add note' }).click();
+    const text = page.getByRole('textbox', { name: 'Note text' });
+    await text.fill('Refunds need');
+    // The note's creation is saved meanwhile; the server's copy names the note with a uuid of its own.
+    await saved(page);
+    expect(await text.inputValue()).toBe('Refunds need');
+    await text.press('End');
+    await text.pressSequentially(' two approvals');
+    await page.getByRole('button', { name: 'Save note' }).click();
+    await saved(page);
+    const notes = async () =>
+      (
+        (await api(web, owner.token, 'GET', `/diagrams/${uuid}/schema-full`)).body.data as unknown as {
+          sticky_notes: { content: string }[];
+        }
+      ).sticky_notes.map((note) => note.content);
+    // "Saved" can still be on the page from the save before, for the moment until the status is drawn again.
+    let stored = await notes();
+    for (let tries = 0; tries < 40 && stored[0] !== 'Refunds need two approvals'; tries++) {
+      await page.waitForTimeout(250);
+      stored = await notes();
+    }
+    expect(stored).toEqual(['Refunds need two approvals']);
+  });
+
   it('When a person colours a table and a group, then the drawing shows it, it is saved, undo takes it back and a renamed group keeps it', async () => {
     const page = await suite.signedInPage(owner, '/');
     const uuid = await newDiagram(page, 'Coloured', 'PostgreSQL');
