@@ -60,6 +60,47 @@ function crossingsOf(routes: { points: Point[] }[]): number {
 }
 
 describe('uncrossRows', () => {
+  it("makes no trade that would leave a line along a table it does not end at (the other line's own table)", () => {
+    // B goes on over a table of its own (2 px off its bottom) before it turns into the row: taken over by A,
+    // that run would be A's along a table A does not connect.
+    const pair = (zones?: Rect[]) => {
+      const [a] = crossingPair();
+      const points: Point[] = [
+        [150, 100],
+        [400, 100],
+        [400, 60],
+        [450, 60],
+        [450, 34],
+        [500, 34],
+      ];
+      return [a!, { points, ...(zones ? { zones } : {}) }];
+    };
+    const beside: Rect = { left: 410, top: 20, right: 445, bottom: 58 };
+    const ownedByB = pair([{ left: 380, top: -10, right: 475, bottom: 88 }]);
+    expect(
+      uncrossRows(
+        ownedByB,
+        [ROW],
+        [HUB, beside],
+        () => true,
+        () => {},
+      ),
+    ).toBe(0);
+    expect(ownedByB.map((route) => route.points)).toEqual(pair().map((route) => route.points));
+    // The same table, a stranger to both: B ran along it before, A does after, so the trade is made.
+    const strangers = pair();
+    expect(
+      uncrossRows(
+        strangers,
+        [ROW],
+        [HUB, beside],
+        () => true,
+        () => {},
+      ),
+    ).toBe(1);
+    expect(crossingsOf(strangers)).toBe(0);
+  });
+
   it('two lines to one row that cross trade their ways beyond the crossing, their places on the row, and one turns a lane early', () => {
     const routes = crossingPair();
     expect(crossingsOf(routes)).toBe(1);

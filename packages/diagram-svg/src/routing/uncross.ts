@@ -53,6 +53,9 @@ export interface Row {
  * where their order is the row's.
  */
 const NEAR_ROW = 32;
+/** A run this close to a table's border over more than ALONG px runs along it (line-metrics' border runs). */
+const ALONG_WITHIN = 3;
+const ALONG = 10;
 
 type Route = { points: Point[] } | null | undefined;
 type Run = [Point, Point];
@@ -160,6 +163,14 @@ class Uncrosser {
         !this.turnEarly(newB, j + 1, newA, a.route, b.route, near)
       )
         continue;
+      // No more of the two along tables they do not end at than before: the way one takes over may pass a
+      // table of the other's as close as a line comes to its own, which would read as that table's outline
+      // (on Lago the trades took such runs from 8 to 17; with this check, 8).
+      if (
+        this.alongOthers(newA, a.route) + this.alongOthers(newB, b.route) >
+        this.alongOthers(p, a.route) + this.alongOthers(q, b.route) + 0.5
+      )
+        continue;
       routeA.points = a.end === 1 ? newA : newA.reverse();
       routeB.points = b.end === 1 ? newB : newB.reverse();
       this.index(a.route);
@@ -227,6 +238,41 @@ class Uncrosser {
       return true;
     }
     return false;
+  }
+
+  /**
+   * How far the line (route `route`'s ends) runs ALONG_WITHIN px or less beside the border of a table it does
+   * not end at, over more than ALONG px each (line-metrics' border runs).
+   */
+  private alongOthers(points: readonly Point[], route: number): number {
+    const zones = (this.routes[route] as { zones?: readonly Rect[] }).zones ?? [];
+    const own = (table: Rect) =>
+      zones.some(
+        (zone) =>
+          zone.left <= table.left &&
+          zone.right >= table.right &&
+          zone.top <= table.top &&
+          zone.bottom >= table.bottom,
+      );
+    let length = 0;
+    for (let k = 1; k < points.length; k++) {
+      const span = spanOf(points[k - 1] as Point, points[k] as Point);
+      if (span === null) continue;
+      const reach = ALONG_WITHIN;
+      const area = span.vertical
+        ? { left: span.line - reach, right: span.line + reach, top: span.from, bottom: span.to }
+        : { left: span.from, right: span.to, top: span.line - reach, bottom: span.line + reach };
+      this.tables.some(area, (table) => {
+        const [low, high, start, end] = span.vertical
+          ? [table.left, table.right, table.top, table.bottom]
+          : [table.top, table.bottom, table.left, table.right];
+        if (Math.abs(span.line - low) > reach && Math.abs(span.line - high) > reach) return false;
+        const overlap = Math.min(end, span.to) - Math.max(start, span.from);
+        if (overlap > ALONG && !own(table)) length += overlap;
+        return false;
+      });
+    }
+    return length;
   }
 
   /** Whether the run enters a table grown by `margin` on every side. */
