@@ -163,9 +163,10 @@ class Uncrosser {
         !this.turnEarly(newB, j + 1, newA, a.route, b.route, near)
       )
         continue;
-      // No more of the two along tables they do not end at than before: the way one takes over may pass a
-      // table of the other's as close as a line comes to its own, which would read as that table's outline
-      // (on Lago the trades took such runs from 8 to 17; with this check, 8).
+      // No more of the two along tables they do not end at than before (a line there reads as the table's
+      // outline): on Lago the trades took such runs from 8 to 17; with this check, 8. Where they came from is
+      // not pinned down (refusing only ways past the other line's own tables removed almost none), so the
+      // check compares the measure itself.
       if (
         this.alongOthers(newA, a.route) + this.alongOthers(newB, b.route) >
         this.alongOthers(p, a.route) + this.alongOthers(q, b.route) + 0.5
