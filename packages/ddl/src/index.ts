@@ -22,7 +22,7 @@ export { MAX_WARNINGS } from './result';
 export { LineMap, splitStatements } from './split';
 export { type MysqlStatementParser, parseMysqlStatements, type StatementParse } from './mysql';
 export { parseSqlsrvUnits, type SqlsrvUnitParser, type UnitParse } from './sqlsrv';
-export { ConversionPool, type ConversionPoolOptions } from './pool/conversion-pool';
+export { ConversionPool, type ConversionPoolOptions, type LayoutFinish } from './pool/conversion-pool';
 export {
   type Conversion,
   type ConversionLimits,

@@ -1,4 +1,5 @@
 // The pool of long-lived conversion workers, with real worker threads running the compiled entry.
+import path from 'node:path';
 import { ConversionPool, convertDdl, type DdlDriver } from '@dss/ddl';
 import { documentOf } from './conversion-document';
 
@@ -32,6 +33,29 @@ describe('ConversionPool', () => {
       expect(pool.busy).toBe(0);
       expect(pool.queued).toBe(0);
     });
+  });
+
+  it("should run the layout's last step (finishLayout) on each converted document, in the worker", async () => {
+    const pool = new ConversionPool({
+      size: 1,
+      timeoutMs: 20_000,
+      maxOldGenerationSizeMb: 512,
+      warmUp: false,
+      finishLayout: { module: path.join(__dirname, 'finish-layout-fixture.js'), name: 'moveRight' },
+    });
+    const ddl =
+      'CREATE TABLE a (id int PRIMARY KEY);\nCREATE TABLE b (id int PRIMARY KEY, a_id int REFERENCES a(id));';
+    try {
+      const outcome = await pool.convert('pgsql', ddl);
+      if (outcome.kind !== 'converted') throw new Error('expected a conversion');
+      const plain = await convertDdl('pgsql', ddl);
+      if (!plain.ok) throw new Error(plain.message);
+      expect(documentOf(outcome.result).tables.map((table) => table.left)).toEqual(
+        plain.document.tables.map((table) => table.left + 1000),
+      );
+    } finally {
+      await pool.close();
+    }
   });
 
   it('should answer timeout for a conversion over the limit, and convert the next job in a fresh worker', async () => {

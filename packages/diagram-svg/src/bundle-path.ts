@@ -7,3 +7,12 @@ export const drawBundlePath: string = path.resolve(__dirname, '..', 'dist', 'bro
 
 /** Absolute path of the zoom-and-pan bundle (served by the web app as /assets/viewport.js). */
 export const viewportBundlePath: string = path.resolve(__dirname, '..', 'dist', 'browser', 'viewport.js');
+
+/**
+ * The built module of the layout's last step (line-room.ts's `makeRoomForLines`), for the DDL conversion
+ * workers (packages/ddl's ConversionPoolOptions.finishLayout): a worker thread loads compiled JavaScript.
+ */
+export const lineRoomStep = {
+  module: path.resolve(__dirname, '..', 'dist', 'line-room.js'),
+  name: 'makeRoomForLines',
+} as const;

@@ -1,11 +1,12 @@
 export { diagramCss } from './css';
 export { themed } from './theme-css';
-export { drawBundlePath, viewportBundlePath } from './bundle-path';
+export { drawBundlePath, lineRoomStep, viewportBundlePath } from './bundle-path';
 export { type DrawFailure, type DrawProblem, type DrawResult, drawFromLocation } from './draw-page';
 export { type ChangeMark, type DiagramHighlight, emptyHighlight } from './highlight';
 export {
   type DiagramParts,
   type DrawnPart,
+  makeRoomForLines,
   type RenderOptions,
   renderDiagramParts,
   renderDiagramSvg,

@@ -155,6 +155,11 @@ export interface RoutingObstacles {
    * of every table the edit changed keep that path; only the others are routed again.
    */
   memory?: RouteMemory;
+  /**
+   * Leave out the trades between lines to one row (uncrossRows: half the routing's time on a large
+   * schema): for line-room.ts's passes, which read only where lines crowd.
+   */
+  withoutTrades?: true;
 }
 
 /**
@@ -368,19 +373,20 @@ function routeAnew(
   separateLanes(memory ? nearRerouted(drawn) : drawn, tableRects);
   for (const route of drawn) route.points = simplify(route.points);
   // Lines to one row that cross trade their ways beyond the crossing (and their places on the row).
-  uncrossRows(
-    routes,
-    rows,
-    tableRects,
-    (at) => routes[at]?.settled !== true,
-    (a, b) => {
-      for (const ys of [ends, borders]) {
-        const ofA = ys[a.route]!;
-        const ofB = ys[b.route]!;
-        [ofA[a.end], ofB[b.end]] = [ofB[b.end], ofA[a.end]];
-      }
-    },
-  );
+  if (obstacles.withoutTrades !== true)
+    uncrossRows(
+      routes,
+      rows,
+      tableRects,
+      (at) => routes[at]?.settled !== true,
+      (a, b) => {
+        for (const ys of [ends, borders]) {
+          const ofA = ys[a.route]!;
+          const ofB = ys[b.route]!;
+          [ofA[a.end], ofB[b.end]] = [ofB[b.end], ofA[a.end]];
+        }
+      },
+    );
   for (const route of drawn) {
     delete route.settled;
     delete route.zones;

@@ -27,6 +27,7 @@ import type { RouteMemory } from './routing/route-memory';
 // The editor's bundle takes this module as @dss/diagram-svg: what it uses of the package is exported here.
 export { RouteMemory, type RouteSeed } from './routing/route-memory';
 export { MarkupCache } from './markup-cache';
+export { makeRoomForLines } from './line-room';
 import type { MarkupCache } from './markup-cache';
 import { fitTableBoxes, tableBox } from './table-geometry';
 import { attributes, element, escapeXml, formatNumber, numberOf, textOf } from './xml';

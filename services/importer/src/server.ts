@@ -3,6 +3,7 @@
 // diagrams.CompleteImport, and a gRPC server with health and ParseDdl (a direct parse in the same pool,
 // for tooling, tests and the web editor's DBML pane). It holds nothing durable.
 import { type Conversion, ConversionPool, type DdlDriver } from '@dss/ddl';
+import { lineRoomStep } from '@dss/diagram-svg';
 import {
   type BusMessage,
   type BusSubscription,
@@ -65,6 +66,8 @@ export async function startImporterService({ config, logger, metrics, bus }: Imp
     warmUp: config.warmUp,
     sqlsrvIdleMs: config.sqlsrvIdleMs,
     parseThreads: config.parseThreads,
+    // A large schema's lines get room where the routed drawing lacks it (diagram-svg's line-room.ts).
+    finishLayout: lineRoomStep,
   });
   const inFlight = metrics.gauge('importer_jobs_in_flight', 'DDL import jobs being converted now');
   const queued = metrics.gauge(

@@ -5,6 +5,7 @@
 import { type DiagramDocument, documentToPatch, type Driver, normalize, validate } from '@dss/schema';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type ConversionOutcome, ConversionPool } from '@dss/ddl';
+import { lineRoomStep } from '@dss/diagram-svg';
 import type { McpConfig } from './config';
 import { errorResult } from './tool-results';
 
@@ -50,6 +51,8 @@ export function ddlConversionPool(config: Pick<McpConfig, 'ddlTimeoutMs' | 'ddlM
     timeoutMs: config.ddlTimeoutMs,
     maxOldGenerationSizeMb: config.ddlMaxHeapMb,
     warmUp: false,
+    // As the importer's: a large schema's lines get room where the routed drawing lacks it.
+    finishLayout: lineRoomStep,
   });
 }
 

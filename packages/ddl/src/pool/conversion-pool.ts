@@ -23,6 +23,18 @@ export interface ConversionPoolOptions {
   sqlsrvIdleMs?: number;
   /** Threads per worker parsing a SQL Server script's tables or a MySQL script's statements (itself plus helpers). */
   parseThreads?: number;
+  /**
+   * A last step of the layout, run by the workers on each converted document: the function `name` that the
+   * module `module` exports, from document to document. The services pass @dss/diagram-svg's
+   * `makeRoomForLines` (room for the lines where the routed drawing lacks it), a step that needs the router,
+   * which this package cannot depend on (the router's package depends on this one).
+   */
+  finishLayout?: LayoutFinish;
+}
+
+export interface LayoutFinish {
+  module: string;
+  name: string;
 }
 
 interface Job {
@@ -106,6 +118,7 @@ export class ConversionPool {
         sqlsrvIdleMs: this.options.sqlsrvIdleMs ?? 300_000,
         parseThreads: this.options.parseThreads ?? 1,
         maxOldGenerationSizeMb: this.options.maxOldGenerationSizeMb,
+        ...(this.options.finishLayout ? { finishLayout: this.options.finishLayout } : {}),
       } satisfies ConvertWorkerData,
       resourceLimits: {
         maxOldGenerationSizeMb: this.options.maxOldGenerationSizeMb,

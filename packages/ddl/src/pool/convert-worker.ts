@@ -15,6 +15,7 @@
 // MySQL script's statements (the slowest steps of those imports; PostgreSQL's parser is fast enough). A
 // helper that dies makes the job a crash (redelivered), never a failed import.
 import { parentPort, Worker, workerData } from 'node:worker_threads';
+import type { DiagramDocument } from '@dss/schema';
 import { convertDbml } from '../dbml';
 import { convertDdl } from '../index';
 import { parseMysqlStatements, type StatementParse } from '../mysql';
@@ -43,6 +44,8 @@ export interface ConvertWorkerData {
    * after this long without work so the memory goes back (0: kept). Kept when SQL Server is warmed up.
    */
   sqlsrvIdleMs?: number;
+  /** Converter: the layout's last step (ConversionPoolOptions.finishLayout). */
+  finishLayout?: { module: string; name: string };
 }
 
 type ParseKind = 'sqlsrv' | 'mysql';
@@ -198,12 +201,14 @@ function runConverter(): void {
   const ready = data.warmUp.length > 0 ? warmUp() : Promise.resolve();
   void ready.then(() => port.postMessage({ ready: true }));
 
+  const finish = layoutFinish(data.finishLayout);
   port.on('message', (request: ConversionRequest) => {
     helperFailure = null;
     void ready
       .then(() =>
         (request.format === 'dbml' ? convertDbml : convertDdl)(request.driver, request.ddl, options),
       )
+      .then((result) => (result.ok && finish ? { ...result, document: finish(result.document) } : result))
       .then(
         (result) => {
           const failure = helperFailure as Error | null;
@@ -214,6 +219,16 @@ function runConverter(): void {
           port.postMessage({ id: request.id, crash: error instanceof Error ? error.message : String(error) }),
       );
   });
+}
+
+/** The function that finishes each document's layout, loaded once (a module that fails to load fails the worker). */
+function layoutFinish(
+  named: ConvertWorkerData['finishLayout'],
+): ((document: DiagramDocument) => DiagramDocument) | null {
+  if (named === undefined) return null;
+  const finish: unknown = require(named.module)[named.name];
+  if (typeof finish !== 'function') throw new Error(`${named.module} exports no function ${named.name}`);
+  return finish as (document: DiagramDocument) => DiagramDocument;
 }
 
 /**

@@ -2,6 +2,7 @@
 // what is selected, which panel is open, the last refused edit and the save state, as signals the
 // components read. Every button, shortcut, drag and test goes through these methods.
 import { signal } from '@preact/signals';
+import { makeRoomForLines } from '@dss/diagram-svg';
 import { type DiagramDocument, type DocumentTable, reLayOut } from '@dss/schema';
 import { type EditPatch, isEmptyPatch, patchBetween, writtenColumn } from '../changes';
 import { freeSpotFor, type Rect } from '../placement';
@@ -380,12 +381,12 @@ export class EditorController {
   }
 
   /**
-   * Lays out every table, group and note anew (the layout an import gets), as one undo step saved like
-   * any move.
+   * Lays out every table, group and note anew (the layout an import gets, room for a large schema's lines
+   * included), as one undo step saved like any move.
    */
   autoLayout(): void {
     const before = this.document.value;
-    const patch = patchBetween(before, reLayOut(before));
+    const patch = patchBetween(before, makeRoomForLines(reLayOut(before)));
     if (!isEmptyPatch(patch)) this.edit('Auto-layout', patch, 'toolbar');
   }
 
