@@ -6,6 +6,7 @@
 // with one key are serialised by an advisory lock, so two identical requests at the same moment make one
 // diagram. A failed create stores nothing, so it is never replayed.
 import { createHash, randomUUID } from 'node:crypto';
+import { makeRoomForLines } from '@dss/diagram-svg';
 import {
   enqueueEvent,
   ensureWithinBytes,
@@ -363,7 +364,9 @@ async function createFromPatch(
 
   const { patch, warnings } = validPatch(input.schemaJson, input.driver);
   checkTablesCap(caller, patch.tables.length);
-  const document = apply(emptyDocument(input.driver), patch).document;
+  // Laid out as an import is: for a large schema, room for its lines where they crowd (the importer's
+  // conversion workers run the same step).
+  const document = makeRoomForLines(apply(emptyDocument(input.driver), patch).document);
   const counts = documentCounts(document);
 
   return withTransaction(context.pool, async (client) => {
