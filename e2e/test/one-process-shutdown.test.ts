@@ -33,10 +33,23 @@ interface Outcome {
   error?: string;
 }
 
-function send(url: string, agent: http.Agent | false, token: string, body?: string): Promise<Outcome> {
+/**
+ * One request and its outcome. With `rest`, the body is sent in two parts: the first at once, the rest only
+ * when `rest` resolves, so the request stays in flight for as long as the caller decides.
+ */
+function send(
+  url: string,
+  agent: http.Agent | false,
+  token: string,
+  body?: string,
+  rest?: Promise<void>,
+): Promise<Outcome> {
   return new Promise((resolve) => {
     const headers: http.OutgoingHttpHeaders = { authorization: `Bearer ${token}` };
-    if (body) headers['content-type'] = 'application/json';
+    if (body) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = Buffer.byteLength(body);
+    }
     const request = http.request(url, { agent, method: body ? 'POST' : 'GET', headers }, (response) => {
       response.resume();
       response.on('end', () =>
@@ -49,43 +62,12 @@ function send(url: string, agent: http.Agent | false, token: string, body?: stri
     request.on('error', (error: NodeJS.ErrnoException) =>
       resolve({ at: Date.now(), error: error.code ?? error.message }),
     );
-    request.end(body);
-  });
-}
-
-/**
- * A create whose body is sent in two parts: the first at once, the rest only when `rest` resolves, so the
- * request is in flight, on its own connection, for as long as the caller decides.
- */
-function slowUpload(url: string, token: string, body: string, rest: Promise<void>): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const request = http.request(
-      url,
-      {
-        agent: false,
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-        },
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () =>
-          resolve({ at: Date.now(), status: response.statusCode, connection: response.headers.connection }),
-        );
-        response.on('error', (error: NodeJS.ErrnoException) =>
-          resolve({ at: Date.now(), error: error.code ?? error.message }),
-        );
-      },
-    );
-    request.on('error', (error: NodeJS.ErrnoException) =>
-      resolve({ at: Date.now(), error: error.code ?? error.message }),
-    );
-    const half = Math.floor(body.length / 2);
-    request.write(body.slice(0, half));
-    void rest.then(() => request.end(body.slice(half)));
+    if (body === undefined || rest === undefined) request.end(body);
+    else {
+      const half = Math.floor(body.length / 2);
+      request.write(body.slice(0, half));
+      void rest.then(() => request.end(body.slice(half)));
+    }
   });
 }
 
@@ -178,8 +160,9 @@ describeOnOwnStack('SIGTERM to the one-process system under 20 concurrent client
     signalledAt = Date.now();
     const exited = system.kill('SIGTERM');
     // Sent as the drain starts, its body finished only once a new connection has been refused.
-    const uploaded = slowUpload(
+    const uploaded = send(
       `${system.baseUrl}/diagrams`,
+      false,
       system.token,
       JSON.stringify({ name: 'Slow upload', driver: 'pgsql', ddl: ddlScript(3) }),
       listenerClosed,

@@ -18,9 +18,12 @@ export type Panel =
    * it arrives after a save, and when its text is changed (a note is replaced, not updated); the panel's
    * form stays the same form through those, so what is being written in it is kept.
    */
-  | { kind: 'note'; uuid: string; opened?: string }
+  | { kind: 'note'; uuid: string; opened: string }
   | { kind: 'group'; name: string }
   | null;
+
+/** A panel to open: a note's is opened under the uuid it has now (`opened` is set from it). */
+export type PanelToOpen = Exclude<Panel, { kind: 'note' }> | { kind: 'note'; uuid: string };
 
 export interface Refusal {
   /** Where the edit was made (a panel or the canvas), so the message is shown there. */
@@ -63,7 +66,7 @@ export class EditorController {
       const panel = this.panel.value;
       const renamed = panel?.kind === 'note' ? store.noteRenames.get(panel.uuid) : undefined;
       if (renamed !== undefined && panel?.kind === 'note')
-        this.panel.value = { kind: 'note', uuid: renamed, opened: panel.opened ?? panel.uuid };
+        this.panel.value = { ...panel, uuid: renamed };
     });
     autosave?.onChange((state) => {
       this.saveState.value = state;
@@ -125,9 +128,9 @@ export class EditorController {
     if (names.length === 1) this.openPanel({ kind: 'table', table: names[0]! });
   }
 
-  openPanel(panel: Panel): void {
+  openPanel(panel: PanelToOpen): void {
     this.refusal.value = null;
-    this.panel.value = panel;
+    this.panel.value = panel?.kind === 'note' ? { ...panel, opened: panel.uuid } : panel;
   }
 
   closePanel(): void {
@@ -312,7 +315,7 @@ export class EditorController {
       const made = this.document.value.sticky_notes.find((candidate) => !before.has(candidate.uuid));
       const panel = this.panel.value;
       if (made && panel?.kind === 'note')
-        this.panel.value = { kind: 'note', uuid: made.uuid, opened: panel.opened ?? panel.uuid };
+        this.panel.value = { ...panel, uuid: made.uuid };
     }
   }
 

@@ -99,7 +99,7 @@ function Side({ editor }: { editor: EditorController }) {
   }
   if (panel?.kind === 'note') {
     const note = editor.document.value.sticky_notes.find((candidate) => candidate.uuid === panel.uuid);
-    if (note) return <NotePanel editor={editor} note={note} opened={panel.opened ?? panel.uuid} />;
+    if (note) return <NotePanel editor={editor} note={note} opened={panel.opened} />;
   }
   if (panel?.kind === 'table' || panel?.kind === 'column') {
     const table = editor.table(panel.table);
