@@ -364,8 +364,8 @@ async function createFromPatch(
 
   const { patch, warnings } = validPatch(input.schemaJson, input.driver);
   checkTablesCap(caller, patch.tables.length);
-  // Laid out as an import is: for a large schema, room for its lines where they crowd (the importer's
-  // conversion workers run the same step).
+  // Laid out as an import is (a create carries no positions): for a large schema, room for its lines where
+  // they crowd (the importer's conversion workers run the same step).
   const document = makeRoomForLines(apply(emptyDocument(input.driver), patch).document);
   const counts = documentCounts(document);
 

@@ -1,3 +1,5 @@
+import { makeRoomForLines } from '@dss/diagram-svg';
+import { generatedDiagram, generateSchemaPatch } from '@dss/diagram-svg/src/bench/schema-generator';
 import {
   createFromPatch,
   type DiagramsHarness,
@@ -87,6 +89,26 @@ describe('Diagrams.CreateDiagram from a schema patch (real PostgreSQL, real gRPC
       }
       const [a, b] = tables;
       expect(a!.left !== b!.left || a!.top !== b!.top).toBe(true);
+    });
+
+    it('should lay out a large schema as an import does, room for its lines included', async () => {
+      const shape = { tables: 120, relationships: 280 };
+      const framesOf = (tables: { name: string; left: number; top: number }[]) =>
+        Object.fromEntries(tables.map((table) => [table.name, [table.left, table.top]]));
+      const storedTables = async (uuid: string) => {
+        const { rows } = await query(
+          'SELECT document FROM diagrams.diagram_contents WHERE diagram_uuid = $1',
+          [uuid],
+        );
+        return JSON.parse(rows[0].document).tables as { name: string; left: number; top: number }[];
+      };
+      const laidOut = await createFromPatch(harness.client, newPrincipal(), generateSchemaPatch(shape), {
+        driver: 'pgsql',
+      });
+      const expected = makeRoomForLines(generatedDiagram(shape));
+      expect(framesOf(await storedTables(laidOut.diagram!.uuid))).toEqual(framesOf(expected.tables));
+      // The step moved tables: the layout alone puts some elsewhere.
+      expect(framesOf(generatedDiagram(shape).tables)).not.toEqual(framesOf(expected.tables));
     });
 
     it('should write the first version with author, source create, source id and the document', async () => {
