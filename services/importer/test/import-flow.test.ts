@@ -1,6 +1,8 @@
 // The DDL create flow end to end in the embedded system: gateway → diagrams (outbox) → in-process bus →
 // importer (worker thread) → diagrams.CompleteImport.
 import { randomUUID } from 'node:crypto';
+import { convertDdl } from '@dss/ddl';
+import { makeRoomForLines } from '@dss/diagram-svg';
 import { createServiceClient, type ServiceClient } from '@dss/platform';
 import { startTestSystem, type TestSystem } from '@dss/system';
 
@@ -44,7 +46,20 @@ function api(system: TestSystem, token: string) {
     get: (uuid: string) => call('GET', `/diagrams/${uuid}`),
     list: () => call('GET', '/diagrams?limit=100'),
     schema: (uuid: string) => call('GET', `/diagrams/${uuid}/schema`),
+    schemaFull: (uuid: string) => call('GET', `/diagrams/${uuid}/schema-full`),
   };
+}
+
+/** A hub every table references, each table also the one before it and the one ten before it. */
+function hubAndChainsDdl(tables: number): string {
+  const out = ['CREATE TABLE hub (id bigint PRIMARY KEY, name text NOT NULL);'];
+  for (let i = 1; i < tables; i++) {
+    const refs = ['hub_id bigint REFERENCES hub (id)'];
+    if (i > 1) refs.push(`t${i - 1}_id bigint REFERENCES t${i - 1} (id)`);
+    if (i > 10) refs.push(`t${i - 10}_id bigint REFERENCES t${i - 10} (id)`);
+    out.push(`CREATE TABLE t${i} (id bigint PRIMARY KEY, note text, ${refs.join(', ')});`);
+  }
+  return out.join('\n');
 }
 
 describe('DDL create through the importer (embedded system, in-process bus)', () => {
@@ -73,6 +88,21 @@ describe('DDL create through the importer (embedded system, in-process bus)', ()
     expect(again.status).toBe(200);
     expect(again.body.replayed).toBe(true);
     expect(again.body.data.uuid).toBe(created.body.data.uuid);
+  });
+
+  it("should store a large schema's layout with room made for its lines (the conversion workers' last step)", async () => {
+    const ddl = hubAndChainsDdl(110);
+    const created = await client.create('Hub and chains', ddl);
+    expect(created.status).toBe(201);
+    const stored = (await client.schemaFull(created.body.data.uuid)).body.data.tables as Json[];
+    const converted = await convertDdl('pgsql', ddl);
+    if (!converted.ok) throw new Error(converted.message);
+    const framesOf = (tables: Json[]) =>
+      Object.fromEntries(tables.map((table) => [table.name, [table.left, table.top]]));
+    const roomy = framesOf(makeRoomForLines(converted.document).tables);
+    expect(framesOf(stored)).toEqual(roomy);
+    // The step moved tables: the layout alone puts them elsewhere.
+    expect(framesOf(converted.document.tables)).not.toEqual(roomy);
   });
 
   it('should import what it can read and list the rest as the diagram’s warnings (create, GET and list)', async () => {
