@@ -65,8 +65,7 @@ export class EditorController {
       this.history.value = { canUndo: store.canUndo, canRedo: store.canRedo };
       const panel = this.panel.value;
       const renamed = panel?.kind === 'note' ? store.noteRenames.get(panel.uuid) : undefined;
-      if (renamed !== undefined && panel?.kind === 'note')
-        this.panel.value = { ...panel, uuid: renamed };
+      if (renamed !== undefined && panel?.kind === 'note') this.panel.value = { ...panel, uuid: renamed };
     });
     autosave?.onChange((state) => {
       this.saveState.value = state;
@@ -314,8 +313,7 @@ export class EditorController {
     ) {
       const made = this.document.value.sticky_notes.find((candidate) => !before.has(candidate.uuid));
       const panel = this.panel.value;
-      if (made && panel?.kind === 'note')
-        this.panel.value = { ...panel, uuid: made.uuid };
+      if (made && panel?.kind === 'note') this.panel.value = { ...panel, uuid: made.uuid };
     }
   }
 
