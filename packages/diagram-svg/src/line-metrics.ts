@@ -2,7 +2,8 @@
 // geometry tests: line crossings, pairs of lines running close together (2–8 px apart for more than
 // 80 px: a wall of wires no eye can follow), lines running along a table they do not connect (within 3 px
 // of its border: they read as part of it), and line length measured in table widths.
-import type { Drawing, MeasuredBox } from './geometry-check';
+import { lengthAlongEdge } from './along-edge';
+import type { Drawing } from './geometry-check';
 
 interface Run {
   line: number;
@@ -139,21 +140,13 @@ export function borderRuns(drawing: Drawing, within = 3, minimum = 10): BorderRu
     const relationship = drawing.relationships[run.id]!;
     for (const table of drawing.tables) {
       if (table.name === relationship.source || table.name === relationship.target) continue;
-      const length = alongBorder(run, table.box, within);
+      const { left, top, width, height } = table.box;
+      const length = lengthAlongEdge(run, { left, right: left + width, top, bottom: top + height }, within);
       if (length > minimum)
         out.push({ relationship: relationship.id, table: table.name, length: Math.round(length) });
     }
   }
   return out;
-}
-
-function alongBorder(run: Run, box: MeasuredBox, within: number): number {
-  const [low, high, along0, along1] = run.vertical
-    ? [box.left, box.left + box.width, box.top, box.top + box.height]
-    : [box.top, box.top + box.height, box.left, box.left + box.width];
-  const nearEdge = Math.abs(run.across - low) <= within || Math.abs(run.across - high) <= within;
-  if (!nearEdge) return 0;
-  return Math.max(0, Math.min(run.to, along1) - Math.max(run.from, along0));
 }
 
 /** The median line length divided by the median table width. */

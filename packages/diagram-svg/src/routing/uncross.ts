@@ -7,6 +7,7 @@
 // run closer than a lane), the two are left crossing. It runs after the lanes are separated, and moves
 // nothing else. Each trade takes a crossing away and adds a bend to each of the two lines (the layout
 // benchmark counts both). The passes are bounded.
+import { lengthAlongEdge } from '../along-edge';
 import type { Point, Rect } from './grid-search';
 import { entersTable, TableIndex } from './lanes';
 
@@ -152,6 +153,8 @@ class Uncrosser {
     }
     const p = towards(routeA.points, a.end);
     const q = towards(routeB.points, b.end);
+    // How far the two run along tables they do not end at now: measured once, at the first candidate.
+    let alongBefore: number | undefined;
     for (const [i, j, x] of crossings(p, q, boxA, boxB)) {
       if (within(x, near)) continue;
       // Points are never changed in place (an early turn puts new ones), so the two can share them.
@@ -167,11 +170,8 @@ class Uncrosser {
       // outline): on Lago the trades took such runs from 8 to 17; with this check, 8. Where they came from is
       // not pinned down (refusing only ways past the other line's own tables removed almost none), so the
       // check compares the measure itself.
-      if (
-        this.alongOthers(newA, a.route) + this.alongOthers(newB, b.route) >
-        this.alongOthers(p, a.route) + this.alongOthers(q, b.route) + 0.5
-      )
-        continue;
+      alongBefore ??= this.alongOthers(p, a.route) + this.alongOthers(q, b.route);
+      if (this.alongOthers(newA, a.route) + this.alongOthers(newB, b.route) > alongBefore + 0.5) continue;
       routeA.points = a.end === 1 ? newA : newA.reverse();
       routeB.points = b.end === 1 ? newB : newB.reverse();
       this.index(a.route);
@@ -263,12 +263,9 @@ class Uncrosser {
       const area = span.vertical
         ? { left: span.line - reach, right: span.line + reach, top: span.from, bottom: span.to }
         : { left: span.from, right: span.to, top: span.line - reach, bottom: span.line + reach };
+      const run = { vertical: span.vertical, across: span.line, from: span.from, to: span.to };
       this.tables.some(area, (table) => {
-        const [low, high, start, end] = span.vertical
-          ? [table.left, table.right, table.top, table.bottom]
-          : [table.top, table.bottom, table.left, table.right];
-        if (Math.abs(span.line - low) > reach && Math.abs(span.line - high) > reach) return false;
-        const overlap = Math.min(end, span.to) - Math.max(start, span.from);
+        const overlap = lengthAlongEdge(run, table, reach);
         if (overlap > ALONG && !own(table)) length += overlap;
         return false;
       });
