@@ -5,9 +5,9 @@
 import { lengthAlongEdge } from './along-edge';
 import type { Drawing } from './geometry-check';
 
-interface Run {
+export interface Run {
   line: number;
-  /** Index of the relationship in the drawing. */
+  /** Index of the line (the relationship in the drawing). */
   id: number;
   vertical: boolean;
   /** Position across (x of a vertical run, y of a horizontal one) and its extent along. */
@@ -16,10 +16,10 @@ interface Run {
   to: number;
 }
 
-function runsOf(drawing: Drawing): Run[] {
+/** The horizontal and vertical runs of polylines (a fan's slant is neither), each with its line's index. */
+export function runsOf(lines: readonly { points: readonly [number, number][] }[]): Run[] {
   const runs: Run[] = [];
-  drawing.relationships.forEach((relationship, id) => {
-    const points = relationship.points;
+  lines.forEach(({ points }, id) => {
     for (let at = 1; at < points.length; at++) {
       const [x1, y1] = points[at - 1] as [number, number];
       const [x2, y2] = points[at] as [number, number];
@@ -71,7 +71,7 @@ export function sharedEndCrossings(drawing: Drawing): number {
 
 /** Calls `visit` with the two relationships' indices at each crossing (lineCrossings' points). */
 function forEachCrossing(drawing: Drawing, visit: (horizontal: number, vertical: number) => void): void {
-  const runs = runsOf(drawing);
+  const runs = runsOf(drawing.relationships);
   const vertical = runs.filter((run) => run.vertical).sort((a, b) => a.across - b.across);
   const horizontal = runs.filter((run) => !run.vertical);
   for (const h of horizontal) {
@@ -100,7 +100,9 @@ export interface NearParallel {
 
 /** Pairs of relationships that run side by side 2–8 px apart over more than `minimum` px in total. */
 export function nearParallelPairs(drawing: Drawing, minimum = 80, near = 2, far = 8): NearParallel[] {
-  const runs = runsOf(drawing).sort((a, b) => Number(a.vertical) - Number(b.vertical) || a.across - b.across);
+  const runs = runsOf(drawing.relationships).sort(
+    (a, b) => Number(a.vertical) - Number(b.vertical) || a.across - b.across,
+  );
   const together = new Map<string, number>();
   for (let i = 0; i < runs.length; i++) {
     const a = runs[i] as Run;
@@ -135,7 +137,7 @@ export interface BorderRun {
  */
 export function borderRuns(drawing: Drawing, within = 3, minimum = 10): BorderRun[] {
   const out: BorderRun[] = [];
-  const runs = runsOf(drawing);
+  const runs = runsOf(drawing.relationships);
   for (const run of runs) {
     const relationship = drawing.relationships[run.id]!;
     for (const table of drawing.tables) {

@@ -1,23 +1,24 @@
-// Room for the lines where the drawing needs it, after a large whole schema's layout (an import, or
-// "Auto-layout"). The layout (packages/schema) keeps every table a fixed gap from the next, and spreads a
-// large schema evenly; but the router then sends 7 to 18 lines down some of those gaps, whose lanes end up
-// 3–5 px apart, a wall of wires. So: route the laid-out drawing once, find each corridor where lines run
-// side by side closer than LANE, and widen it by moving every table past it (to the right of a vertical
-// corridor, below a horizontal one) by what its lines lack. Moving whole sides of the drawing keeps every
-// table's order along both axes and only ever widens a gap, so nothing can come to overlap and no line
-// has to change its way; the next routing spreads the lanes into the room. Two passes (the first one's
-// wider corridors let some lines take other ways, which squeezes a few new ones).
+// Room for the lines where the drawing needs it, after a large whole schema's layout (an import, a create
+// from a JSON schema, or "Auto-layout"). The layout (packages/schema) keeps every table a fixed gap from the
+// next, and spreads a large schema evenly; but the router then sends 7 to 18 lines down some of those gaps,
+// whose lanes end up 3–5 px apart, a wall of wires. So: route the laid-out drawing once (without the trades
+// between lines to one row, half the routing's time, which barely move the corridors), find each corridor
+// where lines run side by side closer than LANE, and widen it by moving every table past it (to the right
+// of a vertical corridor, below a horizontal one) by what its lines lack. Moving whole sides of the drawing
+// keeps every table's order along both axes and only ever widens a gap, so nothing can come to overlap;
+// the next routing spreads the lanes into the room. Two passes (the first one's wider corridors let some
+// lines take other ways, which squeezes a few new ones).
 //
 // The layout lives in packages/schema and the router here, which depends on it; so the step runs where
-// both are at hand: the conversion workers of an import (packages/ddl's pool loads this module by name)
-// and the editor's Auto-layout. Measurements (package README, "Room for the lines"): near-parallel pairs
-// on Lago's 139 tables 117 -> 56, generated 300 452 -> 149; crossings fall too; lines grow ~10% longer.
+// both are at hand: the DDL conversion workers (packages/ddl's pool loads this module by path), the
+// diagrams service's create from a JSON schema, and the editor's Auto-layout. Measurements (package README,
+// "Room for the lines"): near-parallel pairs on Lago's 139 tables 117 -> 75, generated 300 452 -> 118;
+// crossings fall too; lines grow ~10% longer.
 import { type DiagramDocument, WHOLE_SCHEMA } from '@dss/schema';
-import { emptyHighlight } from './highlight';
-import { RelationshipEndpoints } from './relationship-endpoints';
-import { routeAll } from './relationship-route';
-import { fitTableBoxes, tableBox } from './table-geometry';
-import { textOf } from './xml';
+import { type Run, runsOf } from './line-metrics';
+import type { Route } from './relationship-route';
+import { routeDrawing } from './route-drawing';
+import { fitTableBoxes } from './table-geometry';
 
 /** The least distance wanted between two lines running side by side (issue 26's 8 px at 100%). */
 const LANE = 8;
@@ -29,13 +30,6 @@ const PASSES = 2;
  * corpus's 30–70-table schemas keep the layout they have.
  */
 export const ROOM_FROM = 100;
-
-interface Run {
-  line: number;
-  across: number;
-  from: number;
-  to: number;
-}
 
 /** Where the drawing is cut and how far everything past the cut moves. */
 interface Cut {
@@ -53,8 +47,8 @@ export function makeRoomForLines(document: DiagramDocument): DiagramDocument {
   let current = document;
   for (let pass = 0; pass < PASSES; pass++) {
     const lines = routedLines(current);
-    const across = cutsOf(runsOf(lines, true));
-    const down = cutsOf(runsOf(lines, false));
+    const across = cutsOf(corridorRuns(lines, true));
+    const down = cutsOf(corridorRuns(lines, false));
     if (across.length === 0 && down.length === 0) break;
     current = {
       ...current,
@@ -77,34 +71,17 @@ function wantsRoom(document: DiagramDocument): boolean {
   );
 }
 
-/** Each relationship's line as the drawing routes it (render.ts's routing, without the markup). */
-function routedLines(document: DiagramDocument): [number, number][][] {
-  const tables = document.tables;
-  fitTableBoxes(tables);
-  const endpoints = new RelationshipEndpoints(document, emptyHighlight());
-  const resolved = document.relationships
-    .map((relationship) => endpoints.resolve(relationship))
-    .filter((link) => link !== null);
-  const routes = routeAll(
-    resolved.map((link) => ({ ...link, key: textOf(link.relationship.uuid) })),
-    { tables: tables.map(tableBox), others: [], withoutTrades: true },
-  );
-  return routes.map((route) => route.points);
+/** Each relationship's line as the drawing routes it (without the trades: see the header). */
+function routedLines(document: DiagramDocument): Route[] {
+  fitTableBoxes(document.tables);
+  return routeDrawing(document, { withoutTrades: true }).routes;
 }
 
 /** The vertical runs (x across, y along) or the horizontal ones, longer than MINIMUM_RUN, by position across. */
-function runsOf(lines: readonly [number, number][][], vertical: boolean): Run[] {
-  const runs: Run[] = [];
-  lines.forEach((points, line) => {
-    for (let at = 1; at < points.length; at++) {
-      const [x1, y1] = points[at - 1] as [number, number];
-      const [x2, y2] = points[at] as [number, number];
-      const [across1, across2, along1, along2] = vertical ? [x1, x2, y1, y2] : [y1, y2, x1, x2];
-      if (Math.abs(across1 - across2) > 0.01 || Math.abs(along2 - along1) <= MINIMUM_RUN) continue;
-      runs.push({ line, across: across1, from: Math.min(along1, along2), to: Math.max(along1, along2) });
-    }
-  });
-  return runs.sort((a, b) => a.across - b.across);
+function corridorRuns(lines: readonly Route[], vertical: boolean): Run[] {
+  return runsOf(lines)
+    .filter((run) => run.vertical === vertical && run.to - run.from > MINIMUM_RUN)
+    .sort((a, b) => a.across - b.across);
 }
 
 /**
@@ -125,7 +102,7 @@ function cutsOf(runs: readonly Run[]): Cut[] {
     for (let j = i + 1; j < runs.length; j++) {
       const b = runs[j] as Run;
       if (b.across - a.across >= LANE) break;
-      if (a.line !== b.line && Math.min(a.to, b.to) - Math.max(a.from, b.from) > MINIMUM_RUN)
+      if (a.id !== b.id && Math.min(a.to, b.to) - Math.max(a.from, b.from) > MINIMUM_RUN)
         parent[find(i)] = find(j);
     }
   }

@@ -16,12 +16,11 @@ import type { DiagramDocument, Group, Relationship } from '@dss/schema';
 import { Bounds } from './bounds';
 import { type DiagramHighlight, emptyHighlight, isEmptyHighlight } from './highlight';
 import { FONT_SANS, INK, INK_MUTED } from './palette';
-import { RelationshipEndpoints } from './relationship-endpoints';
 import { groupLabelBox, renderGroup } from './render-group';
 import { renderNote } from './render-note';
 import { renderRelationship } from './render-relationship';
 import { renderTable } from './render-table';
-import { routeAll } from './relationship-route';
+import { routeDrawing } from './route-drawing';
 import type { RouteMemory } from './routing/route-memory';
 
 // The editor's bundle takes this module as @dss/diagram-svg: what it uses of the package is exported here.
@@ -94,16 +93,12 @@ export function renderDiagramParts(document: DiagramDocument, options: RenderOpt
   for (const group of groupsOutermostFirst(groups))
     groupLayer.push(renderGroup(group, highlight.groups.get(group.uuid), bounds));
 
-  const endpoints = new RelationshipEndpoints({ ...document, tables }, highlight);
-  const resolved = relationships
-    .map((relationship) => endpoints.resolve(relationship))
-    .filter((link) => link !== null);
-  const routes = routeAll(
-    resolved.map((link) => ({ ...link, key: textOf(link.relationship.uuid) })),
+  const { resolved, routes } = routeDrawing(
+    { ...document, tables, relationships },
     {
-      tables: tables.map(tableBox),
+      highlight,
       others: [...notes.map((note) => sizedBox(note, 80, 40)), ...groups.map(groupLabelBox)],
-      ...(options.routeMemory ? { memory: options.routeMemory } : {}),
+      ...(options.routeMemory ? { routeMemory: options.routeMemory } : {}),
     },
   );
   // A highlight marks records by uuid: kept markup is only for drawings without one.

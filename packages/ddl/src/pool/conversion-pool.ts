@@ -6,7 +6,9 @@
 // several times slower than the next).
 import { Worker } from 'node:worker_threads';
 import type { DdlDriver, SourceFormat } from '../result';
-import type { ConversionRequest, ConvertWorkerData } from './convert-worker';
+import type { ConversionRequest, ConvertWorkerData, LayoutFinish } from './convert-worker';
+
+export type { LayoutFinish } from './convert-worker';
 import { YOUNG_GENERATION_MB } from './limits';
 import { type Conversion, type ConversionOutcome, workerEntry } from './run-conversion';
 
@@ -30,11 +32,6 @@ export interface ConversionPoolOptions {
    * which this package cannot depend on (the router's package depends on this one).
    */
   finishLayout?: LayoutFinish;
-}
-
-export interface LayoutFinish {
-  module: string;
-  name: string;
 }
 
 interface Job {

@@ -45,7 +45,13 @@ export interface ConvertWorkerData {
    */
   sqlsrvIdleMs?: number;
   /** Converter: the layout's last step (ConversionPoolOptions.finishLayout). */
-  finishLayout?: { module: string; name: string };
+  finishLayout?: LayoutFinish;
+}
+
+/** A function from document to document, named by the built module that exports it and its name there. */
+export interface LayoutFinish {
+  module: string;
+  name: string;
 }
 
 type ParseKind = 'sqlsrv' | 'mysql';
