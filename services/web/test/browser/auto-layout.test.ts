@@ -211,6 +211,7 @@ describe('Auto-layout in the editor (Chromium, whole embedded system)', () => {
     );
     const metrics = readabilityMetrics(drawing);
     process.stdout.write(`120 tables after Auto-layout: ${JSON.stringify(metrics)}\n`);
+    await saveScreenshot(page, 'editor-auto-layout-120');
     // This schema laid out without room for its lines has 137 pairs of lines 2–8 px apart and 15 runs along
     // a table they do not end at, with it 60 and 2 (measured in Node.js). The browser's own simulation starts
     // from its engine's Math.cos and Math.sin, whose last bits differ from Node's, so its layout is another
