@@ -5,6 +5,14 @@ import http, { type RequestListener, type Server, type ServerResponse } from 'no
 import type { AddressInfo } from 'node:net';
 import type { Metrics } from './metrics';
 
+/**
+ * How long an idle keep-alive connection stays open. Node's 5 s default is shorter than the idle time of
+ * what sits in front of us (a load balancer or ingress keeps its upstream connections for 60 s, a client's
+ * pool for 4-60 s): a peer that sends its next request just as the server closes the idle connection sees
+ * a reset (a 502 behind a proxy, ECONNRESET from a client). The server must be the side that waits longer.
+ */
+export const KEEP_ALIVE_MS = 65_000;
+
 export interface ListenOptions {
   /** 0 picks a free port. */
   port: number;
@@ -29,6 +37,10 @@ export async function listenHttp(
     res.on('close', () => state.inFlight.delete(res));
     handler(req, res);
   });
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  // The time to receive a request's headers, counted from the connection's first byte: above the
+  // keep-alive time so an idle connection is never cut for slow headers it has not been sent yet.
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   drainStates.set(server, state);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
