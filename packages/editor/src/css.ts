@@ -34,11 +34,17 @@ body.editing main.editor-page { max-width: none; margin: 0; padding: 0.5rem 1rem
 .editor-text-warnings { font-size: 0.85rem; color: var(--editor-muted); }
 .editor-text-warnings ul { margin: 0.25rem 0 0; padding-left: 1.1rem; max-height: 8rem; overflow: auto; }
 .editor-toolbar { grid-column: 1 / -1; display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; }
+.editor-readout { min-width: 3.2em; text-align: center; font-variant-numeric: tabular-nums; color: var(--editor-muted); }
 .editor-toolbar .editor-status { margin-left: auto; font-size: 0.9rem; color: var(--editor-muted); }
 .editor-status.failed { color: var(--editor-danger); font-weight: 600; }
 .editor-canvas { border: 1px solid var(--editor-line); border-radius: 6px; overflow: auto; height: calc(100vh - 12rem);
-  min-height: 24rem; background: var(--editor-canvas); position: relative; }
-.editor-canvas svg { display: block; user-select: none; -webkit-user-select: none; }
+  min-height: 24rem; background: var(--editor-canvas); position: relative; display: grid; }
+/* A drawing smaller than the canvas (zoomed out, or a small diagram) stands in its middle; a larger one
+   starts at the top left and scrolls (auto margins are 0 then). */
+.editor-canvas svg { display: block; margin: auto; user-select: none; -webkit-user-select: none; }
+/* The canvas has the frame: a border on the SVG (border-box) would shrink the drawing within its size, so
+   one unit would be a little less than scale pixels, and unevenly across and down. */
+.editor-canvas svg.dss-diagram { border: 0; border-radius: 0; }
 .editor-canvas g.dss-table { cursor: pointer; }
 .editor-canvas g.dss-table.selected rect.dss-box { stroke: var(--editor-focus); stroke-width: 3; }
 .editor-canvas g.dss-table.dragging { opacity: 0.8; }

@@ -7,7 +7,7 @@ function get(url: string, agent: http.Agent): Promise<{ keepAlive?: string; loca
     const request = http.get(url, { agent }, (response) => {
       response.resume();
       response.on('end', () =>
-        resolve({ keepAlive: response.headers['keep-alive'], localPort: request.socket?.localPort }),
+        resolve({ keepAlive: String(response.headers['keep-alive']), localPort: request.socket?.localPort }),
       );
     });
     request.on('error', reject);

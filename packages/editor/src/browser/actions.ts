@@ -1,11 +1,13 @@
 // Every action a person can take is one record here (excalidraw's action registry): its name, the label
 // of its button, the keys that run it and what it does. The toolbar, the keyboard handler and the `?`
 // list are all drawn from this one list, so a new action is one entry.
-import type { EditorController } from './controller';
+import { type EditorController, MAX_SCALE, MIN_SCALE, ZOOM_STEP } from './controller';
 
 export interface Action {
   name: string;
   label: string;
+  /** Shorter text for the toolbar button (the label is then its accessible name and tooltip). */
+  short?: string;
   /** The keys as the `?` list shows them. */
   keys: string[];
   /** Whether a key event runs this action. */
@@ -15,6 +17,8 @@ export interface Action {
   /** Needs edit rights (a viewer's page leaves it out). */
   edits: boolean;
   enabled?: (editor: EditorController) => boolean;
+  /** A value shown after the button (the zoom, between Zoom out and Zoom in). */
+  readout?: (editor: EditorController) => string;
   /** A toggle's state (the button's aria-pressed). */
   pressed?: (editor: EditorController) => boolean;
   perform: (editor: EditorController) => void;
@@ -120,6 +124,49 @@ export const ACTIONS: Action[] = [
   arrow('ArrowRight', '→', 10, 0),
   arrow('ArrowUp', '↑', 0, -10),
   arrow('ArrowDown', '↓', 0, 10),
+  {
+    name: 'zoom-out',
+    label: 'Zoom out',
+    short: '−',
+    keys: ['-'],
+    matches: (e) => e.key === '-' && !mod(e),
+    toolbar: true,
+    edits: false,
+    enabled: (editor) => editor.scale.value > MIN_SCALE,
+    readout: (editor) => `${Math.round(editor.scale.value * 100)}%`,
+    perform: (editor) => editor.zoomBy(1 / ZOOM_STEP),
+  },
+  {
+    name: 'zoom-in',
+    label: 'Zoom in',
+    short: '+',
+    keys: ['+'],
+    matches: (e) => (e.key === '+' || e.key === '=') && !mod(e),
+    toolbar: true,
+    edits: false,
+    enabled: (editor) => editor.scale.value < MAX_SCALE,
+    perform: (editor) => editor.zoomBy(ZOOM_STEP),
+  },
+  {
+    name: 'fit',
+    label: 'Fit the diagram',
+    short: 'Fit',
+    keys: ['0'],
+    matches: (e) => e.key === '0' && !mod(e),
+    toolbar: true,
+    edits: false,
+    perform: (editor) => editor.fit(),
+  },
+  {
+    name: 'actual-size',
+    label: '100%, actual size',
+    short: '100%',
+    keys: ['1'],
+    matches: (e) => e.key === '1' && !mod(e),
+    toolbar: true,
+    edits: false,
+    perform: (editor) => editor.actualSize(),
+  },
   {
     name: 'shortcuts',
     label: 'Keyboard shortcuts',

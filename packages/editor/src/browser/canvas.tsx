@@ -1,9 +1,10 @@
 // The drawing: the server's renderer (the same code as every other page) draws the document into a
-// scrolling canvas at 1:1 scale; after an edit only the changed tables and lines are drawn again
-// (CanvasDrawing). A press on a table selects it (Shift
-// adds to the selection); dragging moves every selected table, written as one edit when released.
+// scrolling canvas, at 1:1 scale until the person zooms (the toolbar's buttons, the keys - + 0 1, or
+// Ctrl/⌘ with the wheel or a pinch, around the pointer); after an edit only the changed tables and lines
+// are drawn again (CanvasDrawing). A press on a table selects it (Shift adds to the selection); dragging
+// moves every selected table, written as one edit when released.
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
-import type { EditorController } from './controller';
+import { clampScale, type EditorController, type ViewAnchor, type ViewRequest } from './controller';
 import { CanvasDrawing, type ServedDrawing } from './drawing';
 
 export function Canvas({
@@ -39,13 +40,32 @@ export function Canvas({
     mark(element, selection);
     // Tells a benchmark or test the drawing of this version is on the page (an attribute, read only by them).
     element.dataset['drawn'] = String(Number(element.dataset['drawn'] ?? '0') + 1);
-    editor.measureView = () => ({
-      left: box.x + element.scrollLeft,
-      top: box.y + element.scrollTop,
-      width: element.clientWidth,
-      height: element.clientHeight,
-    });
+    editor.measureView = () => {
+      const scale = editor.scale.peek();
+      const origin = originOf(element, svg);
+      return {
+        left: box.x + (element.scrollLeft - origin.x) / scale,
+        top: box.y + (element.scrollTop - origin.y) / scale,
+        width: element.clientWidth / scale,
+        height: element.clientHeight / scale,
+      };
+    };
   }, [document]);
+
+  // After the drawing (declared after its effect), so a Fit asked for with an edit fits the new drawing.
+  const request = editor.viewRequest.value;
+  useLayoutEffect(() => {
+    const element = host.current;
+    const svg = element?.querySelector<SVGSVGElement>(':scope > svg');
+    if (!element || !svg || !drawing.current || request === null) return;
+    const { scale, at } = resolveView(request, element, svg, editor.scale.peek());
+    drawing.current.rescale(scale);
+    editor.scale.value = scale;
+    const box = svg.viewBox.baseVal;
+    const origin = originOf(element, svg);
+    element.scrollLeft = origin.x + (at.x - box.x) * scale - at.left;
+    element.scrollTop = origin.y + (at.y - box.y) * scale - at.top;
+  }, [request]);
 
   useEffect(() => {
     if (host.current) mark(host.current, selection);
@@ -139,9 +159,10 @@ export function Canvas({
         return;
       }
       if (!drag) return;
-      const dx = event.clientX - drag.x;
-      const dy = event.clientY - drag.y;
-      if (Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
+      const scale = editor.scale.peek();
+      const dx = (event.clientX - drag.x) / scale;
+      const dy = (event.clientY - drag.y) / scale;
+      if (Math.abs(event.clientX - drag.x) + Math.abs(event.clientY - drag.y) > 3) drag.moved = true;
       for (const shape of drag.shapes) {
         shape.setAttribute('transform', `translate(${dx} ${dy})`);
         shape.classList.add('dragging');
@@ -161,12 +182,32 @@ export function Canvas({
       if (!drag) return;
       const { moved, x, y, done } = drag;
       drag = null;
-      if (moved) done(event.clientX - x, event.clientY - y);
+      const scale = editor.scale.peek();
+      if (moved) done(Math.round((event.clientX - x) / scale), Math.round((event.clientY - y) / scale));
+    };
+    // Ctrl or ⌘ with the wheel (a trackpad's pinch arrives so too) zooms around the pointer; the wheel
+    // alone scrolls, as in any page.
+    const wheel = (event: WheelEvent) => {
+      if (!event.ctrlKey && !event.metaKey) return;
+      const svg = element.querySelector<SVGSVGElement>(':scope > svg');
+      if (!svg) return;
+      event.preventDefault();
+      const point = svgPoint(svg, event);
+      const frame = element.getBoundingClientRect();
+      const pixels = event.deltaMode === 1 ? event.deltaY * 16 : event.deltaY;
+      editor.zoomBy(Math.exp(-pixels * WHEEL_ZOOM_PER_PIXEL), {
+        x: point.x,
+        y: point.y,
+        left: event.clientX - frame.left - element.clientLeft,
+        top: event.clientY - frame.top - element.clientTop,
+      });
     };
     element.addEventListener('pointerdown', down);
     element.addEventListener('pointermove', move);
     element.addEventListener('pointerup', up);
+    element.addEventListener('wheel', wheel, { passive: false });
     return () => {
+      element.removeEventListener('wheel', wheel);
       element.removeEventListener('pointerdown', down);
       element.removeEventListener('pointermove', move);
       element.removeEventListener('pointerup', up);
@@ -191,14 +232,62 @@ function columnAt(target: Element | null): string | null {
   return name && rows.includes(row) ? `${table.dataset['table'] ?? ''}.${name}` : null;
 }
 
-/** The pointer's place in the drawing's units (the canvas shows it at 1:1 from the viewBox origin). */
-function svgPoint(svg: SVGSVGElement, event: PointerEvent): { x: number; y: number } {
-  const box = svg.viewBox.baseVal;
-  const rect = svg.getBoundingClientRect();
+/** The pointer's place in the drawing's units, at any zoom (the SVG's own screen transform). */
+function svgPoint(svg: SVGSVGElement, event: MouseEvent): { x: number; y: number } {
+  const matrix = svg.getScreenCTM();
+  if (matrix === null) return { x: 0, y: 0 };
+  const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+  return { x: Math.round(point.x), y: Math.round(point.y) };
+}
+
+/**
+ * Where the drawing's top left corner is in the canvas's scrolled content (CSS pixels): not 0 when the
+ * drawing is smaller than the canvas and stands in its middle.
+ */
+function originOf(element: HTMLElement, svg: SVGSVGElement): { x: number; y: number } {
+  const frame = element.getBoundingClientRect();
+  const drawn = svg.getBoundingClientRect();
   return {
-    x: Math.round(event.clientX - rect.left + box.x),
-    y: Math.round(event.clientY - rect.top + box.y),
+    x: drawn.left - frame.left - element.clientLeft + element.scrollLeft,
+    y: drawn.top - frame.top - element.clientTop + element.scrollTop,
   };
+}
+
+/** How much a pixel of wheel travel zooms (a notch of about 100 px: a fifth). */
+const WHEEL_ZOOM_PER_PIXEL = 0.002;
+/** Free space, in CSS pixels, around a fitted drawing. */
+const FIT_MARGIN = 16;
+
+/** The scale a request asks for and the drawing's point to keep (or put) where in the view. */
+function resolveView(
+  request: ViewRequest,
+  element: HTMLElement,
+  svg: SVGSVGElement,
+  current: number,
+): { scale: number; at: ViewAnchor } {
+  const box = svg.viewBox.baseVal;
+  const width = element.clientWidth;
+  const height = element.clientHeight;
+  if (request.kind === 'fit') {
+    const scale = clampScale(
+      Math.min(
+        1,
+        (width - 2 * FIT_MARGIN) / Math.max(box.width, 1),
+        (height - 2 * FIT_MARGIN) / Math.max(box.height, 1),
+      ),
+    );
+    // The drawing's middle in the view's middle (the browser keeps the scroll in range when it is smaller).
+    const middle = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    return { scale, at: { ...middle, left: width / 2, top: height / 2 } };
+  }
+  const origin = originOf(element, svg);
+  const at = request.at ?? {
+    x: box.x + (element.scrollLeft - origin.x + width / 2) / current,
+    y: box.y + (element.scrollTop - origin.y + height / 2) / current,
+    left: width / 2,
+    top: height / 2,
+  };
+  return { scale: request.scale, at };
 }
 
 function mark(element: HTMLElement, selection: string[]): void {

@@ -25,6 +25,30 @@ export type Panel =
 /** A panel to open: a note's is opened under the uuid it has now (`opened` is set from it). */
 export type PanelToOpen = Exclude<Panel, { kind: 'note' }> | { kind: 'note'; uuid: string };
 
+/** A point of the drawing (its units) and where in the canvas's view it is to stand (CSS pixels). */
+export interface ViewAnchor {
+  x: number;
+  y: number;
+  left: number;
+  top: number;
+}
+
+/**
+ * A change of view asked for by a button, key or wheel, carried out by the canvas after it has drawn the
+ * document (so a Fit after Auto-layout fits the new drawing). `at` null: the middle of the view stays put.
+ */
+export type ViewRequest = { kind: 'fit' } | { kind: 'scale'; scale: number; at: ViewAnchor | null };
+
+/** How far out and in the canvas zooms: a 300-table drawing fits a laptop's canvas at about 0.1. */
+export const MIN_SCALE = 0.05;
+export const MAX_SCALE = 2;
+/** One zoom step of the buttons and keys. */
+export const ZOOM_STEP = 1.25;
+
+export function clampScale(scale: number): number {
+  return Math.min(MAX_SCALE, Math.max(MIN_SCALE, scale));
+}
+
 export interface Refusal {
   /** Where the edit was made (a panel or the canvas), so the message is shown there. */
   place: string;
@@ -48,6 +72,11 @@ export class EditorController {
    * lay the whole SVG out inside the edit, before the panels' changes, instead of once for the frame.
    */
   measureView: () => Rect = () => ({ left: 0, top: 0, width: 900, height: 600 });
+
+  /** The canvas's zoom: CSS pixels per diagram unit (1 draws 12 px column text at 12 px); the canvas sets it. */
+  readonly scale = signal(1);
+  /** The last change of view asked for; the canvas carries it out and sets `scale`. */
+  readonly viewRequest = signal<ViewRequest | null>(null);
 
   get view(): Rect {
     return this.measureView();
@@ -385,10 +414,26 @@ export class EditorController {
    * Lays out every table, group and note anew (the layout an import gets, room for a large schema's lines
    * included), as one undo step saved like any move.
    */
+  /** Lays every table out anew, then fits the new drawing in view (the old view shows an arbitrary part of it). */
   autoLayout(): void {
     const before = this.document.value;
     const patch = patchBetween(before, makeRoomForLines(reLayOut(before)));
-    if (!isEmptyPatch(patch)) this.edit('Auto-layout', patch, 'toolbar');
+    if (!isEmptyPatch(patch) && this.edit('Auto-layout', patch, 'toolbar')) this.fit();
+  }
+
+  /** Zooms by `factor`, keeping `at` (or the middle of the view) where it stands. */
+  zoomBy(factor: number, at: ViewAnchor | null = null): void {
+    this.viewRequest.value = { kind: 'scale', scale: clampScale(this.scale.value * factor), at };
+  }
+
+  /** The whole drawing in view, in the middle; never larger than actual size. */
+  fit(): void {
+    this.viewRequest.value = { kind: 'fit' };
+  }
+
+  /** Actual size (one diagram unit per CSS pixel), the middle of the view staying put. */
+  actualSize(): void {
+    this.viewRequest.value = { kind: 'scale', scale: 1, at: null };
   }
 
   /** A column written anew from the form (its old name when renamed), through the engine. */

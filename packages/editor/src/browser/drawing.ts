@@ -52,6 +52,8 @@ export class CanvasDrawing {
   /** The served drawing while it waits to be drawn; then, until its parts are built, what they are of. */
   private served: ServedDrawing | null;
   private unbuilt: { document: Drawable; title: string } | null = null;
+  /** CSS pixels per diagram unit (the canvas's zoom). */
+  private scale = 1;
 
   /**
    * `routes`: a routing of the first document made elsewhere (a RouteSeed: the server's), or null.
@@ -68,7 +70,7 @@ export class CanvasDrawing {
     this.served = null;
     if (served !== null && this.svg === null && served.document === document) {
       const svg = window.document.adoptNode(served.svg);
-      sizeTo(svg, svg.getAttribute('viewBox') ?? '0 0 1 1');
+      sizeTo(svg, svg.getAttribute('viewBox') ?? '0 0 1 1', this.scale);
       host.replaceChildren(svg);
       this.svg = svg;
       this.unbuilt = { document, title };
@@ -95,12 +97,12 @@ export class CanvasDrawing {
       );
       const tables = lines < 0 ? -1 : patchLayer(svg, 'dss-tables', planLayer(before.tables, parts.tables));
       if (tables >= 0) {
-        sizeTo(svg, parts.viewBox);
+        sizeTo(svg, parts.viewBox, this.scale);
         return { svg, patched: true, redrawn: lines + tables, lines };
       }
     }
     const fresh = parseSvg(svgOfParts(parts));
-    sizeTo(fresh, parts.viewBox);
+    sizeTo(fresh, parts.viewBox, this.scale);
     host.replaceChildren(fresh);
     this.svg = fresh;
     return {
@@ -109,6 +111,12 @@ export class CanvasDrawing {
       redrawn: parts.tables.length + parts.relationships.length,
       lines: parts.relationships.length,
     };
+  }
+
+  /** Shows the drawing at `scale` CSS pixels per unit from now on (the canvas's zoom). */
+  rescale(scale: number): void {
+    this.scale = scale;
+    if (this.svg !== null) sizeTo(this.svg, this.svg.getAttribute('viewBox') ?? '0 0 1 1', scale);
   }
 
   /** Builds the parts of an adopted drawing's document (the same routing: the memory is seeded with it). */
@@ -161,15 +169,15 @@ function parseParts(markups: string[]): Element[] | null {
 }
 
 /**
- * Natural size, so the canvas scrolls and one unit is one pixel; the view origin is the viewBox's. Only
- * what changed is set: Chromium lays out every text of the SVG again after any write to the root's size
- * or viewBox, even of the value it had (~27,000 texts and 170 ms on a 300-table diagram).
+ * The viewBox's size times the zoom, so the canvas scrolls and one unit is `scale` pixels; the view origin
+ * is the viewBox's. Only what changed is set: Chromium lays out every text of the SVG again after any write
+ * to the root's size or viewBox, even of the value it had (~27,000 texts and 170 ms on a 300-table diagram).
  */
-function sizeTo(svg: SVGSVGElement, viewBox: string): void {
+function sizeTo(svg: SVGSVGElement, viewBox: string, scale: number): void {
   if (svg.getAttribute('viewBox') !== viewBox) svg.setAttribute('viewBox', viewBox);
   const box = svg.viewBox.baseVal;
-  setIfChanged(svg, 'width', String(Math.max(box.width, 1)));
-  setIfChanged(svg, 'height', String(Math.max(box.height, 1)));
+  setIfChanged(svg, 'width', String(Math.max(box.width * scale, 1)));
+  setIfChanged(svg, 'height', String(Math.max(box.height * scale, 1)));
 }
 
 function setIfChanged(element: Element, name: string, value: string): void {

@@ -3,7 +3,7 @@
 // data-csrf> and the document as JSON in <script type="application/json" id="editor-document">.
 // For the live layer it exposes `window.dssEditor`: `applyRemote(document, versionUuid)` and
 // `onSelectionChange(listener)` (see the package README), and listens to /assets/live.js (live.ts).
-import { render } from 'preact';
+import { Fragment, render } from 'preact';
 import { useEffect } from 'preact/hooks';
 import type { DiagramDocument, Driver } from '@dss/schema';
 import { EditorStore } from '../store';
@@ -48,16 +48,25 @@ function App({
     >
       <div class="editor-toolbar" role="toolbar" aria-label="Editor">
         {ACTIONS.filter((action) => action.toolbar && (editor.editable || !action.edits)).map((action) => (
-          <button
-            key={action.name}
-            type="button"
-            disabled={action.enabled ? !action.enabled(editor) : false}
-            aria-keyshortcuts={action.keys.join(' ')}
-            aria-pressed={action.pressed ? action.pressed(editor) : undefined}
-            onClick={() => action.perform(editor)}
-          >
-            {action.label}
-          </button>
+          <Fragment key={action.name}>
+            <button
+              type="button"
+              disabled={action.enabled ? !action.enabled(editor) : false}
+              aria-keyshortcuts={action.keys.join(' ')}
+              aria-pressed={action.pressed ? action.pressed(editor) : undefined}
+              aria-describedby={action.readout ? `editor-${action.name}-readout` : undefined}
+              aria-label={action.short ? action.label : undefined}
+              title={action.short ? action.label : undefined}
+              onClick={() => action.perform(editor)}
+            >
+              {action.short ?? action.label}
+            </button>
+            {action.readout && (
+              <span class="editor-readout" id={`editor-${action.name}-readout`}>
+                {action.readout(editor)}
+              </span>
+            )}
+          </Fragment>
         ))}
         {editor.editable && (
           <p
