@@ -10,42 +10,17 @@ import type { DiagramDocument } from '@dss/schema';
 import type { TestMember } from '@dss/system';
 import type { Page } from 'playwright-core';
 import { saveScreenshot } from '../support/browser';
+import {
+  type Box,
+  SHOP_TABLES,
+  shopOfTables,
+  standInARow as standTablesInARow,
+  tableBoxes,
+} from '../support/editor-page';
 import { useBrowserSuite } from '../support/browser-suite';
 import { api, createDiagram, createPerson, type WebTestSystem } from '../support/web-system';
 
-type Box = { left: number; top: number; width: number; height: number };
-
-const NAMES = ['users', 'accounts', 'orders', 'order_lines', 'products', 'payments', 'refunds', 'audit_log'];
-
-/** Eight tables, all referring to `users` and some to each other. */
-function shopOfTables() {
-  const key = { name: 'id', type: 'bigint', is_primary_key: true };
-  const refs: Record<string, string[]> = {
-    accounts: ['users'],
-    orders: ['users', 'accounts'],
-    order_lines: ['orders', 'products'],
-    products: ['users'],
-    payments: ['orders', 'users'],
-    refunds: ['payments'],
-    audit_log: ['users'],
-  };
-  return {
-    strategy: 'additive',
-    tables: NAMES.map((name) => ({
-      name,
-      columns: [key, ...(refs[name] ?? []).map((target) => ({ name: `${target}_id`, type: 'bigint' }))],
-    })),
-    relationships: Object.entries(refs).flatMap(([source, targets]) =>
-      targets.map((target) => ({
-        type: 'many-to-one',
-        source_table: source,
-        source_column: `${target}_id`,
-        target_table: target,
-        target_column: 'id',
-      })),
-    ),
-  };
-}
+const NAMES = SHOP_TABLES;
 
 describe('Auto-layout in the editor (Chromium, whole embedded system)', () => {
   const suite = useBrowserSuite();
@@ -62,32 +37,7 @@ describe('Auto-layout in the editor (Chromium, whole embedded system)', () => {
     diagramUuid = await createDiagram(web, owner, shopOfTables(), 'Row of tables');
   });
 
-  /** Puts the tables in one row far apart, saved through the editor's own route, and reopens the editor. */
-  async function standInARow(page: Page, names: readonly string[] = NAMES): Promise<void> {
-    const status = await page.evaluate(async (names) => {
-      const root = document.getElementById('editor')!;
-      const response = await fetch(`/diagrams/${location.pathname.split('/')[2]}/edits`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': root.dataset.csrf ?? '' },
-        body: JSON.stringify({
-          base_version_uuid: root.dataset.version,
-          patch: {
-            strategy: 'merge',
-            tables: names.map((name, at) => ({
-              name,
-              left: 60 + at * 900,
-              top: 60 + (at % 2) * 700,
-              columns: [],
-            })),
-          },
-        }),
-      });
-      return response.status;
-    }, names);
-    expect(status).toBeLessThan(300);
-    await page.reload();
-    await page.getByRole('button', { name: `Open table ${names[0]}` }).waitFor();
-  }
+  const standInARow = (page: Page, names: readonly string[] = NAMES) => standTablesInARow(page, names, true);
 
   const savedDocument = async (uuid = diagramUuid) =>
     (await api(web, owner.token, 'GET', `/diagrams/${uuid}/schema-full`)).body
@@ -96,23 +46,7 @@ describe('Auto-layout in the editor (Chromium, whole embedded system)', () => {
     Object.fromEntries(document.tables.map((table) => [table.name, [table.left, table.top]]));
   const savedFrames = async (uuid = diagramUuid) => framesOf(await savedDocument(uuid));
 
-  /** Every table's box as drawn, in drawing units (the markup contract: data-table, dss-box). */
-  const boxes = (page: Page) =>
-    page.evaluate(() => {
-      const out: Record<string, Box> = {};
-      for (const rect of Array.from(
-        document.querySelectorAll<SVGRectElement>('g.dss-table[data-table] > rect.dss-box'),
-      )) {
-        const name = (rect.closest('g.dss-table') as SVGGElement).dataset.table!;
-        out[name] = {
-          left: rect.x.baseVal.value,
-          top: rect.y.baseVal.value,
-          width: rect.width.baseVal.value,
-          height: rect.height.baseVal.value,
-        };
-      }
-      return out;
-    });
+  const boxes = (page: Page) => tableBoxes(page, 'drawing');
 
   const overlapping = (drawn: Record<string, Box>) => {
     const entries = Object.entries(drawn);

@@ -7,30 +7,17 @@
 import type { TestMember } from '@dss/system';
 import type { Page } from 'playwright-core';
 import { saveScreenshot } from '../support/browser';
+import {
+  type Box,
+  SHOP_TABLES,
+  shopOfTables,
+  standInARow as standTablesInARow,
+  tableBoxes,
+} from '../support/editor-page';
 import { useBrowserSuite } from '../support/browser-suite';
 import { api, createDiagram, createPerson, type WebTestSystem } from '../support/web-system';
 
-type Box = { left: number; top: number; width: number; height: number };
-
-const NAMES = ['users', 'accounts', 'orders', 'order_lines', 'products', 'payments', 'refunds', 'audit_log'];
-
-function shop() {
-  const key = { name: 'id', type: 'bigint', is_primary_key: true };
-  return {
-    strategy: 'additive',
-    tables: NAMES.map((name) => ({
-      name,
-      columns: [key, ...(name === 'users' ? [] : [{ name: 'users_id', type: 'bigint' }])],
-    })),
-    relationships: NAMES.slice(1).map((source) => ({
-      type: 'many-to-one',
-      source_table: source,
-      source_column: 'users_id',
-      target_table: 'users',
-      target_column: 'id',
-    })),
-  };
-}
+const NAMES = SHOP_TABLES;
 
 describe('zoom in the editor (Chromium, whole embedded system)', () => {
   const suite = useBrowserSuite();
@@ -44,44 +31,23 @@ describe('zoom in the editor (Chromium, whole embedded system)', () => {
     await web.people.team('zooming');
     owner = await createPerson(web, 'zooming', 'owner', 'Zoe Zoom');
     viewer = await createPerson(web, 'zooming', 'viewer', 'Vin Viewer');
-    diagramUuid = await createDiagram(web, owner, shop(), 'Wide row');
+    diagramUuid = await createDiagram(web, owner, shopOfTables(), 'Wide row');
   });
 
-  /** Puts the tables in one row far wider than the canvas (the editor's own save route) and reopens it. */
-  async function standInARow(page: Page): Promise<void> {
-    const status = await page.evaluate(async (names) => {
-      const root = document.getElementById('editor')!;
-      const response = await fetch(`/diagrams/${location.pathname.split('/')[2]}/edits`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': root.dataset.csrf ?? '' },
-        body: JSON.stringify({
-          base_version_uuid: root.dataset.version,
-          patch: {
-            strategy: 'merge',
-            tables: names.map((name, at) => ({ name, left: 60 + at * 900, top: 60, columns: [] })),
-          },
-        }),
-      });
-      return response.status;
-    }, NAMES);
-    expect(status).toBeLessThan(300);
-    await page.reload();
-    await page.getByRole('button', { name: 'Open table users' }).waitFor();
-  }
+  /** The tables in one row, far wider than the canvas. */
+  const standInARow = (page: Page) => standTablesInARow(page, NAMES, false);
+  const screenBoxes = (page: Page) => tableBoxes(page, 'screen');
 
-  /** Every table's box on screen (CSS pixels, the page's coordinates). */
-  const screenBoxes = (page: Page) =>
-    page.evaluate(() => {
-      const out: Record<string, Box> = {};
-      for (const rect of Array.from(
-        document.querySelectorAll<SVGRectElement>('g.dss-table[data-table] > rect.dss-box'),
-      )) {
-        const name = (rect.closest('g.dss-table') as SVGGElement).dataset.table!;
-        const { left, top, width, height } = rect.getBoundingClientRect();
-        out[name] = { left, top, width, height };
-      }
-      return out;
-    });
+  /** Every table's box lies inside the canvas. */
+  const expectAllInside = (boxes: Record<string, Box>, canvas: Box) => {
+    for (const name of NAMES) {
+      const box = boxes[name]!;
+      expect(box.left).toBeGreaterThanOrEqual(canvas.left);
+      expect(box.top).toBeGreaterThanOrEqual(canvas.top);
+      expect(box.left + box.width).toBeLessThanOrEqual(canvas.left + canvas.width);
+      expect(box.top + box.height).toBeLessThanOrEqual(canvas.top + canvas.height);
+    }
+  };
 
   const canvasBox = async (page: Page): Promise<Box> => {
     const box = await page.getByRole('region', { name: 'Diagram' }).boundingBox();
@@ -123,14 +89,8 @@ describe('zoom in the editor (Chromium, whole embedded system)', () => {
     expect(scale).toBeLessThan(0.5);
     const canvas = await canvasBox(page);
     const fitted = await screenBoxes(page);
-    for (const name of NAMES) {
-      const box = fitted[name]!;
-      expect(box.left).toBeGreaterThanOrEqual(canvas.left);
-      expect(box.top).toBeGreaterThanOrEqual(canvas.top);
-      expect(box.left + box.width).toBeLessThanOrEqual(canvas.left + canvas.width);
-      expect(box.top + box.height).toBeLessThanOrEqual(canvas.top + canvas.height);
-      expect(box.width).toBeCloseTo(actual[name]!.width * scale, -1);
-    }
+    expectAllInside(fitted, canvas);
+    for (const name of NAMES) expect(fitted[name]!.width).toBeCloseTo(actual[name]!.width * scale, -1);
     await saveScreenshot(page, 'editor-zoom-fit');
 
     // A drag of 60 screen pixels at this zoom moves the table 60 / scale units.
@@ -220,13 +180,7 @@ describe('zoom in the editor (Chromium, whole embedded system)', () => {
       await page.waitForTimeout(100);
     }
     const laidOut = await screenBoxes(page);
-    for (const name of NAMES) {
-      const box = laidOut[name]!;
-      expect(box.left).toBeGreaterThanOrEqual(canvas.left);
-      expect(box.top).toBeGreaterThanOrEqual(canvas.top);
-      expect(box.left + box.width).toBeLessThanOrEqual(canvas.left + canvas.width);
-      expect(box.top + box.height).toBeLessThanOrEqual(canvas.top + canvas.height);
-    }
+    expectAllInside(laidOut, canvas);
     await saveScreenshot(page, 'editor-zoom-after-auto-layout');
   });
 });
