@@ -6,10 +6,8 @@
 // where lines run side by side closer than LANE, and widen it by moving every table past it (to the right
 // of a vertical corridor, below a horizontal one) by what its lines lack. Moving whole sides of the drawing
 // keeps every table's order along both axes and only ever widens a gap, so nothing can come to overlap;
-// the next routing spreads the lanes into the room. Up to three passes (each one's wider corridors let
-// some lines take other ways, which squeezes a few new ones): over seven orders of the same schemas' tables,
-// a third pass halves the worst order's shared runs and leaves fewer pairs of lines close together
-// (package README, "Other orders of the same schema").
+// the next routing spreads the lanes into the room. Two passes (the first one's wider corridors let some
+// lines take other ways, which squeezes a few new ones).
 //
 // The layout lives in packages/schema and the router here, which depends on it; so the step runs where
 // both are at hand: the DDL conversion workers (packages/ddl's pool loads this module by path), the
@@ -26,8 +24,7 @@ import { fitTableBoxes } from './table-geometry';
 const LANE = 8;
 /** Runs shorter than this, and side-by-side stretches shorter than this, are not a corridor's. */
 const MINIMUM_RUN = 40;
-/** At most this many passes; fewer when one finds nothing lacking room. */
-const PASSES = 3;
+const PASSES = 2;
 /**
  * From this many tables (the layout's SPREAD_FROM: where it spreads a schema evenly for the router): the
  * corpus's 30–70-table schemas keep the layout they have.
