@@ -27,6 +27,11 @@ export const JOB_MAX_DELIVER = 3;
  */
 export const JOB_HEARTBEAT_MS = 5_000;
 
+/** The heartbeat for an ack wait: JOB_HEARTBEAT_MS, or a third of the wait when that is shorter. */
+export function jobHeartbeatMs(ackWaitMs: number): number {
+  return Math.max(1, Math.min(JOB_HEARTBEAT_MS, Math.floor(ackWaitMs / 3)));
+}
+
 const DRIVERS = new Set(['mysql', 'pgsql', 'sqlsrv']);
 /** Seconds; conversions take from a few milliseconds to the 30 s default time limit. */
 const IMPORT_DURATION_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60];
@@ -144,7 +149,10 @@ export async function startImporterService({ config, logger, metrics, bus }: Imp
 
   const consumer: BusSubscription = await bus.consume(IMPORTER_QUEUE, IMPORTER_JOBS_SUBJECT, handleJob, {
     ackWaitMs: config.jobAckWaitMs,
-    heartbeatMs: JOB_HEARTBEAT_MS,
+    // Three in-progress acks fit in the ack wait however short it is configured: sent only as often as
+    // the wait itself, the first one lands just as the server gives up, and a live worker's job goes to
+    // another worker while it still converts (three such deliveries end as ddl_import_crashed).
+    heartbeatMs: jobHeartbeatMs(config.jobAckWaitMs),
     maxDeliver: JOB_MAX_DELIVER,
     concurrency: config.workers,
     onDeadLetter: async (message) => {
