@@ -15,6 +15,11 @@ export function readDiagramsConfig(source: NodeJS.ProcessEnv = process.env) {
     adminPort: env.int('DSS_ADMIN_PORT', { default: 9090, min: 0, max: 65535 }, source),
     /** How long an identical create returns the first diagram (spec: 120 s); shorter in tests. */
     replayWindowSeconds: env.int('DSS_REPLAY_WINDOW_SECONDS', { default: 120, min: 0, max: 86_400 }, source),
+    /**
+     * Worker threads that lay out creates from a large JSON schema (create-layout.ts); 0 lays them out on
+     * the service's own thread.
+     */
+    layoutThreads: env.int('DSS_LAYOUT_THREADS', { default: 1, min: 0, max: 16 }, source),
     /** How often the Trash sweeper purges diagrams past their trash period. */
     trashSweepIntervalMs: env.int(
       'DSS_TRASH_SWEEP_INTERVAL_MS',

@@ -6,7 +6,6 @@
 // with one key are serialised by an advisory lock, so two identical requests at the same moment make one
 // diagram. A failed create stores nothing, so it is never replayed.
 import { createHash, randomUUID } from 'node:crypto';
-import { makeRoomForLines } from '@dss/diagram-svg';
 import {
   enqueueEvent,
   ensureWithinBytes,
@@ -16,20 +15,20 @@ import {
   withTransaction,
 } from '@dss/platform';
 import {
-  apply,
   type DiagramDocument,
   type Driver,
   ddlNestingProblem,
   documentCounts,
   emptyDocument,
   normalize,
-  type Patch,
+  type NormalizedPatch,
   type PatchWarning,
-  validate,
+  type validate,
   MAX_DDL_BYTES,
   MAX_SCHEMA_BYTES,
 } from '@dss/schema';
 import type { Pool, PoolClient } from 'pg';
+import type { CreateLayouts } from './create-layout';
 import { lockReplayKey, lockTeamCaps, lockTeamListClockShared } from './locks';
 import type { ImportWaiters } from './import-waiters';
 import { buildRepresentations } from './representations';
@@ -66,6 +65,8 @@ export interface CreateContext {
   appUrl: string;
   replayWindowSeconds: number;
   importWaiters: ImportWaiters;
+  /** Where a create from a JSON schema is validated and laid out (a worker thread for a large schema). */
+  layouts: CreateLayouts;
 }
 
 export async function createDiagram(context: CreateContext, caller: Caller, input: CreateDiagramInput) {
@@ -362,11 +363,13 @@ async function createFromPatch(
   const earlier = fromWeb ? null : await repo.findReplay(context.pool, key, caller.teamId);
   if (earlier) return answer(earlier);
 
-  const { patch, warnings } = validPatch(input.schemaJson, input.driver);
-  checkTablesCap(caller, patch.tables.length);
+  const { patch, warnings } = normalizedPatch(input.schemaJson);
   // Laid out as an import is (a create carries no positions): for a large schema, room for its lines where
   // they crowd (the importer's conversion workers run the same step).
-  const document = makeRoomForLines(apply(emptyDocument(input.driver), patch).document);
+  const laidOut = await context.layouts.run(input.driver, patch);
+  if (!laidOut.ok) throw validationError(laidOut);
+  checkTablesCap(caller, laidOut.tables);
+  const document = JSON.parse(laidOut.document_json) as DiagramDocument;
   const counts = documentCounts(document);
 
   return withTransaction(context.pool, async (client) => {
@@ -445,7 +448,8 @@ function teamNames(caller: Caller) {
   return { team_slug: caller.teamSlug, team_name: caller.teamName };
 }
 
-function validPatch(schemaJson: string, driver: Driver): { patch: Patch; warnings: PatchWarning[] } {
+/** The create's schema, parsed and normalized; `validate` runs with the layout (create-layout.ts). */
+function normalizedPatch(schemaJson: string): { patch: NormalizedPatch; warnings: PatchWarning[] } {
   let input: unknown;
   try {
     input = JSON.parse(schemaJson);
@@ -454,10 +458,7 @@ function validPatch(schemaJson: string, driver: Driver): { patch: Patch; warning
   }
   if (typeof input !== 'object' || input === null || Array.isArray(input))
     throw invalidField('schema', 'must be a JSON object');
-  const normalized = normalize(input);
-  const result = validate(normalized.patch, null, driver, 'create');
-  if (!result.ok) throw validationError(result);
-  return { patch: result.patch, warnings: normalized.warnings };
+  return normalize(input);
 }
 
 /** The spec's error for a patch that failed validation, with the extra members its code carries. */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { type EventBus, type Logger, type Metrics, startPersistentService } from '@dss/platform';
 import type { DiagramsConfig } from './config';
 import { IMPORT_FINISHED_SUBJECT } from './create-diagram';
+import { CreateLayouts } from './create-layout';
 import { createDiagramsHandlers } from './handlers';
 import { ImportRecovery } from './import-recovery';
 import { ImportWaiters } from './import-waiters';
@@ -31,6 +32,7 @@ export async function startDiagramsService({
 }: DiagramsServiceDeps) {
   const importWaiters = new ImportWaiters();
   await importWaiters.start(bus, IMPORT_FINISHED_SUBJECT);
+  const layouts = new CreateLayouts({ threads: config.layoutThreads });
   const service = await startPersistentService({
     name: 'diagrams',
     schema: SCHEMA,
@@ -46,11 +48,13 @@ export async function startDiagramsService({
         appUrl: config.appUrl,
         replayWindowSeconds: config.replayWindowSeconds,
         importWaiters,
+        layouts,
         now,
       }),
     }),
   }).catch(async (error: unknown) => {
     await importWaiters.stop();
+    await layouts.close();
     throw error;
   });
   const recovery = new ImportRecovery(
@@ -60,6 +64,7 @@ export async function startDiagramsService({
       appUrl: config.appUrl,
       replayWindowSeconds: config.replayWindowSeconds,
       importWaiters,
+      layouts,
     },
     bus,
     logger,
@@ -76,6 +81,7 @@ export async function startDiagramsService({
       await recovery.stop();
       await service.stop();
       await importWaiters.stop();
+      await layouts.close();
     },
   };
 }

@@ -12,6 +12,7 @@ import {
 import { createTestDatabase, type TestDatabase } from '@dss/platform/testing';
 import { readDiagramsConfig } from '../src/config';
 import type { ImportJob } from '../src/create-diagram';
+import { CreateLayouts } from '../src/create-layout';
 import { ImportRecovery } from '../src/import-recovery';
 import { type DiagramsService, startDiagramsService } from '../src/server';
 import { APP_URL, newPrincipal } from './helpers';
@@ -126,6 +127,7 @@ describe('import recovery with the in-process bus', () => {
         appUrl: APP_URL,
         replayWindowSeconds: 120,
         importWaiters: { watch: () => ({ wait: async () => {}, close() {} }) } as never,
+        layouts: new CreateLayouts({ threads: 0 }),
       },
       running.bus,
       createLogger('diagrams', { level: 'silent' }),

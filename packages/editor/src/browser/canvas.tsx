@@ -6,6 +6,7 @@
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import { clampScale, type EditorController, type ViewAnchor, type ViewRequest } from './controller';
 import { CanvasDrawing, type ServedDrawing } from './drawing';
+import type { Rect } from '../placement';
 
 export function Canvas({
   editor,
@@ -58,7 +59,7 @@ export function Canvas({
     const element = host.current;
     const svg = element?.querySelector<SVGSVGElement>(':scope > svg');
     if (!element || !svg || !drawing.current || request === null) return;
-    const { scale, at } = resolveView(request, element, svg, editor.scale.peek());
+    const { scale, at } = resolveView(request, element, svg, () => editor.view);
     drawing.current.rescale(scale);
     editor.scale.value = scale;
     const box = svg.viewBox.baseVal;
@@ -263,7 +264,7 @@ function resolveView(
   request: ViewRequest,
   element: HTMLElement,
   svg: SVGSVGElement,
-  current: number,
+  view: () => Rect,
 ): { scale: number; at: ViewAnchor } {
   const box = svg.viewBox.baseVal;
   const width = element.clientWidth;
@@ -280,14 +281,11 @@ function resolveView(
     const middle = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
     return { scale, at: { ...middle, left: width / 2, top: height / 2 } };
   }
-  const origin = originOf(element, svg);
-  const at = request.at ?? {
-    x: box.x + (element.scrollLeft - origin.x + width / 2) / current,
-    y: box.y + (element.scrollTop - origin.y + height / 2) / current,
-    left: width / 2,
-    top: height / 2,
-  };
-  return { scale: request.scale, at };
+  if (request.at) return { scale: request.scale, at: request.at };
+  // The middle of what is in view now stays in the middle.
+  const shown = view();
+  const middle = { x: shown.left + shown.width / 2, y: shown.top + shown.height / 2 };
+  return { scale: request.scale, at: { ...middle, left: width / 2, top: height / 2 } };
 }
 
 function mark(element: HTMLElement, selection: string[]): void {

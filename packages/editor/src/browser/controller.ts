@@ -412,9 +412,9 @@ export class EditorController {
 
   /**
    * Lays out every table, group and note anew (the layout an import gets, room for a large schema's lines
-   * included), as one undo step saved like any move.
+   * included), as one undo step saved like any move, then fits the new drawing in view (the old view shows
+   * an arbitrary part of it).
    */
-  /** Lays every table out anew, then fits the new drawing in view (the old view shows an arbitrary part of it). */
   autoLayout(): void {
     const before = this.document.value;
     const patch = patchBetween(before, makeRoomForLines(reLayOut(before)));
