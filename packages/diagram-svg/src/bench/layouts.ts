@@ -12,6 +12,9 @@
 //   force      packages/schema's layOutForce (d3-force: springs and repulsion, then the Placer removes overlaps)
 //   refined    force, then refineLayout (tables trade places where their lines cross less and run shorter):
 //              the import's whole-schema layout, here for graphs of any size
+// DSS_BENCH_ORDERS=N adds a row per graph: the import's layout of the same schema with its tables in N other
+// (seeded) orders, as another dump of it would list them; the mean of each measure, and the most shared runs
+// and lines through tables of any order. One order's numbers can be a lucky or an unlucky draw.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { convertDdl, type DdlDriver } from '@dss/ddl';
@@ -21,6 +24,7 @@ import {
   layOutForce,
   layOutNewRecords,
   portLinks,
+  reLayOut,
   refineLayout,
 } from '@dss/schema';
 import { crossings, measureSvg, sharedRuns } from '../geometry-check';
@@ -137,6 +141,7 @@ async function graphs(): Promise<[string, DiagramDocument][]> {
 async function main(): Promise<void> {
   const only = process.env.DSS_BENCH_LAYOUTS?.split(',');
   const onlyGraphs = process.env.DSS_BENCH_GRAPHS?.split(',');
+  const orders = Number(process.env.DSS_BENCH_ORDERS ?? 0);
   console.log(
     'layouts: crossings (per relationship) | of lines sharing an end table | near-parallel pairs | border runs | through tables | shared runs | median length (table widths) | bends per line | area (Mpx) | layout + routing ms',
   );
@@ -156,27 +161,108 @@ async function main(): Promise<void> {
               tables: document.tables.map((table) => ({ ...table, ...(positions.get(table.name) ?? {}) })),
             };
       const laidOutMs = performance.now() - started;
-      const svg = renderDiagramSvg(laidOut);
-      const totalMs = performance.now() - started;
-      const drawing = measureSvg(svg);
-      const metrics = readabilityMetrics(drawing);
+      const row = measured(laidOut, laidOutMs, started);
+      console.log(formatRow(`${label.padEnd(22)} ${name.padEnd(12)}`, row));
+    }
+    if (orders > 0 && (!only || only.includes('import'))) {
+      // The same schema with its tables in other orders (a dump's order is arbitrary), laid out as an
+      // import lays it out (reLayOut is the same whole-schema layout) and room made: the mean of each
+      // measure, and the most shared runs and lines through tables of any order.
+      const rows: Row[] = [];
+      for (let order = 1; order <= orders; order++) {
+        const started = performance.now();
+        const laidOut = makeRoomForLines(reLayOut(shuffled(document, order)));
+        rows.push(measured(laidOut, performance.now() - started, started));
+      }
+      const mean = (pick: (row: Row) => number) =>
+        Math.round((rows.reduce((sum, row) => sum + pick(row), 0) / rows.length) * 10) / 10;
+      const most = (pick: (row: Row) => number) => Math.max(...rows.map(pick));
       console.log(
-        [
-          `${label.padEnd(22)} ${name.padEnd(12)}`,
-          `${String(metrics.crossings).padStart(6)} (${metrics.crossingsPerRelationship})`.padEnd(14),
-          String(metrics.sharedEndCrossings).padStart(5),
-          String(metrics.nearParallelPairs).padStart(5),
-          String(metrics.borderRuns).padStart(5),
-          String(crossings(drawing).length).padStart(4),
-          String(sharedRuns(drawing).length).padStart(4),
-          String(metrics.medianLengthInTableWidths).padStart(6),
-          String(metrics.bendsPerLine).padStart(5),
-          String(metrics.areaMegapixels).padStart(7),
-          `${Math.round(totalMs)} ms (layout ${Math.round(laidOutMs)})`,
-        ].join(' | '),
+        formatRow(`${label.padEnd(22)} ${`${orders} orders`.padEnd(12)}`, {
+          crossings: mean((row) => row.crossings),
+          perRelationship: mean((row) => row.perRelationship),
+          sharedEnd: mean((row) => row.sharedEnd),
+          nearParallel: mean((row) => row.nearParallel),
+          border: mean((row) => row.border),
+          through: most((row) => row.through),
+          shared: most((row) => row.shared),
+          median: mean((row) => row.median),
+          bends: mean((row) => row.bends),
+          area: mean((row) => row.area),
+          totalMs: mean((row) => row.totalMs),
+          layoutMs: mean((row) => row.layoutMs),
+        }),
       );
     }
   }
+}
+
+interface Row {
+  crossings: number;
+  perRelationship: number;
+  sharedEnd: number;
+  nearParallel: number;
+  border: number;
+  through: number;
+  shared: number;
+  median: number;
+  bends: number;
+  area: number;
+  totalMs: number;
+  layoutMs: number;
+}
+
+/** Draws the laid-out document and measures the drawing (time counted from `started`). */
+function measured(laidOut: DiagramDocument, layoutMs: number, started: number): Row {
+  const svg = renderDiagramSvg(laidOut);
+  const totalMs = performance.now() - started;
+  const drawing = measureSvg(svg);
+  const metrics = readabilityMetrics(drawing);
+  return {
+    crossings: metrics.crossings,
+    perRelationship: metrics.crossingsPerRelationship,
+    sharedEnd: metrics.sharedEndCrossings,
+    nearParallel: metrics.nearParallelPairs,
+    border: metrics.borderRuns,
+    through: crossings(drawing).length,
+    shared: sharedRuns(drawing).length,
+    median: metrics.medianLengthInTableWidths,
+    bends: metrics.bendsPerLine,
+    area: metrics.areaMegapixels,
+    totalMs,
+    layoutMs,
+  };
+}
+
+function formatRow(label: string, row: Row): string {
+  return [
+    label,
+    `${String(row.crossings).padStart(6)} (${row.perRelationship})`.padEnd(14),
+    String(row.sharedEnd).padStart(5),
+    String(row.nearParallel).padStart(5),
+    String(row.border).padStart(5),
+    String(row.through).padStart(4),
+    String(row.shared).padStart(4),
+    String(row.median).padStart(6),
+    String(row.bends).padStart(5),
+    String(row.area).padStart(7),
+    `${Math.round(row.totalMs)} ms (layout ${Math.round(row.layoutMs)})`,
+  ].join(' | ');
+}
+
+/** The document with its tables in a seeded random order (a linear congruential source; Fisher–Yates). */
+function shuffled(document: DiagramDocument, seed: number): DiagramDocument {
+  let state = seed;
+  const next = () => {
+    state = (state * 1664525 + 1013904223) % 4294967296;
+    return state / 4294967296;
+  };
+  const tables = [...document.tables];
+  for (let at = tables.length - 1; at > 0; at--) {
+    const other = Math.floor(next() * (at + 1));
+    [tables[at], tables[other]] = [tables[other]!, tables[at]!];
+  }
+  return { ...document, tables };
 }
 
 main().catch((error: unknown) => {
