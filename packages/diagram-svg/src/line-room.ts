@@ -7,7 +7,9 @@
 // of a vertical corridor, below a horizontal one) by what its lines lack. Moving whole sides of the drawing
 // keeps every table's order along both axes and only ever widens a gap, so nothing can come to overlap;
 // the next routing spreads the lanes into the room. Two passes (the first one's wider corridors let some
-// lines take other ways, which squeezes a few new ones).
+// lines take other ways, which squeezes a few new ones), then up to two that open only the corridors where
+// lines lie on one another (shared runs), which the earlier passes' new ways can leave: few cuts, so lines
+// and the drawing grow little.
 //
 // The layout lives in packages/schema and the router here, which depends on it; so the step runs where
 // both are at hand: the DDL conversion workers (packages/ddl's pool loads this module by path), the
@@ -25,6 +27,13 @@ const LANE = 8;
 /** Runs shorter than this, and side-by-side stretches shorter than this, are not a corridor's. */
 const MINIMUM_RUN = 40;
 const PASSES = 2;
+/**
+ * Passes after those, each opening only the corridors whose runs lie on one another (SHARED apart or
+ * less); none when no corridor has such runs. Package README, "Shared runs in other orders".
+ */
+const SHARED_PASSES = 2;
+/** Runs this close across lie on one another: a shared run to the eye. */
+const SHARED = 2;
 /**
  * From this many tables (the layout's SPREAD_FROM: where it spreads a schema evenly for the router): the
  * corpus's 30–70-table schemas keep the layout they have.
@@ -45,10 +54,13 @@ interface Cut {
 export function makeRoomForLines(document: DiagramDocument): DiagramDocument {
   if (!wantsRoom(document)) return document;
   let current = document;
-  for (let pass = 0; pass < PASSES; pass++) {
+  for (let pass = 0; pass < PASSES + SHARED_PASSES; pass++) {
     const lines = routedLines(current);
-    const across = cutsOf(corridorRuns(lines, true));
-    const down = cutsOf(corridorRuns(lines, false));
+    // The last passes only open the corridors whose lines lie on one another.
+    const near = pass < PASSES ? LANE : SHARED;
+    const across = cutsOf(corridorRuns(lines, true), near);
+    const down = cutsOf(corridorRuns(lines, false), near);
+    // Nothing lacking LANE apart has nothing lacking SHARED apart either.
     if (across.length === 0 && down.length === 0) break;
     current = {
       ...current,
@@ -85,11 +97,11 @@ function corridorRuns(lines: readonly Route[], vertical: boolean): Run[] {
 }
 
 /**
- * The corridors: runs of different lines closer than LANE side by side over MINIMUM_RUN, chained. Each
+ * The corridors: runs of different lines closer than `near` side by side over MINIMUM_RUN, chained. Each
  * wants room for its deepest stack of runs (the most that lie side by side at one point along) LANE apart,
  * and is cut in its middle.
  */
-function cutsOf(runs: readonly Run[]): Cut[] {
+function cutsOf(runs: readonly Run[], near: number): Cut[] {
   const parent = runs.map((_run, at) => at);
   const find = (at: number): number => {
     let root = at;
@@ -101,7 +113,7 @@ function cutsOf(runs: readonly Run[]): Cut[] {
     const a = runs[i] as Run;
     for (let j = i + 1; j < runs.length; j++) {
       const b = runs[j] as Run;
-      if (b.across - a.across >= LANE) break;
+      if (b.across - a.across >= near) break;
       if (a.id !== b.id && Math.min(a.to, b.to) - Math.max(a.from, b.from) > MINIMUM_RUN)
         parent[find(i)] = find(j);
     }

@@ -31,7 +31,7 @@ import { crossings, measureSvg, sharedRuns } from '../geometry-check';
 import { makeRoomForLines } from '../line-room';
 import { readabilityMetrics } from '../line-metrics';
 import { renderDiagramSvg } from '../render';
-import { generatedDiagram } from './schema-generator';
+import { generatedDiagram, inSeededOrder } from './schema-generator';
 
 // elkjs's bundled build runs ELK (compiled from Java) in this thread; its API answers with a promise.
 const ELK = require('elkjs/lib/elk.bundled.js');
@@ -171,7 +171,7 @@ async function main(): Promise<void> {
       const rows: Row[] = [];
       for (let order = 1; order <= orders; order++) {
         const started = performance.now();
-        const laidOut = makeRoomForLines(reLayOut(shuffled(document, order)));
+        const laidOut = makeRoomForLines(reLayOut(inSeededOrder(document, order)));
         rows.push(measured(laidOut, performance.now() - started, started));
       }
       const mean = (pick: (row: Row) => number) =>
@@ -248,21 +248,6 @@ function formatRow(label: string, row: Row): string {
     String(row.area).padStart(7),
     `${Math.round(row.totalMs)} ms (layout ${Math.round(row.layoutMs)})`,
   ].join(' | ');
-}
-
-/** The document with its tables in a seeded random order (a linear congruential source; Fisher–Yates). */
-function shuffled(document: DiagramDocument, seed: number): DiagramDocument {
-  let state = seed;
-  const next = () => {
-    state = (state * 1664525 + 1013904223) % 4294967296;
-    return state / 4294967296;
-  };
-  const tables = [...document.tables];
-  for (let at = tables.length - 1; at > 0; at--) {
-    const other = Math.floor(next() * (at + 1));
-    [tables[at], tables[other]] = [tables[other]!, tables[at]!];
-  }
-  return { ...document, tables };
 }
 
 main().catch((error: unknown) => {

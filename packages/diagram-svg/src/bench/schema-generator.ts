@@ -156,3 +156,18 @@ export function generatedDiagram(shape: GeneratedShape): DiagramDocument {
     throw new Error(`the generated schema is invalid: ${JSON.stringify(checked.problems.slice(0, 3))}`);
   return apply(base, checked.patch).document;
 }
+
+/** The document with its tables in a seeded random order (a linear congruential source; Fisher–Yates). */
+export function inSeededOrder(document: DiagramDocument, seed: number): DiagramDocument {
+  let state = seed;
+  const next = () => {
+    state = (state * 1664525 + 1013904223) % 4294967296;
+    return state / 4294967296;
+  };
+  const tables = [...document.tables];
+  for (let at = tables.length - 1; at > 0; at--) {
+    const other = Math.floor(next() * (at + 1));
+    [tables[at], tables[other]] = [tables[other]!, tables[at]!];
+  }
+  return { ...document, tables };
+}
