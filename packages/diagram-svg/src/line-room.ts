@@ -9,7 +9,7 @@
 // the next routing spreads the lanes into the room. Two passes (the first one's wider corridors let some
 // lines take other ways, which squeezes a few new ones), then up to two that open only the corridors where
 // lines lie on one another (shared runs), which the earlier passes' new ways can leave: few cuts, so lines
-// and the drawing grow little.
+// and the drawing grow little. From 30 tables to 100 only those last two.
 //
 // The layout lives in packages/schema and the router here, which depends on it; so the step runs where
 // both are at hand: the DDL conversion workers (packages/ddl's pool loads this module by path), the
@@ -26,17 +26,15 @@ import { fitTableBoxes } from './table-geometry';
 const LANE = 8;
 /** Runs shorter than this, and side-by-side stretches shorter than this, are not a corridor's. */
 const MINIMUM_RUN = 40;
-const PASSES = 2;
 /**
- * Passes after those, each opening only the corridors whose runs lie on one another (SHARED apart or
- * less); none when no corridor has such runs. Package README, "Shared runs in other orders".
+ * Runs this close across lie on one another: a shared run to the eye. Two passes after the LANE ones open
+ * only such corridors (package README, "Shared runs in other orders").
  */
-const SHARED_PASSES = 2;
-/** Runs this close across lie on one another: a shared run to the eye. */
 const SHARED = 2;
 /**
- * From this many tables (the layout's SPREAD_FROM: where it spreads a schema evenly for the router): the
- * corpus's 30–70-table schemas keep the layout they have.
+ * From this many tables (the layout's SPREAD_FROM: where it spreads a schema evenly for the router) all
+ * crowded corridors open; from WHOLE_SCHEMA tables (30) only those whose lines lie on one another, so the
+ * corpus's 30–70-table schemas keep the layout they have unless two lines share a run.
  */
 export const ROOM_FROM = 100;
 
@@ -47,21 +45,27 @@ interface Cut {
 }
 
 /**
- * The document with its tables moved apart where their lines lack room, for a large whole schema: at least
- * ROOM_FROM tables, as many relationships as half of them, and no groups or sticky notes (whose frames
- * would have to move with their tables). Anything else is returned as it is.
+ * The document with its tables moved apart where their lines lack room, for a whole schema: at least
+ * WHOLE_SCHEMA tables (all crowded corridors from ROOM_FROM, see there), as many relationships as half of
+ * them, and no groups or sticky notes (whose frames would have to move with their tables). Anything else,
+ * and a drawing with nothing to open, is returned as it is.
  */
 export function makeRoomForLines(document: DiagramDocument): DiagramDocument {
   if (!wantsRoom(document)) return document;
+  // Each pass opens the corridors whose runs lie closer than its distance; under ROOM_FROM tables only
+  // those whose runs lie on one another.
+  const passes = [...(document.tables.length >= ROOM_FROM ? [LANE, LANE] : []), SHARED, SHARED];
   let current = document;
-  for (let pass = 0; pass < PASSES + SHARED_PASSES; pass++) {
-    const lines = routedLines(current);
-    // The last passes only open the corridors whose lines lie on one another.
-    const near = pass < PASSES ? LANE : SHARED;
+  let lines: Route[] | null = null;
+  for (const near of passes) {
+    lines ??= routedLines(current);
     const across = cutsOf(corridorRuns(lines, true), near);
     const down = cutsOf(corridorRuns(lines, false), near);
-    // Nothing lacking LANE apart has nothing lacking SHARED apart either.
-    if (across.length === 0 && down.length === 0) break;
+    if (across.length === 0 && down.length === 0) {
+      // Nothing moved, so the routing holds for the next pass.
+      if (near === SHARED) break;
+      continue;
+    }
     current = {
       ...current,
       tables: current.tables.map((table) => ({
@@ -70,13 +74,14 @@ export function makeRoomForLines(document: DiagramDocument): DiagramDocument {
         top: table.top + shiftAt(down, table.top),
       })),
     };
+    lines = null;
   }
   return current;
 }
 
 function wantsRoom(document: DiagramDocument): boolean {
   return (
-    document.tables.length >= Math.max(ROOM_FROM, WHOLE_SCHEMA) &&
+    document.tables.length >= WHOLE_SCHEMA &&
     document.relationships.length >= document.tables.length / 2 &&
     document.groups.length === 0 &&
     document.sticky_notes.length === 0

@@ -59,8 +59,8 @@ describe('room for the lines of a large schema', () => {
     expect(roomy.relationships).toEqual(laidOut.relationships);
   });
 
-  it('leaves a schema under 100 tables, and one with a group or a sticky note, as it is', () => {
-    const small = generatedDiagram({ tables: 60, relationships: 120 });
+  it('leaves a schema under 30 tables, and one with a group or a sticky note, as it is', () => {
+    const small = generatedDiagram({ tables: 29, relationships: 60 });
     expect(makeRoomForLines(small)).toBe(small);
     const grouped: DiagramDocument = {
       ...laidOut,
@@ -104,6 +104,27 @@ describe('room for the lines of a large schema', () => {
     (order) => {
       const drawing = measureSvg(renderDiagramSvg(makeRoomForLines(reLayOut(inSeededOrder(laidOut, order)))));
       expect(sharedRuns(drawing).map((run) => `${run.first}/${run.second} ${run.length}`)).toEqual([]);
+    },
+  );
+
+  // From 30 tables to 100, only those corridors open (the others keep the layout they have): two orders of
+  // an 80-table schema left 2 and 3 shared runs without, none with.
+  it.each([6, 8])(
+    'opens only where lines lie on one another below 100 tables: order %i of 80 tables',
+    (order) => {
+      const eighty = reLayOut(inSeededOrder(generatedDiagram({ tables: 80, relationships: 160 }), order));
+      const roomy80 = makeRoomForLines(eighty);
+      expect(sharedRuns(measureSvg(renderDiagramSvg(roomy80))).length).toBe(0);
+      // A corridor or two open, not every gap where lines run close: the drawing grows under 3% each way.
+      const extent = (document: DiagramDocument) => [
+        Math.max(...document.tables.map((table) => table.left + table.width)),
+        Math.max(...document.tables.map((table) => table.top + table.height)),
+      ];
+      const [width, height] = extent(eighty) as [number, number];
+      const [roomyWidth, roomyHeight] = extent(roomy80) as [number, number];
+      expect(roomyWidth + roomyHeight).toBeGreaterThan(width + height);
+      expect(roomyWidth / width).toBeLessThan(1.03);
+      expect(roomyHeight / height).toBeLessThan(1.03);
     },
   );
 });
