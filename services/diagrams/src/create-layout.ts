@@ -15,8 +15,13 @@ export const IN_PLACE_TABLES = 40;
 const LAYOUT_TIMEOUT_MS = 60_000;
 /** A thread without work for this long is closed; the next large create starts one (~0.2 s). */
 const IDLE_MS = 60_000;
-/** Heap of one layout thread: a 1,000-table layout needs well under a tenth of it. */
-const THREAD_HEAP_MB = 512;
+/**
+ * Heap cap of one layout thread. A 1,000-table create (more than the 500 KB schema limit lets through with
+ * seven columns a table) peaks at about 50 MB of heap and 175 MB of process memory; the cap keeps a runaway
+ * layout a failed create (`unavailable`) inside the chart's default 384 MiB memory limit, not the pod's OOM
+ * kill.
+ */
+const THREAD_HEAP_MB = 192;
 
 export interface CreateLayoutOptions {
   /** Layout threads; 0 lays out every create in place. */
