@@ -37,6 +37,11 @@ const SHARED = 2;
  * corpus's 30–70-table schemas keep the layout they have unless two lines share a run.
  */
 export const ROOM_FROM = 100;
+/**
+ * Up to this many tables the shared-runs passes run: they cost two routings (1 s of a 1,000-table create's
+ * 7.5 s), and beyond a few hundred tables the time matters more than a few shared runs.
+ */
+const SHARED_UP_TO = 500;
 
 /** Where the drawing is cut and how far everything past the cut moves. */
 interface Cut {
@@ -54,7 +59,11 @@ export function makeRoomForLines(document: DiagramDocument): DiagramDocument {
   if (!wantsRoom(document)) return document;
   // Each pass opens the corridors whose runs lie closer than its distance; under ROOM_FROM tables only
   // those whose runs lie on one another.
-  const passes = [...(document.tables.length >= ROOM_FROM ? [LANE, LANE] : []), SHARED, SHARED];
+  const count = document.tables.length;
+  const passes = [
+    ...(count >= ROOM_FROM ? [LANE, LANE] : []),
+    ...(count <= SHARED_UP_TO ? [SHARED, SHARED] : []),
+  ];
   let current = document;
   let lines: Route[] | null = null;
   for (const near of passes) {
