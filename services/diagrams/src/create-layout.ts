@@ -12,7 +12,7 @@ import { type CreateLayoutAnswer, layOutCreate } from './create-layout-worker';
 /** Below this many tables the layout costs less than handing it to a thread (measured: ~20 ms at 40). */
 export const IN_PLACE_TABLES = 40;
 /** A layout still running after this long is stopped (its thread terminated) and the create answers `unavailable`. */
-const LAYOUT_TIMEOUT_MS = 60_000;
+const LAYOUT_TIMEOUT_MS = 50_000;
 /** A thread without work for this long is closed; the next large create starts one (~0.2 s). */
 const IDLE_MS = 60_000;
 /**

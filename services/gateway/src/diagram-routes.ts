@@ -49,6 +49,13 @@ export function diagramItem(diagram: DiagramMessage) {
 
 /** The import wait when the gateway's configuration names none (DSS_IMPORT_WAIT_MS's default). */
 const DEFAULT_IMPORT_WAIT_MS = 3000;
+/**
+ * A create from a JSON schema is laid out before it answers (in a diagrams worker thread, stopped after 50 s
+ * with `unavailable`). The largest schemas take longer than the client's default 10 s (1,000 tables: about
+ * 7.5 s idle), after which the caller would get `unavailable` while the create still went through. Under a
+ * proxy's usual 60 s read timeout.
+ */
+const CREATE_DEADLINE_MS = 55_000;
 
 export function diagramRoutes(
   diagrams: DiagramsClient,
@@ -89,11 +96,10 @@ export function diagramRoutes(
       operation: 'write',
       write: true,
       handler: async (req, res, principal) => {
-        const created = await diagrams.CreateDiagram({
-          principal: wirePrincipal(principal),
-          ...createRequest(objectBody(req)),
-          wait_ms: waitMs,
-        });
+        const created = await diagrams.CreateDiagram(
+          { principal: wirePrincipal(principal), ...createRequest(objectBody(req)), wait_ms: waitMs },
+          { deadlineMs: CREATE_DEADLINE_MS },
+        );
         const diagram = created.diagram!;
         const status = diagram.status === 'importing' ? 202 : created.replayed ? 200 : 201;
         res.status(status).json({
