@@ -5,12 +5,16 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ServiceError } from '@dss/platform';
-import { type Driver, type NormalizedPatch, RejectedPatchInput } from '@dss/schema';
+import { type Driver, type NormalizedPatch, RejectedPatchInput, WHOLE_SCHEMA } from '@dss/schema';
 import { Piscina } from 'piscina';
 import { type CreateLayoutAnswer, layOutCreate } from './create-layout-worker';
 
-/** Below this many tables the layout costs less than handing it to a thread (measured: ~20 ms at 40). */
-export const IN_PLACE_TABLES = 40;
+/**
+ * Below a whole schema (WHOLE_SCHEMA, 30 tables: dagre, no room step) a layout takes tens of ms in place
+ * (29 tables: about 40 ms), less than a thread's cold start; from there the force layout, its refinement and
+ * the room step take 0.1 s and up (39 tables: 90-190 ms), which a thread takes off the service's loop.
+ */
+export const IN_PLACE_TABLES = WHOLE_SCHEMA;
 /** A layout still running after this long is stopped (its thread terminated) and the create answers `unavailable`. */
 const LAYOUT_TIMEOUT_MS = 50_000;
 /** A thread without work for this long is closed; the next large create starts one (~0.2 s). */
