@@ -8,7 +8,7 @@
 // code: the web app's drawing thread, which draws a warm-up before its first request).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parentPort, type TransferListItem, Worker } from 'node:worker_threads';
+import { parentPort, type ResourceLimits, type TransferListItem, Worker } from 'node:worker_threads';
 
 interface Question<Request> {
   id: number;
@@ -28,6 +28,8 @@ export interface WorkerThreadOptions {
   timeoutMs: number;
   /** The thread as errors name it: "the rasteriser", "the drawing thread". */
   name: string;
+  /** Heap caps of the thread (Node's defaults when absent); past them the thread dies and its requests fail. */
+  resourceLimits?: ResourceLimits;
 }
 
 interface Pending<Result> {
@@ -73,7 +75,10 @@ export class WorkerThread<Request, Result> {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(this.options.file, { workerData: this.options.workerData });
+    const worker = new Worker(this.options.file, {
+      workerData: this.options.workerData,
+      ...(this.options.resourceLimits ? { resourceLimits: this.options.resourceLimits } : {}),
+    });
     worker.on('message', (answer: Answer<Result>) => {
       const job = this.pending.get(answer.id);
       if (!job) return;

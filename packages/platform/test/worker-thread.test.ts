@@ -120,4 +120,24 @@ describe('WorkerThread', () => {
     thread.close();
     await expect(asked).rejects.toThrow('the slow thread was closed');
   });
+
+  it('ends a thread that outgrows its heap cap: the request fails, and the next one gets a fresh thread', async () => {
+    // Keeps about `n` MB of small arrays alive (old space, which the cap counts): far past a 16 MB cap, well
+    // within Node's default heap.
+    const hoard =
+      '(n) => { const kept = []; for (let i = 0; i < n * 20000; i++) kept.push([i, i + 1]); return n; }';
+    const capped = new WorkerThread<number, number>({
+      file: entry('the-hoarder', hoard),
+      idleMs: 60_000,
+      timeoutMs: 30_000,
+      name: 'the hoarder',
+      resourceLimits: { maxOldGenerationSizeMb: 16 },
+    });
+    try {
+      await expect(capped.ask(200)).rejects.toThrow();
+      expect(await capped.ask(2)).toBe(2);
+    } finally {
+      capped.close();
+    }
+  });
 });

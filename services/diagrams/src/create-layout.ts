@@ -1,13 +1,12 @@
 // Where a create's layout runs: in place for a small schema (milliseconds), in a worker thread otherwise,
 // so that laying out a few hundred tables (seconds under load on two cores) never holds up the service's
 // other calls, and in the embedded system (`npm start`) the gateway and every other service with it.
-// The threads are piscina's: a queue, a worker replaced when it dies, threads closed when idle.
+// The threads are platform's WorkerThread: started on the first request, closed when idle, ended (and
+// started afresh for the next request) when a layout outlasts its time.
 import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { ServiceError } from '@dss/platform';
+import { compiledEntry, ServiceError, WorkerThread } from '@dss/platform';
 import { type Driver, type NormalizedPatch, RejectedPatchInput, WHOLE_SCHEMA } from '@dss/schema';
-import { Piscina } from 'piscina';
-import { type CreateLayoutAnswer, layOutCreate } from './create-layout-worker';
+import { type CreateLayoutAnswer, type CreateLayoutTask, layOutCreate } from './lay-out-create';
 
 /**
  * Below a whole schema (WHOLE_SCHEMA, 30 tables: dagre, no room step) a layout takes tens of ms in place
@@ -33,33 +32,34 @@ export interface CreateLayoutOptions {
 }
 
 export class CreateLayouts {
-  private readonly pool: Piscina | null;
+  private readonly threads: WorkerThread<CreateLayoutTask, CreateLayoutAnswer>[];
+  private next = 0;
 
   constructor(options: CreateLayoutOptions) {
-    this.pool =
-      options.threads > 0
-        ? new Piscina({
-            filename: workerEntry(),
-            name: 'layOutCreate',
-            minThreads: 0,
-            maxThreads: options.threads,
-            idleTimeout: IDLE_MS,
-            resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
-          })
-        : null;
+    const file = options.threads > 0 ? workerEntry() : '';
+    this.threads = Array.from(
+      { length: options.threads },
+      () =>
+        new WorkerThread<CreateLayoutTask, CreateLayoutAnswer>({
+          file,
+          idleMs: IDLE_MS,
+          timeoutMs: LAYOUT_TIMEOUT_MS,
+          name: 'the layout thread',
+          resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
+        }),
+    );
   }
 
-  /** Validates and lays out a create's normalized patch (see create-layout-worker.ts). */
+  /** Validates and lays out a create's normalized patch (see lay-out-create.ts). */
   async run(driver: Driver, patch: NormalizedPatch): Promise<CreateLayoutAnswer> {
-    if (this.pool === null || !offThread(patch)) return layOutCreate({ driver, patch });
+    if (this.threads.length === 0 || !offThread(patch)) return layOutCreate({ driver, patch });
+    // In turn: each thread answers its requests one after another.
+    const thread = this.threads[this.next++ % this.threads.length]!;
     try {
-      return (await this.pool.run(
-        { driver, patch },
-        { signal: AbortSignal.timeout(LAYOUT_TIMEOUT_MS) },
-      )) as CreateLayoutAnswer;
+      return await thread.ask({ driver, patch });
     } catch (error) {
       // A layout that ran out of time or memory is the service's failure, never the caller's.
-      const timedOut = error instanceof Error && error.name === 'AbortError';
+      const timedOut = error instanceof Error && error.message.endsWith('took too long');
       throw new ServiceError(
         'unavailable',
         timedOut
@@ -69,8 +69,9 @@ export class CreateLayouts {
     }
   }
 
-  async close(): Promise<void> {
-    await this.pool?.destroy();
+  /** Ends the threads; layouts under way fail. */
+  close(): void {
+    for (const thread of this.threads) thread.close();
   }
 }
 
@@ -80,14 +81,9 @@ function offThread(patch: NormalizedPatch): boolean {
   return Array.isArray(patch.tables) && patch.tables.length >= IN_PLACE_TABLES;
 }
 
-/**
- * The compiled worker: the sibling file from dist; from the TypeScript sources (jest) the built copy in
- * dist, which `npm test` builds first.
- */
+/** The compiled worker (from the sources under jest, dist's copy, which `npm test` builds first). */
 function workerEntry(): string {
-  const sibling = path.join(__dirname, 'create-layout-worker.js');
-  if (existsSync(sibling)) return sibling;
-  const built = path.resolve(__dirname, '..', 'dist', 'create-layout-worker.js');
-  if (existsSync(built)) return built;
-  throw new Error(`create layout worker not found (looked for ${sibling} and ${built}); run npx tsc --build`);
+  const entry = compiledEntry(__dirname, 'create-layout-worker.js');
+  if (!existsSync(entry)) throw new Error(`create layout worker not found at ${entry}; run npx tsc --build`);
+  return entry;
 }

@@ -54,7 +54,7 @@ export async function startDiagramsService({
     }),
   }).catch(async (error: unknown) => {
     await importWaiters.stop();
-    await layouts.close();
+    layouts.close();
     throw error;
   });
   const recovery = new ImportRecovery(
@@ -81,7 +81,7 @@ export async function startDiagramsService({
       await recovery.stop();
       await service.stop();
       await importWaiters.stop();
-      await layouts.close();
+      layouts.close();
     },
   };
 }

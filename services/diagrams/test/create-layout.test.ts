@@ -23,7 +23,7 @@ describe('CreateLayouts', () => {
     threaded = new CreateLayouts({ threads: 1 });
   });
   afterAll(async () => {
-    await threaded.close();
+    threaded.close();
   });
 
   it('should leave the service thread free while a large schema is laid out in a worker thread', async () => {
