@@ -2,7 +2,7 @@
 // the linked column, so the end markers can be drawn at the table's edge.
 import { type Point, type Rect, RunUsage, searchPath, simplify } from './routing/grid-search';
 import { entersTable, separateLanes, TableIndex } from './routing/lanes';
-import { type Row, type RowEnd, uncrossRows } from './routing/uncross';
+import { type Row, type RowEnd, uncross } from './routing/uncross';
 import type { Ports, RouteMemory } from './routing/route-memory';
 import { type Box, ROW_HEIGHT } from './table-geometry';
 
@@ -372,9 +372,10 @@ function routeAnew(
   const drawn = routes.filter((route): route is Route => route !== null);
   separateLanes(memory ? nearRerouted(drawn) : drawn, tableRects);
   for (const route of drawn) route.points = simplify(route.points);
-  // Lines to one row that cross trade their ways beyond the crossing (and their places on the row).
+  // Lines to one row that cross trade their ways beyond the crossing (and their places on the row), then
+  // any two lines that cross twice exchange the stretch between (their ends stay).
   if (obstacles.withoutTrades !== true)
-    uncrossRows(
+    uncross(
       routes,
       rows,
       tableRects,
