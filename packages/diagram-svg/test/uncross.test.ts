@@ -39,6 +39,11 @@ function crossingPair(): { points: Point[] }[] {
   ];
 }
 
+/** Straight lines, one per value: `line(value)` gives each one's two points. */
+function lanesAt(values: number[], line: (value: number) => Point[]): { points: Point[] }[] {
+  return values.map((value) => ({ points: line(value) }));
+}
+
 function length(points: readonly Point[]): number {
   let sum = 0;
   for (let at = 1; at < points.length; at++)
@@ -142,20 +147,19 @@ describe('uncrossRows', () => {
 
   it('leaves lines crossing where no early turn keeps a lane off another line', () => {
     const routes = crossingPair();
-    // A third line (to another table) runs beside where either early turn would go.
-    const other: { points: Point[] } = {
-      points: [
-        [100, 104],
-        [460, 104],
-      ],
-    };
-    const beside: { points: Point[] } = {
-      points: [
-        [296, 80],
-        [296, 20],
-      ],
-    };
-    const all = [...routes, other, beside];
+    // Other lines (to other tables) fill every stretch either early turn could take, a lane apart: A's turn
+    // would run along y 108–140, B's up x 292–260.
+    const all = [
+      ...routes,
+      ...lanesAt([104, 112, 120, 128, 136, 144], (y) => [
+        [100, y],
+        [460, y],
+      ]),
+      ...lanesAt([296, 288, 280, 272, 264, 256], (x) => [
+        [x, 80],
+        [x, 20],
+      ]),
+    ];
     expect(
       uncrossRows(
         all,
@@ -166,6 +170,34 @@ describe('uncrossRows', () => {
       ),
     ).toBe(0);
     expect(all.slice(0, 2)).toEqual(crossingPair());
+  });
+
+  it('turns farther before the crossing where the lane next to it is taken', () => {
+    const routes = crossingPair();
+    // A line 4 px off each near turn (y 104 beside A's, x 296 beside B's): A turns 12 px early instead, a lane
+    // off that line.
+    const all = [
+      ...routes,
+      ...lanesAt([104], (y) => [
+        [100, y],
+        [460, y],
+      ]),
+      ...lanesAt([296], (x) => [
+        [x, 80],
+        [x, 20],
+      ]),
+    ];
+    expect(
+      uncrossRows(
+        all,
+        [ROW],
+        [HUB],
+        () => true,
+        () => undefined,
+      ),
+    ).toBe(1);
+    expect(crossingsOf(all.slice(0, 2))).toBe(0);
+    expect(all[0]!.points).toContainEqual([300, 112]);
   });
 
   it('makes no trade near the row’s table (where lines converge on their places) or of a kept line', () => {
@@ -250,23 +282,19 @@ describe('uncrossPairs', () => {
 
   it('makes no exchange where neither line can turn early at a meeting without running beside a third line', () => {
     const routes = twiceCrossingPair();
-    // At the first meeting (100, 200) A would turn down 4–8 px before it (x 92–96) and B along 4–8 px
-    // above it (y 192–196): a third line lies within a lane of each.
-    const crowd: { points: Point[] }[] = [
-      {
-        points: [
-          [90, 210],
-          [90, 290],
-        ],
-      },
-      {
-        points: [
-          [120, 190],
-          [380, 190],
-        ],
-      },
+    // At the first meeting (100, 200) A would turn down 4–40 px before it (x 60–96) and B along 4–40 px
+    // above it (y 160–196): other lines fill both stretches, a lane apart.
+    const all = [
+      ...routes,
+      ...lanesAt([90, 82, 74, 66, 58], (x) => [
+        [x, 210],
+        [x, 290],
+      ]),
+      ...lanesAt([190, 182, 174, 166, 158], (y) => [
+        [120, y],
+        [380, y],
+      ]),
     ];
-    const all = [...routes, ...crowd];
     expect(uncrossPairs(all, [], (route) => route < 2)).toBe(0);
     expect(all.slice(0, 2)).toEqual(twiceCrossingPair());
   });
