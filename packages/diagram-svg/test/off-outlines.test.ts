@@ -1,0 +1,81 @@
+// Runs left on the outline of a table their line does not connect move off it (routing/off-outlines.ts):
+// hand-made routes, as the router leaves them after the lanes.
+import type { Point, Rect } from '../src/routing/grid-search';
+import type { LaneRoute } from '../src/routing/lanes';
+import { offOutlines } from '../src/routing/off-outlines';
+
+/** A table the line passes, its left edge at x = 300. */
+const BESIDE: Rect = { left: 300, top: 200, right: 500, bottom: 400 };
+
+/** From (100, 100) right to x = 300, down the table's left edge to y = 500, right to (700, 500). */
+function onOutline(): LaneRoute {
+  return {
+    points: [
+      [100, 100],
+      [300, 100],
+      [300, 500],
+      [700, 500],
+    ],
+    sourceSide: 1,
+    targetSide: -1,
+  };
+}
+
+function line(points: Point[]): LaneRoute {
+  return { points, sourceSide: 1, targetSide: -1 };
+}
+
+describe('offOutlines', () => {
+  it('moves a run on the outline of a table its line does not connect to the nearest place more than 3 px off it', () => {
+    const route = onOutline();
+    expect(offOutlines([route], [BESIDE])).toBe(1);
+    // Out of the table (its left edge at 300) and more than 3 px off its outline: 296.5.
+    expect(route.points).toEqual([
+      [100, 100],
+      [296.5, 100],
+      [296.5, 500],
+      [700, 500],
+    ]);
+  });
+
+  it('keeps the run a little farther where another line lies right beside the nearest place', () => {
+    const route = onOutline();
+    const other = line([
+      [296, 150],
+      [296, 450],
+    ]);
+    expect(offOutlines([route, other], [BESIDE])).toBe(1);
+    // 296.5 to 294 lie closer than 2.5 px to the other line's run at 296; 293.5 is the nearest free place.
+    expect(route.points[1]).toEqual([293.5, 100]);
+  });
+
+  it('leaves a run with no such place, a kept line of the editor, and a line along its own table', () => {
+    // Lines at 296, 292, 288 and 284: every place up to 12 px off lies closer than 2.5 px to one of them.
+    const crowd = [296, 292, 288, 284].map((x) =>
+      line([
+        [x, 150],
+        [x, 450],
+      ]),
+    );
+    const crowded = onOutline();
+    expect(offOutlines([crowded, ...crowd], [BESIDE])).toBe(0);
+    expect(crowded.points).toEqual(onOutline().points);
+    const kept = { ...onOutline(), settled: true };
+    expect(offOutlines([kept], [BESIDE])).toBe(0);
+    const ownTable = { ...onOutline(), zones: [{ left: 270, top: 170, right: 530, bottom: 430 }] };
+    expect(offOutlines([ownTable], [BESIDE])).toBe(0);
+    expect(ownTable.points).toEqual(onOutline().points);
+  });
+
+  it('keeps room for the end marker on a first or last run', () => {
+    // The run before the outline is the line's first, 22 px long: moving 3.5 px left would leave 18.5.
+    const route = line([
+      [278, 100],
+      [300, 100],
+      [300, 500],
+      [700, 500],
+    ]);
+    expect(offOutlines([route], [BESIDE])).toBe(0);
+    expect(route.points[1]).toEqual([300, 100]);
+  });
+});
