@@ -2,7 +2,7 @@
 // the linked column, so the end markers can be drawn at the table's edge.
 import { type Point, type Rect, RunUsage, searchPath, simplify } from './routing/grid-search';
 import { entersTable, separateLanes, TableIndex } from './routing/lanes';
-import { offOutlines } from './routing/off-outlines';
+import { tidyRuns } from './routing/tidy-runs';
 import { type Row, type RowEnd, uncross } from './routing/uncross';
 import type { Ports, RouteMemory } from './routing/route-memory';
 import { type Box, ROW_HEIGHT } from './table-geometry';
@@ -389,8 +389,8 @@ function routeAnew(
         }
       },
     );
-  // Runs still on the outline of a table their line does not connect move off it.
-  if (obstacles.withoutTrades !== true) offOutlines(drawn, tableRects);
+  // Runs still on the outline of a table their line does not connect, or on another line's run, move off.
+  if (obstacles.withoutTrades !== true) tidyRuns(drawn, tableRects);
   for (const route of drawn) {
     delete route.settled;
     delete route.zones;

@@ -93,6 +93,10 @@ describe('server-side drawings of large schemas', () => {
       const units = readabilityMetrics(unitsDrawing);
       process.stdout.write(`${file}: kept ${JSON.stringify(kept)}; dagre units ${JSON.stringify(units)}\n`);
       expect(sharedRuns(drawing).length).toBeLessThan(sharedRuns(unitsDrawing).length);
+      // No two lines read as one, and no line as a table's border (item 2): 1 and 1 before the last repair
+      // (routing/tidy-runs.ts) moved such runs off.
+      expect(sharedRuns(drawing)).toEqual([]);
+      expect(kept.borderRuns).toBe(0);
       expect(kept.crossings).toBeLessThan(units.crossings);
       expect(kept.nearParallelPairs).toBeLessThan(units.nearParallelPairs);
       expect(kept.medianLengthInTableWidths).toBeLessThan(units.medianLengthInTableWidths);
@@ -132,11 +136,11 @@ describe('server-side drawing of the generated 300-table schema', () => {
     // a 50 px gap beside it, README "Shared runs: why they remained"); 6 on the faster simulation's layout
     // (pairwise forces: another start, whose 32-start mean is 40, so a router change can move it a lot).
     // 5 with a fan's approach points a lane apart, 3 with the repair's longer step, 1 with room made for
-    // the lines where they crowd (line-room.ts).
-    expect(sharedRuns(drawing).length).toBeLessThanOrEqual(5);
+    // the lines where they crowd (line-room.ts), 0 with the shared-runs passes.
+    expect(sharedRuns(drawing)).toEqual([]);
     // Runs within 3 px of a table they do not connect: 137 before the lanes kept 5 px off tables; 46 before
     // trades that put a line along a table it does not end at were refused, 34 after, 5 with room made for
-    // the lines, 3 with shared-runs passes, 0 once runs left on an outline move off it (off-outlines.ts).
+    // the lines, 3 with shared-runs passes, 0 once runs left on an outline move off it (routing/tidy-runs.ts).
     expect(readabilityMetrics(drawing).borderRuns).toBe(0);
     // Pairs of lines 2–8 px apart over more than 80 px: 1,638 before, 1,010 before tables traded places, 880
     // after, 585 with the layout spread before the Placer and pulled in after the trades, 621 with the shared

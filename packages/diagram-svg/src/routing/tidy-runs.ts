@@ -1,12 +1,16 @@
 // The last step over a drawing's orthogonal runs (after the lanes, the trades and the exchanges, before the
-// fans): a run that still lies along the outline of a table its line does not connect (3 px or nearer, over
-// more than 10 px, as line-metrics' border runs count it) reads as part of that table's border. The lanes
-// leave a few: a corridor 26 px wide between two tables holding three lines, one of them held 20 px off its
-// own table for its end marker, has no place a lane off the others and clear of both tables, and the lanes'
-// last repair takes the nearest place that is merely out of the tables, which can be a table's outline. Each
-// such run moves to the nearest place (up to STEPS' reach) where it and the two runs it joins lie off every
-// outline and out of every table, it lies no closer than TOO_CLOSE to another line's run beside it, and the
-// line's first and last runs keep room for their end markers. A run with no such place stays.
+// fans). Two kinds of run remain that read wrong, a few on the large graphs:
+// - a run along the outline of a table its line does not connect (3 px or nearer, over more than 10 px, as
+//   line-metrics' border runs count it) reads as part of that table's border. The lanes leave some: a
+//   corridor 26 px wide between two tables holding three lines, one of them held 20 px off its own table for
+//   its end marker, has no place a lane off the others and clear of both tables, and the lanes' last repair
+//   takes the nearest place merely out of the tables, which can be a table's outline;
+// - a run lying on another line's run (SAME_LINE or closer, over more than MAX_SHARED outside the two lines'
+//   own tables: geometry-check's shared runs), where the two read as one: two hubs' fans whose approach
+//   columns meet in the gap between the hubs, neither of which the lanes move.
+// Each such run moves to the nearest place (up to STEPS' reach) where it and the two runs it joins lie off
+// every outline and out of every table, it lies no closer than TOO_CLOSE to another line's run beside it,
+// and the line's first and last runs keep room for their end markers. A run with no such place stays.
 import { lengthAlongEdge } from '../along-edge';
 import type { Point, Rect } from './grid-search';
 import { entersTable, type LaneRoute, TableIndex } from './lanes';
@@ -19,6 +23,9 @@ const ALONG = 10;
 const TOO_CLOSE = 2.5;
 /** Room a line's first and last runs keep for the end markers (the lanes' MARKER_ROOM). */
 const MARKER_ROOM = 20;
+/** Longer than this on another line's run (SAME_LINE or closer), two lines read as one (geometry-check). */
+const MAX_SHARED = 40;
+const SAME_LINE = 2;
 /** Where a run may move, nearest first: half a px at a time up to 12 px each way. */
 const STEPS = Array.from({ length: 48 }, (_, k) => ((k >> 1) + 1) * 0.5 * (k % 2 === 0 ? 1 : -1));
 
@@ -30,8 +37,8 @@ interface Span {
   to: number;
 }
 
-/** Moves runs off the outlines of tables their lines do not connect (see the top); returns how many moved. */
-export function offOutlines(routes: readonly LaneRoute[], tableRects: readonly Rect[]): number {
+/** Moves runs off tables' outlines and off other lines' runs (see the top); returns how many moved. */
+export function tidyRuns(routes: readonly LaneRoute[], tableRects: readonly Rect[]): number {
   const tables = new TableIndex(tableRects);
   const own = (route: LaneRoute, table: Rect) =>
     (route.zones ?? []).some(
@@ -74,7 +81,10 @@ export function offOutlines(routes: readonly LaneRoute[], tableRects: readonly R
     for (let at = 1; at + 2 < points.length; at++) {
       const a = points[at] as Point;
       const b = points[at + 1] as Point;
-      if (along(route, a, b) <= 0) continue;
+      if (along(route, a, b) <= 0) {
+        spans ??= allSpans(routes);
+        if (onOthers(routes, spans, index, a, b) <= MAX_SHARED) continue;
+      }
       spans ??= allSpans(routes);
       const value = STEPS.map((step) => placeAt(points, at, step)).find((place) => {
         if (place === null) return false;
@@ -143,4 +153,53 @@ function spanOf(route: number, s: Point, t: Point): Span | null {
   if (s[1] === t[1] && s[0] !== t[0])
     return { route, vertical: false, across: s[1], from: Math.min(s[0], t[0]), to: Math.max(s[0], t[0]) };
   return null;
+}
+
+/**
+ * How far the run a–b of route `index` lies on other lines' runs (SAME_LINE px apart or less), outside both
+ * lines' own tables' zones (roughly: the part outside the run's own zones).
+ */
+function onOthers(
+  routes: readonly LaneRoute[],
+  spans: readonly Span[],
+  index: number,
+  a: Point,
+  b: Point,
+): number {
+  const span = spanOf(index, a, b);
+  if (span === null) return 0;
+  const zones = routes[index]?.zones ?? [];
+  let length = 0;
+  for (const other of spans) {
+    if (other.route === index || other.vertical !== span.vertical) continue;
+    if (Math.abs(other.across - span.across) > SAME_LINE) continue;
+    const from = Math.max(span.from, other.from);
+    const to = Math.min(span.to, other.to);
+    if (to <= from) continue;
+    length += outsideZones(span, from, to, [...zones, ...(routes[other.route]?.zones ?? [])]);
+  }
+  return length;
+}
+
+/** The length of the run's stretch from–to that lies outside every zone. */
+function outsideZones(span: Span, from: number, to: number, zones: readonly Rect[]): number {
+  const inside: [number, number][] = [];
+  for (const zone of zones) {
+    const [low, high, start, end] = span.vertical
+      ? [zone.left, zone.right, zone.top, zone.bottom]
+      : [zone.top, zone.bottom, zone.left, zone.right];
+    if (span.across < low || span.across > high) continue;
+    const a = Math.max(from, start);
+    const b = Math.min(to, end);
+    if (b > a) inside.push([a, b]);
+  }
+  inside.sort((p, q) => p[0] - q[0]);
+  let covered = 0;
+  let reached = from;
+  for (const [a, b] of inside) {
+    if (b <= reached) continue;
+    covered += b - Math.max(a, reached);
+    reached = b;
+  }
+  return to - from - covered;
 }

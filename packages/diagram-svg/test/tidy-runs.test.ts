@@ -1,8 +1,8 @@
-// Runs left on the outline of a table their line does not connect move off it (routing/off-outlines.ts):
-// hand-made routes, as the router leaves them after the lanes.
+// Runs left on the outline of a table their line does not connect, or on another line's run, move off it
+// (routing/tidy-runs.ts): hand-made routes, as the router leaves them after the lanes.
 import type { Point, Rect } from '../src/routing/grid-search';
 import type { LaneRoute } from '../src/routing/lanes';
-import { offOutlines } from '../src/routing/off-outlines';
+import { tidyRuns } from '../src/routing/tidy-runs';
 
 /** A table the line passes, its left edge at x = 300. */
 const BESIDE: Rect = { left: 300, top: 200, right: 500, bottom: 400 };
@@ -25,10 +25,10 @@ function line(points: Point[]): LaneRoute {
   return { points, sourceSide: 1, targetSide: -1 };
 }
 
-describe('offOutlines', () => {
+describe('tidyRuns', () => {
   it('moves a run on the outline of a table its line does not connect to the nearest place more than 3 px off it', () => {
     const route = onOutline();
-    expect(offOutlines([route], [BESIDE])).toBe(1);
+    expect(tidyRuns([route], [BESIDE])).toBe(1);
     // Out of the table (its left edge at 300) and more than 3 px off its outline: 296.5.
     expect(route.points).toEqual([
       [100, 100],
@@ -44,7 +44,7 @@ describe('offOutlines', () => {
       [296, 150],
       [296, 450],
     ]);
-    expect(offOutlines([route, other], [BESIDE])).toBe(1);
+    expect(tidyRuns([route, other], [BESIDE])).toBe(1);
     // 296.5 to 294 lie closer than 2.5 px to the other line's run at 296; 293.5 is the nearest free place.
     expect(route.points[1]).toEqual([293.5, 100]);
   });
@@ -58,12 +58,12 @@ describe('offOutlines', () => {
       ]),
     );
     const crowded = onOutline();
-    expect(offOutlines([crowded, ...crowd], [BESIDE])).toBe(0);
+    expect(tidyRuns([crowded, ...crowd], [BESIDE])).toBe(0);
     expect(crowded.points).toEqual(onOutline().points);
     const kept = { ...onOutline(), settled: true };
-    expect(offOutlines([kept], [BESIDE])).toBe(0);
+    expect(tidyRuns([kept], [BESIDE])).toBe(0);
     const ownTable = { ...onOutline(), zones: [{ left: 270, top: 170, right: 530, bottom: 430 }] };
-    expect(offOutlines([ownTable], [BESIDE])).toBe(0);
+    expect(tidyRuns([ownTable], [BESIDE])).toBe(0);
     expect(ownTable.points).toEqual(onOutline().points);
   });
 
@@ -75,7 +75,43 @@ describe('offOutlines', () => {
       [300, 500],
       [700, 500],
     ]);
-    expect(offOutlines([route], [BESIDE])).toBe(0);
+    expect(tidyRuns([route], [BESIDE])).toBe(0);
     expect(route.points[1]).toEqual([300, 100]);
+  });
+
+  it('moves a run lying on another line’s run (1 px apart over 300 px) to the nearest place 2.5 px or more off it', () => {
+    const route = line([
+      [100, 100],
+      [400, 100],
+      [400, 500],
+      [700, 500],
+    ]);
+    const other = line([
+      [401, 120],
+      [401, 420],
+    ]);
+    expect(tidyRuns([route, other], [])).toBe(1);
+    // 398.5 is the nearest place no closer than 2.5 px to the other run at 401.
+    expect(route.points[1]).toEqual([398.5, 100]);
+    expect(route.points[2]).toEqual([398.5, 500]);
+    // Lying on it over 40 px or less (the shared-run measure's limit) is left as it is.
+    const short = line([
+      [100, 100],
+      [400, 100],
+      [400, 500],
+      [700, 500],
+    ]);
+    expect(
+      tidyRuns(
+        [
+          short,
+          line([
+            [401, 120],
+            [401, 160],
+          ]),
+        ],
+        [],
+      ),
+    ).toBe(0);
   });
 });
