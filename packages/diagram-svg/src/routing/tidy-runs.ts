@@ -72,7 +72,7 @@ export function tidyRuns(routes: readonly LaneRoute[], tableRects: readonly Rect
     };
     return tables.some(area, (table) => entersTable(s, t, table));
   };
-  let spans: Span[] | undefined;
+  let spans: SortedSpans | undefined;
   let moved = 0;
   routes.forEach((route, index) => {
     if (route.settled) return;
@@ -82,10 +82,11 @@ export function tidyRuns(routes: readonly LaneRoute[], tableRects: readonly Rect
       const a = points[at] as Point;
       const b = points[at + 1] as Point;
       if (along(route, a, b) <= 0) {
-        spans ??= allSpans(routes);
+        spans ??= new SortedSpans(routes);
         if (onOthers(routes, spans, index, a, b) <= MAX_SHARED) continue;
       }
-      spans ??= allSpans(routes);
+      const sorted = spans ?? new SortedSpans(routes);
+      spans = sorted;
       const value = STEPS.map((step) => placeAt(points, at, step)).find((place) => {
         if (place === null) return false;
         const [before, movedA, movedB, after] = place;
@@ -93,13 +94,14 @@ export function tidyRuns(routes: readonly LaneRoute[], tableRects: readonly Rect
         if (along(route, before, movedA) + along(route, movedA, movedB) + along(route, movedB, after) > 0)
           return false;
         const span = spanOf(index, movedA, movedB) as Span;
-        return !(spans as Span[]).some(
-          (other) =>
-            other.route !== index &&
-            other.vertical === span.vertical &&
-            Math.abs(other.across - span.across) < TOO_CLOSE &&
-            Math.min(other.to, span.to) - Math.max(other.from, span.from) > 0.5,
-        );
+        return !sorted
+          .near(span, TOO_CLOSE)
+          .some(
+            (other) =>
+              other.route !== index &&
+              Math.abs(other.across - span.across) < TOO_CLOSE &&
+              Math.min(other.to, span.to) - Math.max(other.from, span.from) > 0.5,
+          );
       });
       if (value === undefined || value === null) continue;
       points[at] = value[1];
@@ -136,15 +138,37 @@ function placeAt(points: readonly Point[], at: number, step: number): [Point, Po
   return [before, movedA, movedB, after];
 }
 
-function allSpans(routes: readonly LaneRoute[]): Span[] {
-  const out: Span[] = [];
-  routes.forEach((route, index) => {
-    for (let at = 1; at < route.points.length; at++) {
-      const span = spanOf(index, route.points[at - 1] as Point, route.points[at] as Point);
-      if (span !== null) out.push(span);
+/** Every run of the routes, by orientation, sorted by where it lies across. */
+class SortedSpans {
+  private readonly vertical: Span[] = [];
+  private readonly horizontal: Span[] = [];
+
+  constructor(routes: readonly LaneRoute[]) {
+    routes.forEach((route, index) => {
+      for (let at = 1; at < route.points.length; at++) {
+        const span = spanOf(index, route.points[at - 1] as Point, route.points[at] as Point);
+        if (span !== null) (span.vertical ? this.vertical : this.horizontal).push(span);
+      }
+    });
+    this.vertical.sort((a, b) => a.across - b.across);
+    this.horizontal.sort((a, b) => a.across - b.across);
+  }
+
+  /** The runs of the span's orientation lying `reach` px across from it or nearer. */
+  near(span: Span, reach: number): Span[] {
+    const list = span.vertical ? this.vertical : this.horizontal;
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((list[middle] as Span).across < span.across - reach) low = middle + 1;
+      else high = middle;
     }
-  });
-  return out;
+    const out: Span[] = [];
+    for (let at = low; at < list.length && (list[at] as Span).across <= span.across + reach; at++)
+      out.push(list[at] as Span);
+    return out;
+  }
 }
 
 function spanOf(route: number, s: Point, t: Point): Span | null {
@@ -161,7 +185,7 @@ function spanOf(route: number, s: Point, t: Point): Span | null {
  */
 function onOthers(
   routes: readonly LaneRoute[],
-  spans: readonly Span[],
+  spans: SortedSpans,
   index: number,
   a: Point,
   b: Point,
@@ -170,8 +194,8 @@ function onOthers(
   if (span === null) return 0;
   const zones = routes[index]?.zones ?? [];
   let length = 0;
-  for (const other of spans) {
-    if (other.route === index || other.vertical !== span.vertical) continue;
+  for (const other of spans.near(span, SAME_LINE)) {
+    if (other.route === index) continue;
     if (Math.abs(other.across - span.across) > SAME_LINE) continue;
     const from = Math.max(span.from, other.from);
     const to = Math.min(span.to, other.to);
