@@ -81,12 +81,9 @@ export function tidyRuns(routes: readonly LaneRoute[], tableRects: readonly Rect
     for (let at = 1; at + 2 < points.length; at++) {
       const a = points[at] as Point;
       const b = points[at + 1] as Point;
-      if (along(route, a, b) <= 0) {
-        spans ??= new SortedSpans(routes);
-        if (onOthers(routes, spans, index, a, b) <= MAX_SHARED) continue;
-      }
-      const sorted = spans ?? new SortedSpans(routes);
-      spans = sorted;
+      spans ??= new SortedSpans(routes);
+      const sorted = spans;
+      if (along(route, a, b) <= 0 && onOthers(routes, sorted, index, a, b) <= MAX_SHARED) continue;
       const value = STEPS.map((step) => placeAt(points, at, step)).find((place) => {
         if (place === null) return false;
         const [before, movedA, movedB, after] = place;
@@ -104,9 +101,13 @@ export function tidyRuns(routes: readonly LaneRoute[], tableRects: readonly Rect
           );
       });
       if (value === undefined || value === null) continue;
+      // The three runs that change (the moved one and the two it joins) leave the index and come back.
+      for (let run = at - 1; run <= at + 1; run++)
+        sorted.remove(index, points[run] as Point, points[run + 1] as Point);
       points[at] = value[1];
       points[at + 1] = value[2];
-      spans = undefined;
+      for (let run = at - 1; run <= at + 1; run++)
+        sorted.add(index, points[run] as Point, points[run + 1] as Point);
       moved++;
     }
   });
@@ -138,7 +139,7 @@ function placeAt(points: readonly Point[], at: number, step: number): [Point, Po
   return [before, movedA, movedB, after];
 }
 
-/** Every run of the routes, by orientation, sorted by where it lies across. */
+/** Every run of the routes, by orientation, sorted by where it lies across (kept so as runs move). */
 class SortedSpans {
   private readonly vertical: Span[] = [];
   private readonly horizontal: Span[] = [];
@@ -157,18 +158,49 @@ class SortedSpans {
   /** The runs of the span's orientation lying `reach` px across from it or nearer. */
   near(span: Span, reach: number): Span[] {
     const list = span.vertical ? this.vertical : this.horizontal;
-    let low = 0;
-    let high = list.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if ((list[middle] as Span).across < span.across - reach) low = middle + 1;
-      else high = middle;
-    }
     const out: Span[] = [];
-    for (let at = low; at < list.length && (list[at] as Span).across <= span.across + reach; at++)
-      out.push(list[at] as Span);
+    for (let at = firstFrom(list, span.across - reach); at < list.length; at++) {
+      const other = list[at] as Span;
+      if (other.across > span.across + reach) break;
+      out.push(other);
+    }
     return out;
   }
+
+  /** Takes route `route`'s run s–t out. */
+  remove(route: number, s: Point, t: Point): void {
+    const span = spanOf(route, s, t);
+    if (span === null) return;
+    const list = span.vertical ? this.vertical : this.horizontal;
+    for (let at = firstFrom(list, span.across); at < list.length; at++) {
+      const other = list[at] as Span;
+      if (other.across > span.across) break;
+      if (other.route === route && other.from === span.from && other.to === span.to) {
+        list.splice(at, 1);
+        return;
+      }
+    }
+  }
+
+  /** Puts route `route`'s run s–t in. */
+  add(route: number, s: Point, t: Point): void {
+    const span = spanOf(route, s, t);
+    if (span === null) return;
+    const list = span.vertical ? this.vertical : this.horizontal;
+    list.splice(firstFrom(list, span.across), 0, span);
+  }
+}
+
+/** The first index of `list` (sorted by across) whose run lies at `across` or beyond. */
+function firstFrom(list: readonly Span[], across: number): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((list[middle] as Span).across < across) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 function spanOf(route: number, s: Point, t: Point): Span | null {
