@@ -311,7 +311,7 @@ function lengthOnOthers(
 }
 
 /** How much of the run on `line` from `from` to `to` lies outside every zone of both lists. */
-function lengthOutside(
+export function lengthOutside(
   line: number,
   from: number,
   to: number,

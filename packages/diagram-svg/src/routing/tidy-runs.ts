@@ -13,7 +13,7 @@
 // and the line's first and last runs keep room for their end markers. A run with no such place stays.
 import { lengthAlongEdge } from '../along-edge';
 import type { Point, Rect } from './grid-search';
-import { entersTable, type LaneRoute, TableIndex } from './lanes';
+import { entersTable, type LaneRoute, lengthOutside, TableIndex } from './lanes';
 
 /** Nearer than this to a table's outline, a run reads as the border (line-metrics' borderRuns: 3 px). */
 const OUTLINE = 3;
@@ -282,30 +282,14 @@ function onOthers(
     const from = Math.max(span.from, other.from);
     const to = Math.min(span.to, other.to);
     if (to <= from) continue;
-    length += outsideZones(span, from, to, [...zones, ...(routes[other.route]?.zones ?? [])]);
+    length += lengthOutside(
+      span.across,
+      from,
+      to,
+      zones,
+      routes[other.route]?.zones ?? [],
+      span.vertical ? 'vertical' : 'horizontal',
+    );
   }
   return length;
-}
-
-/** The length of the run's stretch from–to that lies outside every zone. */
-function outsideZones(span: Span, from: number, to: number, zones: readonly Rect[]): number {
-  const inside: [number, number][] = [];
-  for (const zone of zones) {
-    const [low, high, start, end] = span.vertical
-      ? [zone.left, zone.right, zone.top, zone.bottom]
-      : [zone.top, zone.bottom, zone.left, zone.right];
-    if (span.across < low || span.across > high) continue;
-    const a = Math.max(from, start);
-    const b = Math.min(to, end);
-    if (b > a) inside.push([a, b]);
-  }
-  inside.sort((p, q) => p[0] - q[0]);
-  let covered = 0;
-  let reached = from;
-  for (const [a, b] of inside) {
-    if (b <= reached) continue;
-    covered += b - Math.max(a, reached);
-    reached = b;
-  }
-  return to - from - covered;
 }

@@ -225,19 +225,10 @@ class Uncrosser {
     // A pair that found no trade finds none again until one of its lines or a line beside them changes:
     // lines beside them change only by trades of their own, rare enough to ignore here.
     const pair = (a.route * 2 + a.end) * PAIR_KEY + b.route * 2 + b.end;
-    const state = (this.versions[a.route] as number) * PAIR_KEY + (this.versions[b.route] as number);
-    if (this.failed.get(pair) === state) return false;
+    const state = this.mayMeet(a.route, b.route, pair);
+    if (state === null) return false;
     const boxA = this.boxes[a.route] as Rect;
     const boxB = this.boxes[b.route] as Rect;
-    if (
-      boxA.right <= boxB.left ||
-      boxB.right <= boxA.left ||
-      boxA.bottom <= boxB.top ||
-      boxB.bottom <= boxA.top
-    ) {
-      this.failed.set(pair, state);
-      return false;
-    }
     const p = towards(routeA.points, a.end);
     const q = towards(routeB.points, b.end);
     // How far the two run along tables they do not end at now: measured once, at the first candidate.
@@ -270,16 +261,12 @@ class Uncrosser {
   }
 
   /**
-   * Where lines `a` and `b` cross twice in a row along `a`, each takes the other's way between the two
-   * crossings (uncrossPairs). False, and the lines as they were, where no such exchange takes two crossings
-   * away with its turns in place.
+   * The two routes' state (their versions) when they may cross: null when `pair` found nothing at this state
+   * before, or when the boxes around the two lines do not overlap (then remembered as found nothing).
    */
-  exchange(a: number, b: number): boolean {
-    const routeA = this.routes[a] as { points: Point[] };
-    const routeB = this.routes[b] as { points: Point[] };
-    const pair = a * 2 * PAIR_KEY + b * 2;
+  private mayMeet(a: number, b: number, pair: number): number | null {
     const state = (this.versions[a] as number) * PAIR_KEY + (this.versions[b] as number);
-    if (this.failed.get(pair) === state) return false;
+    if (this.failed.get(pair) === state) return null;
     const boxA = this.boxes[a] as Rect;
     const boxB = this.boxes[b] as Rect;
     if (
@@ -289,8 +276,24 @@ class Uncrosser {
       boxB.bottom <= boxA.top
     ) {
       this.failed.set(pair, state);
-      return false;
+      return null;
     }
+    return state;
+  }
+
+  /**
+   * Where lines `a` and `b` cross twice in a row along `a`, each takes the other's way between the two
+   * crossings (uncrossPairs). False, and the lines as they were, where no such exchange takes two crossings
+   * away with its turns in place.
+   */
+  exchange(a: number, b: number): boolean {
+    const routeA = this.routes[a] as { points: Point[] };
+    const routeB = this.routes[b] as { points: Point[] };
+    const pair = a * 2 * PAIR_KEY + b * 2;
+    const state = this.mayMeet(a, b, pair);
+    if (state === null) return false;
+    const boxA = this.boxes[a] as Rect;
+    const boxB = this.boxes[b] as Rect;
     const p = routeA.points;
     const q = routeB.points;
     const found = crossings(p, q, boxA, boxB);
