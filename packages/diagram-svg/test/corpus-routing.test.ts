@@ -154,12 +154,13 @@ describe('server-side drawing of the generated 300-table schema', () => {
     // with a fanned row's lines each in a lane of its own, 15.4 and 5.4 with a fan's approach points 8 px
     // apart instead of 5 (15.5 and 5.4 with the repair's longer step), 13.1 and 6.5 with room made for the
     // lines: the moved tables' lines run longer; 13.2 with shared-runs passes, 12.1 once two lines crossing
-    // twice exchange the stretch between (uncrossPairs), 11.1 with early turns up to 40 px.
+    // twice exchange the stretch between (uncrossPairs), 11.1 with early turns up to 40 px, 11.5 once the
+    // farther ones count against the trades' budget.
     expect(readabilityMetrics(drawing).crossingsPerRelationship).toBeLessThanOrEqual(12);
     // Of those, crossings between two lines that end on one table: 4,626 before the trades, 3,536 after,
     // 3,073 with the taller fans (3,108 with the repair's longer step, 1,954 with room for the lines), 1,481
-    // with the exchanges and the farther early turns.
-    expect(readabilityMetrics(drawing).sharedEndCrossings).toBeLessThanOrEqual(1_750);
+    // with the exchanges and the farther early turns, 1,704 with those counted against the trades' budget.
+    expect(readabilityMetrics(drawing).sharedEndCrossings).toBeLessThanOrEqual(1_800);
     expect(readabilityMetrics(drawing).medianLengthInTableWidths).toBeLessThanOrEqual(6.8);
     process.stdout.write(
       `generated 300/600: ${JSON.stringify({ sharedRuns: sharedRuns(drawing).length, ...readabilityMetrics(drawing) })}\n`,

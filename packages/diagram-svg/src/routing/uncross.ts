@@ -19,6 +19,8 @@ import { entersTable, TableIndex } from './lanes';
  * farther turns, Lago's crossings per relationship 8.5 -> 8.1, generated 300 12.1 -> 11.1.
  */
 const EARLY = [8, 7, 6, 5, 4, 12, 16, 20, 24, 32, 40];
+/** EARLY's first five, a lane or less: tried at the cost of one turn of the budget together. */
+const NEAR_TURNS = 5;
 /**
  * Least distance between a moved run and any other line's run beside it: a lane's width, so the turn makes
  * no pair of wires too close to tell apart.
@@ -390,7 +392,10 @@ class Uncrosser {
     const dx = Math.sign(corner[0] - before[0]);
     const dy = Math.sign(corner[1] - before[1]);
     const came = Math.abs(corner[0] - before[0]) + Math.abs(corner[1] - before[1]);
-    for (const early of EARLY) {
+    for (const [tried, early] of EARLY.entries()) {
+      // Each farther turn tried counts against the budget as a turn of its own: on a long run each costs a
+      // look along the whole run (a row of 120 tables: the trades took twice their time without this).
+      if (tried >= NEAR_TURNS && this.turnsLeft-- <= 0) return false;
       if (came <= early + 1 || (at === 1 && came - early < END_ROOM)) continue;
       const movedCorner: Point = [corner[0] - dx * early, corner[1] - dy * early];
       const movedNext: Point = [next[0] - dx * early, next[1] - dy * early];
