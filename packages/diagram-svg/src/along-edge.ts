@@ -28,3 +28,42 @@ export function lengthAlongEdge(run: AxisRun, box: EdgeBox, within: number): num
   if (Math.abs(run.across - low) > within && Math.abs(run.across - high) > within) return 0;
   return Math.max(0, Math.min(end, run.to) - Math.max(start, run.from));
 }
+
+/** Nearer than this to a table's edge, a run reads as the table's border (line-metrics' border runs). */
+export const ALONG_WITHIN = 3;
+/** Longer than this beside a table's edge, such a run counts (line-metrics' border runs). */
+export const ALONG_MINIMUM = 10;
+
+/** What lengthAlongOthers looks tables up in (the router's TableIndex). */
+export interface TablesNear {
+  some(area: EdgeBox, test: (table: EdgeBox) => boolean): boolean;
+}
+
+/**
+ * How far `run` lies ALONG_WITHIN px or less beside the edges of tables, over more than ALONG_MINIMUM px
+ * each, leaving out the tables that lie inside one of `zones` (the line's own tables' zones): the router's
+ * form of line-metrics' border runs, for one run of one line.
+ */
+export function lengthAlongOthers(run: AxisRun, tables: TablesNear, zones: readonly EdgeBox[]): number {
+  const reach = ALONG_WITHIN;
+  const area = run.vertical
+    ? { left: run.across - reach, right: run.across + reach, top: run.from, bottom: run.to }
+    : { left: run.from, right: run.to, top: run.across - reach, bottom: run.across + reach };
+  let length = 0;
+  tables.some(area, (table) => {
+    const overlap = lengthAlongEdge(run, table, reach);
+    if (
+      overlap > ALONG_MINIMUM &&
+      !zones.some(
+        (zone) =>
+          zone.left <= table.left &&
+          zone.right >= table.right &&
+          zone.top <= table.top &&
+          zone.bottom >= table.bottom,
+      )
+    )
+      length += overlap;
+    return false;
+  });
+  return length;
+}

@@ -2,7 +2,7 @@
 // geometry tests: line crossings, pairs of lines running close together (2–8 px apart for more than
 // 80 px: a wall of wires no eye can follow), lines running along a table they do not connect (within 3 px
 // of its border: they read as part of it), and line length measured in table widths.
-import { lengthAlongEdge } from './along-edge';
+import { ALONG_MINIMUM, ALONG_WITHIN, lengthAlongEdge } from './along-edge';
 import type { Drawing } from './geometry-check';
 
 export interface Run {
@@ -135,7 +135,7 @@ export interface BorderRun {
  * Runs of a line along the border of a table it does not connect, within `within` px of it (outside or
  * on it) over more than `minimum` px: such a line reads as the table's outline or as attached to it.
  */
-export function borderRuns(drawing: Drawing, within = 3, minimum = 10): BorderRun[] {
+export function borderRuns(drawing: Drawing, within = ALONG_WITHIN, minimum = ALONG_MINIMUM): BorderRun[] {
   const out: BorderRun[] = [];
   const runs = runsOf(drawing.relationships);
   for (const run of runs) {

@@ -375,7 +375,7 @@ function routeAnew(
   for (const route of drawn) route.points = simplify(route.points);
   // Lines to one row that cross trade their ways beyond the crossing (and their places on the row), then
   // any two lines that cross twice exchange the stretch between (their ends stay).
-  if (obstacles.withoutTrades !== true)
+  if (obstacles.withoutTrades !== true) {
     uncross(
       routes,
       rows,
@@ -389,8 +389,9 @@ function routeAnew(
         }
       },
     );
-  // Runs still on the outline of a table their line does not connect, or on another line's run, move off.
-  if (obstacles.withoutTrades !== true) tidyRuns(drawn, tableRects);
+    // Runs still on the outline of a table their line does not connect, or on another line's run, move off.
+    tidyRuns(drawn, tableRects);
+  }
   for (const route of drawn) {
     delete route.settled;
     delete route.zones;

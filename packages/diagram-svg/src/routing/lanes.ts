@@ -11,7 +11,7 @@ const LANE = 8;
 /** Closest a lane comes to a table's edge. */
 const CLEARANCE = 5;
 /** Closest a lane next to a line's end comes to that end's table: room for the end markers. */
-const MARKER_ROOM = 20;
+export const MARKER_ROOM = 20;
 /**
  * Farthest the turn next to a shared end (several lines on one row) goes from the table: inside the
  * 30 px where lines converge on their row, so their short common stub is all they share.
@@ -196,7 +196,7 @@ const SPACING_STEP = 60;
  */
 const SHARE_LEAST_STEP = 80;
 /** Runs of different lines closer than this still read as one. */
-const TOO_CLOSE = 2.5;
+export const TOO_CLOSE = 2.5;
 /**
  * Where repair looks for a free place, nearest first. Far steps too: beside a hub, a corridor holds more
  * runs than fit, and the nearest free place can lie past the other lanes of its group.

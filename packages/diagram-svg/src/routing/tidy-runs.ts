@@ -11,20 +11,15 @@
 // Each such run moves to the nearest place (up to STEPS' reach) where it and the two runs it joins lie off
 // every outline and out of every table, it lies no closer than TOO_CLOSE to another line's run beside it,
 // and the line's first and last runs keep room for their end markers. A run with no such place stays.
-import { lengthAlongEdge } from '../along-edge';
+import { ALONG_MINIMUM, ALONG_WITHIN, type AxisRun, lengthAlongOthers } from '../along-edge';
+import { MAX_SHARED } from '../geometry-check';
 import type { Point, Rect } from './grid-search';
-import { entersTable, type LaneRoute, lengthOutside, TableIndex } from './lanes';
+import { entersTable, type LaneRoute, lengthOutside, MARKER_ROOM, TableIndex, TOO_CLOSE } from './lanes';
 
-/** Nearer than this to a table's outline, a run reads as the border (line-metrics' borderRuns: 3 px). */
-const OUTLINE = 3;
-/** Longer than this along an outline, a run is counted (line-metrics' borderRuns: 10 px). */
-const ALONG = 10;
-/** Runs of different lines closer than this read as one (the lanes' TOO_CLOSE). */
-const TOO_CLOSE = 2.5;
-/** Room a line's first and last runs keep for the end markers (the lanes' MARKER_ROOM). */
-const MARKER_ROOM = 20;
-/** Longer than this on another line's run (SAME_LINE or closer), two lines read as one (geometry-check). */
-const MAX_SHARED = 40;
+/**
+ * Runs of two lines this close lie on one another. geometry-check's shared runs count 1.5 px; the repair
+ * looks a little wider.
+ */
 const SAME_LINE = 2;
 /**
  * Runs looked at, at most, per line: Lago and the generated 300 tables have under 0.1 per line to look at,
@@ -37,41 +32,19 @@ const RUN_KEY = 1 << 16;
 /** Where a run may move, nearest first: half a px at a time up to 12 px each way. */
 const STEPS = Array.from({ length: 48 }, (_, k) => ((k >> 1) + 1) * 0.5 * (k % 2 === 0 ? 1 : -1));
 
-interface Span {
+interface Span extends AxisRun {
   route: number;
   /** The run's first point's index in its route's points (-1 for a run not in a route). */
   at: number;
-  vertical: boolean;
-  across: number;
-  from: number;
-  to: number;
 }
 
 /** Moves runs off tables' outlines and off other lines' runs (see the top); returns how many moved. */
 export function tidyRuns(routes: readonly LaneRoute[], tableRects: readonly Rect[]): number {
   const tables = new TableIndex(tableRects);
-  const own = (route: LaneRoute, table: Rect) =>
-    (route.zones ?? []).some(
-      (zone) =>
-        zone.left <= table.left &&
-        zone.right >= table.right &&
-        zone.top <= table.top &&
-        zone.bottom >= table.bottom,
-    );
   /** How far the run s–t lies along outlines of tables the route does not connect. */
   const along = (route: LaneRoute, s: Point, t: Point): number => {
     const span = spanOf(-1, s, t);
-    if (span === null) return 0;
-    const area = span.vertical
-      ? { left: span.across - OUTLINE, right: span.across + OUTLINE, top: span.from, bottom: span.to }
-      : { left: span.from, right: span.to, top: span.across - OUTLINE, bottom: span.across + OUTLINE };
-    let length = 0;
-    tables.some(area, (table) => {
-      const overlap = lengthAlongEdge(span, table, OUTLINE);
-      if (overlap > ALONG && !own(route, table)) length += overlap;
-      return false;
-    });
-    return length;
+    return span === null ? 0 : lengthAlongOthers(span, tables, route.zones ?? []);
   };
   const enters = (s: Point, t: Point) => {
     const area = {
@@ -169,7 +142,8 @@ class SortedSpans {
 
   /**
    * The runs (route × RUN_KEY + the run's first point) that may need a move: those lying SAME_LINE or
-   * nearer to another line's run, and those OUTLINE or nearer to a table's edge over more than ALONG (the
+   * nearer to another line's run, and those ALONG_WITHIN or nearer to a table's edge over more than
+   * ALONG_MINIMUM (the
    * exact measures, zones and own tables, are taken on these only).
    */
   suspects(tables: readonly Rect[]): Set<number> {
@@ -194,10 +168,10 @@ class SortedSpans {
         [this.horizontal, table.bottom, table.left, table.right],
       ];
       for (const [list, across, from, to] of edges) {
-        for (let at = firstFrom(list, across - OUTLINE); at < list.length; at++) {
+        for (let at = firstFrom(list, across - ALONG_WITHIN); at < list.length; at++) {
           const span = list[at] as Span;
-          if (span.across > across + OUTLINE) break;
-          if (Math.min(span.to, to) - Math.max(span.from, from) > ALONG)
+          if (span.across > across + ALONG_WITHIN) break;
+          if (Math.min(span.to, to) - Math.max(span.from, from) > ALONG_MINIMUM)
             out.add(span.route * RUN_KEY + span.at);
         }
       }
