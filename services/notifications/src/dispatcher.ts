@@ -1,6 +1,7 @@
 // The sender: leases due deliveries, signs and posts them, and logs each attempt. Failures are retried
 // with exponential backoff until the delivery's window ends; an endpoint that failed every attempt for the
 // window is disabled with a notice. Runs beside the intake and never on a request's path.
+import { randomUUID } from 'node:crypto';
 import { type Logger, type Metrics, OutageLog } from '@dss/platform';
 import type { Pool } from 'pg';
 import { type AllowList, checkTarget, TargetRefused } from './outbound-guard';
@@ -46,7 +47,11 @@ export function startDispatcher(deps: DispatcherDeps) {
   let wakeUp: (() => void) | null = null;
   let pendingWake = false;
 
-  async function attempt(delivery: repo.DeliveryRow, endpoint: repo.EndpointRow): Promise<void> {
+  async function attempt(
+    delivery: repo.DeliveryRow,
+    endpoint: repo.EndpointRow,
+    leaseId: string,
+  ): Promise<void> {
     let result: SendResult;
     const attemptedAt = new Date();
     try {
@@ -76,12 +81,12 @@ export function startDispatcher(deps: DispatcherDeps) {
       attempted_at: attemptedAt,
     });
     if (ok) {
-      await repo.markSucceeded(pool, delivery.id);
+      await repo.markSucceeded(pool, delivery.id, leaseId);
       await repo.endpointSucceeded(pool, endpoint.id);
       return;
     }
     const delay = retryDelayMs(delivery.attempt_count + 1, deps.retryBaseMs);
-    const givenUp = await repo.markFailedAttempt(pool, delivery.id, delay);
+    const givenUp = await repo.markFailedAttempt(pool, delivery.id, leaseId, delay);
     const failure = {
       attemptedAt,
       windowSeconds: deps.retryWindowSeconds,
@@ -94,14 +99,15 @@ export function startDispatcher(deps: DispatcherDeps) {
   }
 
   async function tick(): Promise<number> {
-    const due = await repo.leaseDue(pool, BATCH, LEASE_SECONDS);
+    const leaseId = randomUUID();
+    const due = await repo.leaseDue(pool, BATCH, LEASE_SECONDS, leaseId);
     if (due.length === 0) return 0;
     const endpoints = await repo.endpointsById(pool, [...new Set(due.map((row) => row.endpoint_id))]);
     // Each leased delivery heads its own endpoint and diagram, so they may go out side by side.
     await Promise.all(
       due.map((delivery) => {
         const endpoint = endpoints.get(delivery.endpoint_id);
-        return endpoint ? attempt(delivery, endpoint) : Promise.resolve();
+        return endpoint ? attempt(delivery, endpoint, leaseId) : Promise.resolve();
       }),
     );
     return due.length;

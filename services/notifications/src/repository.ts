@@ -42,6 +42,8 @@ export interface DeliveryRow {
   created_at: Date;
   delivered_at: Date | null;
   manual_requested: boolean;
+  /** The lease the sender holds the row under; null when not leased or requeued since. */
+  lease_id: string | null;
 }
 
 export interface AttemptRow {
@@ -57,7 +59,7 @@ export interface AttemptRow {
 const ENDPOINT =
   'id, team_id, url, events, secret, secret_key_id, previous_secret, previous_secret_key_id, previous_secret_until, status, status_notice, failing_since, created_at';
 const DELIVERY =
-  'id, seq, endpoint_id, team_id, event_type, payload, occurred_at, status, attempt_count, next_attempt_at, give_up_at, created_at, delivered_at, manual_requested';
+  'id, seq, endpoint_id, team_id, event_type, payload, occurred_at, status, attempt_count, next_attempt_at, give_up_at, created_at, delivered_at, manual_requested, lease_id';
 
 export async function insertEndpoint(
   db: Queryable,
@@ -229,9 +231,15 @@ export async function insertDelivery(
 /**
  * Leases up to `limit` due deliveries of enabled endpoints, each the oldest pending one of its endpoint and
  * diagram (so they leave in order of occurrence). A lease that runs out (the sender died) makes the
- * delivery due again: at-least-once, with the same webhook-id.
+ * delivery due again: at-least-once, with the same webhook-id. The rows are leased under `leaseId`, which
+ * the sender passes back with the outcome.
  */
-export async function leaseDue(db: Queryable, limit: number, leaseSeconds: number): Promise<DeliveryRow[]> {
+export async function leaseDue(
+  db: Queryable,
+  limit: number,
+  leaseSeconds: number,
+  leaseId: string,
+): Promise<DeliveryRow[]> {
   const result = await db.query<DeliveryRow>(
     `WITH heads AS (
        SELECT DISTINCT ON (d.endpoint_id, d.ordering_key) d.id, d.next_attempt_at, d.leased_until
@@ -245,12 +253,12 @@ export async function leaseDue(db: Queryable, limit: number, leaseSeconds: numbe
         ORDER BY d.seq LIMIT $1
         FOR UPDATE OF d SKIP LOCKED
      )
-     UPDATE notifications.deliveries d SET leased_until = now() + make_interval(secs => $2)
+     UPDATE notifications.deliveries d SET leased_until = now() + make_interval(secs => $2), lease_id = $3
        FROM due WHERE d.id = due.id
      RETURNING ${DELIVERY.split(', ')
        .map((column) => `d.${column}`)
        .join(', ')}`,
-    [limit, leaseSeconds],
+    [limit, leaseSeconds, leaseId],
   );
   return result.rows.sort((a, b) => Number(a.seq) - Number(b.seq));
 }
@@ -272,31 +280,55 @@ export async function insertAttempt(db: Queryable, attempt: AttemptRow): Promise
   );
 }
 
-export async function markSucceeded(db: Queryable, id: string): Promise<void> {
+/**
+ * After a successful attempt under `leaseId`. Where the row was requeued (or leased again) since, the attempt
+ * only counts: the delivery stays as the redelivery left it.
+ */
+export async function markSucceeded(db: Queryable, id: string, leaseId: string): Promise<void> {
   await db.query(
     `UPDATE notifications.deliveries
-        SET status = 'succeeded', attempt_count = attempt_count + 1, delivered_at = now(), leased_until = NULL,
-            manual_requested = false
+        SET attempt_count = attempt_count + 1,
+            status = CASE WHEN lease_id = $2 THEN 'succeeded' ELSE status END,
+            delivered_at = CASE WHEN lease_id = $2 THEN now() ELSE delivered_at END,
+            leased_until = CASE WHEN lease_id = $2 THEN NULL ELSE leased_until END,
+            manual_requested = CASE WHEN lease_id = $2 THEN false ELSE manual_requested END,
+            lease_id = CASE WHEN lease_id = $2 THEN NULL ELSE lease_id END
       WHERE id = $1`,
-    [id],
+    [id, leaseId],
   );
 }
 
 /**
- * After a failed attempt: retry after `delayMs`, or give up when that is past `give_up_at`. Answers true
- * when the delivery was given up.
+ * After a failed attempt under `leaseId`: retry after `delayMs`, or give up when that is past `give_up_at`.
+ * Answers true when the delivery was given up. Where the row was requeued (or leased again) since, the
+ * attempt only counts, as in markSucceeded.
  */
-export async function markFailedAttempt(db: Queryable, id: string, delayMs: number): Promise<boolean> {
-  const result = await db.query<{ status: string }>(
-    `UPDATE notifications.deliveries
-        SET attempt_count = attempt_count + 1, leased_until = NULL, manual_requested = false,
-            next_attempt_at = now() + make_interval(secs => $2::float8 / 1000),
-            status = CASE WHEN now() + make_interval(secs => $2::float8 / 1000) > give_up_at
-                          THEN 'failed' ELSE 'pending' END
-      WHERE id = $1 RETURNING status`,
-    [id, delayMs],
+export async function markFailedAttempt(
+  db: Queryable,
+  id: string,
+  leaseId: string,
+  delayMs: number,
+): Promise<boolean> {
+  const result = await db.query<{ status: string; held: boolean }>(
+    `WITH old AS (
+       SELECT coalesce(lease_id = $2, false) AS held FROM notifications.deliveries WHERE id = $1 FOR UPDATE
+     )
+     UPDATE notifications.deliveries d
+        SET attempt_count = attempt_count + 1,
+            leased_until = CASE WHEN old.held THEN NULL ELSE leased_until END,
+            manual_requested = CASE WHEN old.held THEN false ELSE manual_requested END,
+            lease_id = CASE WHEN old.held THEN NULL ELSE lease_id END,
+            next_attempt_at = CASE WHEN old.held THEN now() + make_interval(secs => $3::float8 / 1000)
+                                   ELSE next_attempt_at END,
+            status = CASE WHEN NOT old.held THEN status
+                          WHEN now() + make_interval(secs => $3::float8 / 1000) > give_up_at THEN 'failed'
+                          ELSE 'pending' END
+       FROM old
+      WHERE d.id = $1 RETURNING d.status, old.held`,
+    [id, leaseId, delayMs],
   );
-  return result.rows[0]?.status === 'failed';
+  const row = result.rows[0];
+  return row?.held === true && row.status === 'failed';
 }
 
 export async function endpointSucceeded(db: Queryable, id: string): Promise<void> {
@@ -380,8 +412,8 @@ export async function requeueDelivery(
 ): Promise<DeliveryRow> {
   const result = await db.query<DeliveryRow>(
     `UPDATE notifications.deliveries
-        SET status = 'pending', next_attempt_at = now(), leased_until = NULL, manual_requested = true,
-            give_up_at = now() + make_interval(secs => $2)
+        SET status = 'pending', next_attempt_at = now(), leased_until = NULL, lease_id = NULL,
+            manual_requested = true, give_up_at = now() + make_interval(secs => $2)
       WHERE id = $1 RETURNING ${DELIVERY}`,
     [id, windowSeconds],
   );

@@ -240,4 +240,31 @@ describe('Webhooks', () => {
       expect(deliveries[0].attempts.map((attempt) => attempt.manual)).toEqual([false, true]);
     });
   });
+
+  it('should keep a redelivery asked for while the attempt it repeats is still in flight', async () => {
+    const teamId = randomUUID();
+    const principal = ownerOf(teamId);
+    const webhook = await register(teamId);
+    // The first request is answered only after the redelivery was asked for, so the attempt ends after it.
+    let release: (status: number) => void = () => {};
+    const held = new Promise<number>((resolve) => {
+      release = resolve;
+    });
+    receiver.answer = () => (receiver.received.length === 1 ? held : 200);
+    const [event] = everyEvent(teamId, randomUUID());
+    await publish(harness.bus, event.subject, event.data);
+    await eventually(async () => expect(receiver.received).toHaveLength(1), 10_000);
+    const delivery = receiver.received[0].headers['webhook-id'] as string;
+    const redelivered = await harness.client.Redeliver({ principal, id: webhook.id, delivery_id: delivery });
+    expect(redelivered.status).toBe('pending');
+    release(200);
+
+    await eventually(async () => expect(receiver.received).toHaveLength(2), 10_000);
+    expect(receiver.received[1].headers['webhook-id']).toBe(delivery);
+    await eventually(async () => {
+      const { deliveries } = await harness.client.ListDeliveries({ principal, id: webhook.id });
+      expect(deliveries[0].status).toBe('succeeded');
+      expect(deliveries[0].attempts.map((attempt) => attempt.manual)).toEqual([false, true]);
+    });
+  });
 });

@@ -8,10 +8,13 @@ export interface ReceivedRequest {
   body: string;
 }
 
-/** The receiver: records every request; `answer` picks each status (200 by default). */
+/**
+ * The receiver: records every request; `answer` picks each status (200 by default), or holds the answer
+ * until its promise settles, or never answers ('hang').
+ */
 export class WebhookReceiver {
   readonly received: ReceivedRequest[] = [];
-  answer: (request: ReceivedRequest) => number | 'hang' = () => 200;
+  answer: (request: ReceivedRequest) => number | 'hang' | Promise<number> = () => 200;
   private server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -20,7 +23,9 @@ export class WebhookReceiver {
       this.received.push(request);
       const status = this.answer(request);
       if (status === 'hang') return;
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(`answered ${status}`);
+      void Promise.resolve(status).then((code) => {
+        if (!res.destroyed) res.writeHead(code, { 'content-type': 'text/plain' }).end(`answered ${code}`);
+      });
     });
   });
 
