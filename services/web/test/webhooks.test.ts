@@ -95,7 +95,15 @@ describe('web app: webhooks settings', () => {
     };
     expect(body.data.diagram_uuid).toBe(diagram);
 
-    const log = (await (await as(owner)).request(`/settings/webhooks/${id}/deliveries?team=wh`)).text;
+    // The sender logs the attempt (with the receiver's answer) after the answer came, a moment after the
+    // request: the page is read until it shows it.
+    const deliveries = async () =>
+      (await (await as(owner)).request(`/settings/webhooks/${id}/deliveries?team=wh`)).text;
+    let log = await deliveries();
+    for (let tries = 0; !log.includes('thanks &lt;b&gt;') && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      log = await deliveries();
+    }
     const delivery = received[0].headers['webhook-id'];
     expect(log).toContain(`data-delivery="${delivery}"`);
     // The receiver's answer is shown as text, never as markup.
