@@ -40,16 +40,20 @@ export interface TablesNear {
 }
 
 /**
- * How far `run` lies ALONG_WITHIN px or less beside the edges of tables, over more than ALONG_MINIMUM px
- * each, leaving out the tables that lie inside one of `zones` (the line's own tables' zones): the router's
- * form of line-metrics' border runs, for one run of one line.
+ * Calls `visit` with each table whose edge `run` lies ALONG_WITHIN px or less beside over more than
+ * ALONG_MINIMUM px, and that length, leaving out the tables that lie inside one of `zones` (the line's own
+ * tables' zones): the router's form of line-metrics' border runs, for one run of one line.
  */
-export function lengthAlongOthers(run: AxisRun, tables: TablesNear, zones: readonly EdgeBox[]): number {
+export function eachTableAlong(
+  run: AxisRun,
+  tables: TablesNear,
+  zones: readonly EdgeBox[],
+  visit: (table: EdgeBox, length: number) => void,
+): void {
   const reach = ALONG_WITHIN;
   const area = run.vertical
     ? { left: run.across - reach, right: run.across + reach, top: run.from, bottom: run.to }
     : { left: run.from, right: run.to, top: run.across - reach, bottom: run.across + reach };
-  let length = 0;
   tables.some(area, (table) => {
     const overlap = lengthAlongEdge(run, table, reach);
     if (
@@ -62,8 +66,16 @@ export function lengthAlongOthers(run: AxisRun, tables: TablesNear, zones: reado
           zone.bottom >= table.bottom,
       )
     )
-      length += overlap;
+      visit(table, overlap);
     return false;
+  });
+}
+
+/** How far `run` lies along the edges of tables its line does not end at, in all (eachTableAlong). */
+export function lengthAlongOthers(run: AxisRun, tables: TablesNear, zones: readonly EdgeBox[]): number {
+  let length = 0;
+  eachTableAlong(run, tables, zones, (_table, overlap) => {
+    length += overlap;
   });
   return length;
 }

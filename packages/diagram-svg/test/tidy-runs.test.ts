@@ -2,6 +2,7 @@
 // (routing/tidy-runs.ts): hand-made routes, as the router leaves them after the lanes.
 import type { Point, Rect } from '../src/routing/grid-search';
 import type { LaneRoute } from '../src/routing/lanes';
+import { borderRuns } from '../src/line-metrics';
 import { tidyRuns } from '../src/routing/tidy-runs';
 
 /** A table the line passes, its left edge at x = 300. */
@@ -23,6 +24,16 @@ function onOutline(): LaneRoute {
 
 function line(points: Point[]): LaneRoute {
   return { points, sourceSide: 1, targetSide: -1 };
+}
+
+/** Lines at x 298, 295, 292 and 289 below the table (y 420–480), each less than 2.5 px from the next place. */
+function linesBelow(): LaneRoute[] {
+  return [298, 295, 292, 289].map((x) =>
+    line([
+      [x, 420],
+      [x, 480],
+    ]),
+  );
 }
 
 describe('tidyRuns', () => {
@@ -67,6 +78,44 @@ describe('tidyRuns', () => {
     expect(ownTable.points).toEqual(onOutline().points);
   });
 
+  it('where the whole run has no place, moves only its stretch beside the table and steps back past it', () => {
+    // Lines at 298, 295, 292 and 289 below the table (y 420–480): every place up to 12 px off for the whole
+    // run lies closer than 2.5 px to one of them, but the stretch from the line's turn to 8 px past the
+    // table's bottom (y 408) meets none of them.
+    const below = linesBelow();
+    const route = onOutline();
+    expect(tidyRuns([route, ...below], [BESIDE])).toBe(1);
+    expect(route.points).toEqual([
+      [100, 100],
+      [296.5, 100],
+      [296.5, 408],
+      [300, 408],
+      [300, 500],
+      [700, 500],
+    ]);
+    expect(
+      borderRuns({
+        tables: [{ name: 'beside', box: { left: 300, top: 200, width: 200, height: 200 } }],
+        relationships: [{ id: 'r', source: 's', target: 't', points: route.points }],
+      }),
+    ).toEqual([]);
+  });
+
+  it('makes no such step where it would cross more than two other lines', () => {
+    const below = linesBelow();
+    // Three lines ending just short of the run (x 286–298.5, y 150–170): wherever the stretch moves, 3.5 to
+    // 12 px left, it crosses all three.
+    const short = [150, 160, 170].map((y) =>
+      line([
+        [286, y],
+        [298.5, y],
+      ]),
+    );
+    const route = onOutline();
+    expect(tidyRuns([route, ...below, ...short], [BESIDE])).toBe(0);
+    expect(route.points).toEqual(onOutline().points);
+  });
+
   it('keeps room for the end marker on a first or last run', () => {
     // The run before the outline is the line's first, 22 px long: moving 3.5 px left would leave 18.5.
     const route = line([
@@ -75,8 +124,17 @@ describe('tidyRuns', () => {
       [300, 500],
       [700, 500],
     ]);
-    expect(tidyRuns([route], [BESIDE])).toBe(0);
-    expect(route.points[1]).toEqual([300, 100]);
+    // The run's stretch beside the table moves instead, from 8 px above the table's top on: the first run
+    // keeps its 22 px.
+    expect(tidyRuns([route], [BESIDE])).toBe(1);
+    expect(route.points).toEqual([
+      [278, 100],
+      [300, 100],
+      [300, 192],
+      [296.5, 192],
+      [296.5, 500],
+      [700, 500],
+    ]);
   });
 
   it('moves a run lying on another line’s run (1 px apart over 300 px) to the nearest place 2.5 px or more off it', () => {

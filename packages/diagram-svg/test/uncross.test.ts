@@ -280,19 +280,42 @@ describe('uncrossPairs', () => {
     expect(once).toEqual(crossingPair());
   });
 
-  it('makes no exchange where neither line can turn early at a meeting without running beside a third line', () => {
-    const routes = twiceCrossingPair();
-    // At the first meeting (100, 200) A would turn down 4–40 px before it (x 60–96) and B along 4–40 px
-    // above it (y 160–196): other lines fill both stretches, a lane apart.
+  // At the first meeting (100, 200) A would turn down 4–40 px before it (x 60–96) and B along 4–40 px above
+  // it (y 160–196): other lines fill both stretches, a lane apart.
+  const besideTheTurns = () => [
+    ...lanesAt([90, 82, 74, 66, 58], (x) => [
+      [x, 210],
+      [x, 290],
+    ]),
+    ...lanesAt([190, 182, 174, 166, 158], (y) => [
+      [120, y],
+      [380, y],
+    ]),
+  ];
+
+  it('where no early turn fits at a meeting, the run before it moves aside instead: B comes down a lane later', () => {
+    const all = [...twiceCrossingPair(), ...besideTheTurns()];
+    expect(uncrossPairs(all, [], (route) => route < 2)).toBe(1);
+    const [a, b] = all as [{ points: Point[] }, { points: Point[] }];
+    expect(crossingsOf([a, b])).toBe(0);
+    expect(a.points[0]).toEqual([0, 200]);
+    expect(b.points.at(-1)).toEqual([700, 50]);
+    // B's way down to the meeting moved off x = 100 (where A turns), to its right and clear of the lanes.
+    const downAt = b.points.find(([x, y], at) => at > 0 && b.points[at - 1]![0] === x && y === 200);
+    expect(downAt).toBeDefined();
+    expect(downAt![0]).toBeGreaterThanOrEqual(104);
+    expect(a.points.some(([x, y]) => x === 100 && y === 200)).toBe(true);
+    for (const [x, y] of a.points) expect(b.points.some(([u, v]) => u === x && v === y)).toBe(false);
+  });
+
+  it('makes no exchange where neither line can turn at a meeting, early or late, without running beside a third line', () => {
+    // And B's way down to the meeting cannot move right 4–40 px (x 104–140) either.
     const all = [
-      ...routes,
-      ...lanesAt([90, 82, 74, 66, 58], (x) => [
-        [x, 210],
-        [x, 290],
-      ]),
-      ...lanesAt([190, 182, 174, 166, 158], (y) => [
-        [120, y],
-        [380, y],
+      ...twiceCrossingPair(),
+      ...besideTheTurns(),
+      ...lanesAt([110, 118, 126, 134, 142], (x) => [
+        [x, 10],
+        [x, 150],
       ]),
     ];
     expect(uncrossPairs(all, [], (route) => route < 2)).toBe(0);

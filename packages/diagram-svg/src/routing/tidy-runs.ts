@@ -10,8 +10,10 @@
 //   columns meet in the gap between the hubs, neither of which the lanes move.
 // Each such run moves to the nearest place (up to STEPS' reach) where it and the two runs it joins lie off
 // every outline and out of every table, it lies no closer than TOO_CLOSE to another line's run beside it,
-// and the line's first and last runs keep room for their end markers. A run with no such place stays.
-import { ALONG_MINIMUM, ALONG_WITHIN, type AxisRun, lengthAlongOthers } from '../along-edge';
+// and the line's first and last runs keep room for their end markers. A run along an outline with no such
+// place moves only its stretch beside the table, stepping back onto its place past the table (splitOff).
+// A run with no place either way stays.
+import { ALONG_MINIMUM, ALONG_WITHIN, type AxisRun, eachTableAlong, lengthAlongOthers } from '../along-edge';
 import { MAX_SHARED } from '../geometry-check';
 import type { Point, Rect } from './grid-search';
 import { entersTable, type LaneRoute, lengthOutside, MARKER_ROOM, TableIndex, TOO_CLOSE } from './lanes';
@@ -58,6 +60,7 @@ export function tidyRuns(routes: readonly LaneRoute[], tableRects: readonly Rect
   const sorted = new SortedSpans(routes);
   const suspects = sorted.suspects(tableRects);
   let left = RUNS_PER_LINE * routes.length;
+  let splitsLeft = SPLITS_PER_LINE * routes.length;
   let moved = 0;
   routes.forEach((route, index) => {
     if (route.settled) return;
@@ -75,17 +78,21 @@ export function tidyRuns(routes: readonly LaneRoute[], tableRects: readonly Rect
         if (enters(before, movedA) || enters(movedA, movedB) || enters(movedB, after)) return false;
         if (along(route, before, movedA) + along(route, movedA, movedB) + along(route, movedB, after) > 0)
           return false;
-        const span = spanOf(index, movedA, movedB) as Span;
-        return !sorted
-          .near(span, TOO_CLOSE)
-          .some(
-            (other) =>
-              other.route !== index &&
-              Math.abs(other.across - span.across) < TOO_CLOSE &&
-              Math.min(other.to, span.to) - Math.max(other.from, span.from) > 0.5,
-          );
+        return !sorted.crowds(index, movedA, movedB);
       });
-      if (value === undefined || value === null) continue;
+      if (value === undefined || value === null) {
+        // No place for the whole run: only its stretch along the tables moves, with a step where it ends.
+        if (
+          splitsLeft-- > 0 &&
+          along(route, a, b) > 0 &&
+          splitOff(route, index, at, tables, sorted, along, enters)
+        ) {
+          moved++;
+          // The route's later runs have new indices: its other suspects wait for another drawing.
+          break;
+        }
+        continue;
+      }
       // The three runs that change (the moved one and the two it joins) leave the index and come back.
       for (let run = at - 1; run <= at + 1; run++)
         sorted.remove(index, points[run] as Point, points[run + 1] as Point);
@@ -124,6 +131,106 @@ function placeAt(points: readonly Point[], at: number, step: number): [Point, Po
   return [before, movedA, movedB, after];
 }
 
+/**
+ * Runs split (splitOff) looked at, at most, per line: Lago has 1 run to split among 340 lines; the page
+ * benchmark's 300 random tables 155 (14 of them split), which took 180 ms of the drawing.
+ */
+const SPLITS_PER_LINE = 0.1;
+/**
+ * Crossings a split may add, at most: stepping aside in a crowded corridor crosses the line next to it
+ * twice (on the way out and on the step back), which reads better than a line on a table's outline.
+ */
+const SPLIT_CROSSINGS = 2;
+/** How far past the tables' ends a split run steps back onto its place: a lane or more, clear of their corners. */
+const STEP_CLEAR = [8, 16];
+
+/**
+ * For a run along the outline of a table (or tables) with no free place for the whole of it: its part from
+ * one end to STEP_CLEAR past the tables moves aside (as a whole run would, half a px at a time up to 12 px)
+ * and steps back onto the run's place there. A run held beside a table by its end marker's room (20 px off
+ * its own table) is held so only where that table is: beside another table earlier along, the room is free.
+ * Made where the moved part, the step and the run joined lie off every outline and out of every table, the
+ * moved part and the step lie TOO_CLOSE or farther from other lines' runs, and the line crosses at most
+ * SPLIT_CROSSINGS more runs than before. Returns whether the route changed.
+ */
+function splitOff(
+  route: LaneRoute,
+  index: number,
+  at: number,
+  tables: TableIndex,
+  sorted: SortedSpans,
+  along: (route: LaneRoute, s: Point, t: Point) => number,
+  enters: (s: Point, t: Point) => boolean,
+): boolean {
+  const points = route.points;
+  const a = points[at] as Point;
+  const b = points[at + 1] as Point;
+  const axis = a[0] === b[0] ? 1 : 0;
+  const span = spanOf(index, a, b) as Span;
+  // The stretch of the run beside the tables it lies along.
+  let low = Number.POSITIVE_INFINITY;
+  let high = Number.NEGATIVE_INFINITY;
+  // Which side across the tables lie on (1: beyond the run), both sides: 0.
+  let side: number | null = null;
+  eachTableAlong(span, tables, route.zones ?? [], (table) => {
+    const [start, end, near, far] = span.vertical
+      ? [table.top, table.bottom, table.left, table.right]
+      : [table.left, table.right, table.top, table.bottom];
+    const beyond = Math.sign((near + far) / 2 - span.across);
+    side = side === null || side === beyond ? beyond : 0;
+    low = Math.min(low, Math.max(start, span.from));
+    high = Math.max(high, Math.min(end, span.to));
+  });
+  if (!(low < high) || side === null || side === 0) return false;
+  // The stretch moves away from the tables: towards them it would enter one.
+  const steps = STEPS.filter((step) => Math.sign(step) !== side);
+  const forward = b[axis] > a[axis];
+  const across = 1 - axis;
+  const crossedRun = sorted.crossings(index, a, b);
+  // The part from a (the head) or the part to b (the tail) moves.
+  for (const head of [true, false]) {
+    // The moved part's end and the run joined there (the line's first or last run keeps room for its end
+    // marker): the only runs that change with the run itself.
+    const [end, joined] = head ? [a, points[at - 1] as Point] : [b, points[at + 2] as Point];
+    const endRun = head ? at - 1 === 0 : at + 2 === points.length - 1;
+    const crossedBefore = crossedRun + sorted.crossings(index, joined, end);
+    for (const clear of STEP_CLEAR) {
+      // Where the step lies along the run: past the tables' stretch, on the side away from the moved end.
+      const stepAt = head === forward ? high + clear : low - clear;
+      if (!(Math.min(a[axis], b[axis]) + 1 < stepAt && stepAt < Math.max(a[axis], b[axis]) - 1)) continue;
+      const split: Point = axis === 1 ? [a[0], stepAt] : [stepAt, a[1]];
+      for (const step of steps) {
+        const was = end[across] - joined[across];
+        const now = was + step;
+        if (Math.sign(now) !== Math.sign(was) || Math.abs(now) < (endRun ? MARKER_ROOM : 1)) continue;
+        const shift = (point: Point): Point =>
+          across === 0 ? [point[0] + step, point[1]] : [point[0], point[1] + step];
+        const movedEnd = shift(end);
+        const movedSplit = shift(split);
+        const runs: [Point, Point][] = [
+          [joined, movedEnd],
+          [movedEnd, movedSplit],
+          [movedSplit, split],
+        ];
+        if (runs.some(([s, t]) => enters(s, t) || along(route, s, t) > 0)) continue;
+        if (runs.slice(1).some(([s, t]) => sorted.crowds(index, s, t))) continue;
+        const crossedAfter =
+          runs.reduce((sum, [s, t]) => sum + sorted.crossings(index, s, t), 0) +
+          (head ? sorted.crossings(index, split, b) : sorted.crossings(index, a, split));
+        if (crossedAfter > crossedBefore + SPLIT_CROSSINGS) continue;
+        for (let run = at - 1; run <= at + 1; run++)
+          sorted.remove(index, points[run] as Point, points[run + 1] as Point);
+        const middle: Point[] = head ? [movedEnd, movedSplit, split] : [split, movedSplit, movedEnd];
+        points.splice(at, 2, ...(head ? [...middle, b] : [a, ...middle]));
+        for (let run = at - 1; run <= at + 3; run++)
+          sorted.add(index, points[run] as Point, points[run + 1] as Point, run);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 /** Every run of the routes, by orientation, sorted by where it lies across (kept so as runs move). */
 class SortedSpans {
   private readonly vertical: Span[] = [];
@@ -143,8 +250,7 @@ class SortedSpans {
   /**
    * The runs (route × RUN_KEY + the run's first point) that may need a move: those lying SAME_LINE or
    * nearer to another line's run, and those ALONG_WITHIN or nearer to a table's edge over more than
-   * ALONG_MINIMUM (the
-   * exact measures, zones and own tables, are taken on these only).
+   * ALONG_MINIMUM (the exact measures, zones and own tables, are taken on these only).
    */
   suspects(tables: readonly Rect[]): Set<number> {
     const out = new Set<number>();
@@ -177,6 +283,33 @@ class SortedSpans {
       }
     }
     return out;
+  }
+
+  /** Whether a run of another line than `route` lies closer than TOO_CLOSE beside the run s–t. */
+  crowds(route: number, s: Point, t: Point): boolean {
+    const span = spanOf(route, s, t);
+    if (span === null) return false;
+    return this.near(span, TOO_CLOSE).some(
+      (other) =>
+        other.route !== route &&
+        Math.abs(other.across - span.across) < TOO_CLOSE &&
+        Math.min(other.to, span.to) - Math.max(other.from, span.from) > 0.5,
+    );
+  }
+
+  /** How many runs of other lines than `route` the run s–t crosses (inside both, as line-metrics counts). */
+  crossings(route: number, s: Point, t: Point): number {
+    const span = spanOf(route, s, t);
+    if (span === null) return 0;
+    const list = span.vertical ? this.horizontal : this.vertical;
+    let count = 0;
+    for (let at = firstFrom(list, span.from + 0.5); at < list.length; at++) {
+      const other = list[at] as Span;
+      if (other.across > span.to - 0.5) break;
+      if (other.route === route) continue;
+      if (other.from + 0.5 <= span.across && span.across <= other.to - 0.5) count++;
+    }
+    return count;
   }
 
   /** The runs of the span's orientation lying `reach` px across from it or nearer. */

@@ -75,7 +75,10 @@ export async function standInARow(page: Page, names: readonly string[], zigzag: 
     { names, zigzag },
   );
   if (status >= 300) throw new Error(`the row was not saved: ${status}`);
-  await page.reload();
+  // A long row is the router's slowest case (every line runs along the row): the Auto-layout test's 120-table
+  // case takes 20–27 s alone on a 2-core machine, and this reload passed the 30 s default when two browser
+  // test workers ran beside it.
+  await page.reload({ timeout: 75_000 });
   await page.getByRole('button', { name: `Open table ${names[0]}` }).waitFor();
 }
 
