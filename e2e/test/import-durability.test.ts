@@ -1,15 +1,15 @@
 // Every accepted import finishes, in every run mode: one contract, run against the one-process system
 // (`npm start`, in-process bus, jobs recovered from PostgreSQL at start) and against the cluster's
-// processes on NATS JetStream (jobs redelivered). 50 DDL imports are accepted, the whole system is killed
+// processes on NATS JetStream (jobs redelivered). 20 DDL imports are accepted, the whole system is killed
 // (SIGKILL) or stopped (SIGTERM) while most are still queued, and started again on the same database:
-// all 50 end `ready`, and an identical retry of a request whose import was cut off answers a diagram
+// all 20 end `ready`, and an identical retry of a request whose import was cut off answers a diagram
 // that finishes too (never one left `importing` for good).
 import { isExternalStack } from '../support/stack';
 import { startOneProcessSystem } from '../support/one-process';
 import { startProcessStack } from '../support/processes';
 import { teamMemberToken } from '../support/stack';
 
-const IMPORTS = 50;
+const IMPORTS = 20;
 const HIGH_LIMITS = {
   DSS_RATE_LIMIT_IP_PER_MIN: '100000',
   DSS_RATE_LIMIT_READ_PER_MIN: '100000',
@@ -170,7 +170,7 @@ describeOnOwnStack.each(runModes)(
     });
 
     it.each(['SIGKILL', 'SIGTERM'] as const)(
-      'ends all 50 imports ready after %s and a restart, and an identical retry of a cut-off import finishes',
+      'ends all 20 imports ready after %s and a restart, and an identical retry of a cut-off import finishes',
       async (signal) => {
         round++;
         // Distinct names: identical requests would be replays of one diagram.
