@@ -7,7 +7,7 @@
 import type { TestMember } from '@dss/system';
 import type { Page } from 'playwright-core';
 import { seriousViolations } from '../support/axe';
-import { SCREENSHOT_DIR } from '../support/browser';
+import { PAGE_TIMEOUT_MS, SCREENSHOT_DIR } from '../support/browser';
 import { useBrowserSuite } from '../support/browser-suite';
 import { drawingTextColours, luminance, measured, parseRgb, screenshotContrasts } from '../support/contrast';
 import { createDiagram, createPerson, PASSWORD, propose, type WebTestSystem } from '../support/web-system';
@@ -215,6 +215,7 @@ describe('dark mode (Chromium, whole embedded system)', () => {
         deviceScaleFactor: 2,
         colorScheme: 'dark',
       });
+      context.setDefaultTimeout(PAGE_TIMEOUT_MS);
       const page = await context.newPage();
       await signIn(page, path());
       await page.locator('svg.dss-diagram g.dss-table').first().waitFor();

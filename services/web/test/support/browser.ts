@@ -20,6 +20,14 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/**
+ * How long a page action, wait or navigation may take before it fails: a guard against a hang, never a speed
+ * check (benchmarks measure speed). Playwright's 30 s default is too short on a 2-core CI machine running three
+ * test files at once beside Chromium, where a page that loads in 3 s alone has taken more than 30 s; jest's
+ * own limit for a test is 120 s.
+ */
+export const PAGE_TIMEOUT_MS = 60_000;
+
 export interface TestBrowser {
   browser: Browser;
   /** Console reports of Content Security Policy violations on any page opened so far. */
@@ -45,6 +53,7 @@ export async function launchBrowser(): Promise<TestBrowser> {
     cspViolations,
     async newPage() {
       const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+      context.setDefaultTimeout(PAGE_TIMEOUT_MS);
       const page = await context.newPage();
       page.on('console', (message) => {
         if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
