@@ -67,7 +67,7 @@ describe('Auto-layout in the editor (Chromium, whole embedded system)', () => {
     page
       .getByRole('status')
       .filter({ hasText: /^Saved$/ })
-      .waitFor({ timeout: 20_000 });
+      .waitFor();
 
   const waitForBoxes = async (page: Page, check: (drawn: Record<string, Box>) => boolean) => {
     for (let attempt = 0; attempt < 100; attempt++) {

@@ -70,7 +70,7 @@ describe('the DBML pane of the editor (Chromium, whole embedded system)', () => 
     page
       .getByRole('status')
       .filter({ hasText: /^Saved$/ })
-      .waitFor({ timeout: 30_000 });
+      .waitFor();
   const dbml = (page: Page) => page.getByRole('textbox', { name: 'DBML' });
   const tableBox = (page: Page, name: string) =>
     page.locator(`#editor g.dss-table[data-table="${name}"] rect.dss-box`).first().boundingBox();
@@ -99,7 +99,7 @@ describe('the DBML pane of the editor (Chromium, whole embedded system)', () => 
     const placeBefore = await placeOf(uuid, 'customers');
 
     await typeAtEnd(page, ORDERS);
-    await page.locator('#editor g.dss-table[data-table="orders"]').waitFor({ timeout: 30_000 });
+    await page.locator('#editor g.dss-table[data-table="orders"]').waitFor();
     await saved(page);
     const typed = await pane.textContent();
     expect(typed).toContain('Table orders');
@@ -147,7 +147,7 @@ describe('the DBML pane of the editor (Chromium, whole embedded system)', () => 
     await page.getByRole('button', { name: 'Add table' }).click();
     await page.getByRole('textbox', { name: 'Table name' }).waitFor();
     await saved(page);
-    await page.locator('#editor-text-dbml .cm-content', { hasText: 'table_3' }).waitFor({ timeout: 15_000 });
+    await page.locator('#editor-text-dbml .cm-content', { hasText: 'table_3' }).waitFor();
 
     // Undo: the new table, then the move, then the DBML edit; the text follows the diagram.
     for (let step = 0; step < 3; step++) await page.getByRole('button', { name: 'Undo' }).click();
@@ -175,7 +175,7 @@ describe('the DBML pane of the editor (Chromium, whole embedded system)', () => 
     await saved(page);
 
     await toggle.click();
-    await page.locator('#editor-text-dbml .cm-content', { hasText: 'table_3' }).waitFor({ timeout: 15_000 });
+    await page.locator('#editor-text-dbml .cm-content', { hasText: 'table_3' }).waitFor();
     const text = await pane.textContent();
     expect(text).toContain('table_2');
     expect(text).toContain('Table "customers"');
@@ -191,7 +191,7 @@ describe('the DBML pane of the editor (Chromium, whole embedded system)', () => 
     await typeAtEnd(page, '\n\nTable broken {\nname varchar(20) [notnul]\n}');
     // Typing pauses may show other errors on the way; the one of the whole text names the setting.
     const problem = page.locator('#editor-text-problem', { hasText: 'notnul' });
-    await problem.waitFor({ timeout: 30_000 });
+    await problem.waitFor();
     expect(await problem.getAttribute('role')).toBe('alert');
     const line =
       (await page
@@ -219,7 +219,7 @@ describe('the DBML pane of the editor (Chromium, whole embedded system)', () => 
     await page.keyboard.press('End');
     for (let at = 0; at < 'notnul]'.length; at++) await page.keyboard.press('Backspace');
     await page.keyboard.type('not null]');
-    await page.locator('#editor g.dss-table[data-table="broken"]').waitFor({ timeout: 30_000 });
+    await page.locator('#editor g.dss-table[data-table="broken"]').waitFor();
     await problem.waitFor({ state: 'detached' });
     await saved(page);
     expect((await schemaOf(uuid)).tables.map((table) => table.name).sort()).toEqual(['broken', 'customers']);
@@ -233,7 +233,7 @@ describe('the DBML pane of the editor (Chromium, whole embedded system)', () => 
     await page.getByRole('tab', { name: 'SQL' }).click();
     const sql = page.getByRole('textbox', { name: 'SQL' });
     // The script is put into the view after the render that shows the tab.
-    await sql.filter({ hasText: 'CREATE TABLE "customers"' }).waitFor({ timeout: 15_000 });
+    await sql.filter({ hasText: 'CREATE TABLE "customers"' }).waitFor();
     expect(await sql.getAttribute('aria-readonly')).toBe('true');
     expect(await seriousViolations(page)).toEqual([]);
   });

@@ -65,19 +65,19 @@ describe('a restart of the services while a person edits (Chromium, embedded sys
     await saved(page);
 
     await system.stop();
-    await presence(page).getByText('Offline: reconnecting…').waitFor({ timeout: 15_000 });
+    await presence(page).getByText('Offline: reconnecting…').waitFor();
     // Made while the services are down: the status must not claim it is saved.
     await page.keyboard.press('Escape');
     await addTable(page, 'during_restart');
     await page
       .getByRole('status')
       .filter({ hasText: /^Offline|^Not saved yet/ })
-      .waitFor({ timeout: 15_000 });
+      .waitFor();
     await saveScreenshot(page, 'editor-live-offline');
 
     await system.start();
     // Back by itself (backoff of at most 15 s) and the waiting edit saved, without a reload.
-    await presence(page).getByText('Live', { exact: true }).waitFor({ timeout: 30_000 });
+    await presence(page).getByText('Live', { exact: true }).waitFor();
     await saved(page, 30_000);
     expect(await storedTables()).toEqual(['before_restart', 'customers', 'during_restart', 'orders']);
 

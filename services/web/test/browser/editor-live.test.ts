@@ -62,7 +62,7 @@ describe('two people in the editor at once (Chromium, whole embedded system)', (
     page
       .getByRole('status')
       .filter({ hasText: /^Saved$/ })
-      .waitFor({ timeout: 15_000 });
+      .waitFor();
   const neverReloaded = async (page: Page) =>
     expect(await page.evaluate(() => (window as unknown as { loadedOnce?: boolean }).loadedOnce)).toBe(true);
 
@@ -148,7 +148,7 @@ describe('two people in the editor at once (Chromium, whole embedded system)', (
     await addColumn(adaPage, 'customers', 'nickname', 'date');
     await status(adaPage)
       .filter({ hasText: /^Offline/ })
-      .waitFor({ timeout: 15_000 });
+      .waitFor();
 
     await addColumn(benPage, 'orders', 'shipped_on', 'date');
     await saved(benPage);
@@ -156,9 +156,9 @@ describe('two people in the editor at once (Chromium, whole embedded system)', (
     await adaPage.context().setOffline(false);
     await saved(adaPage);
     await openTable(adaPage, 'orders');
-    await adaPage.getByRole('button', { name: 'Edit column shipped_on' }).waitFor({ timeout: 15_000 });
+    await adaPage.getByRole('button', { name: 'Edit column shipped_on' }).waitFor();
     await openTable(benPage, 'customers');
-    await benPage.getByRole('button', { name: 'Edit column nickname' }).waitFor({ timeout: 15_000 });
+    await benPage.getByRole('button', { name: 'Edit column nickname' }).waitFor();
 
     let schema = await schemaOf(uuid);
     expect(columnsOf(schema, 'customers').map((column) => column.name)).toEqual(['id', 'email', 'nickname']);
@@ -188,7 +188,7 @@ describe('two people in the editor at once (Chromium, whole embedded system)', (
     await adaPage.getByRole('button', { name: 'Save column' }).click();
     await status(adaPage)
       .filter({ hasText: /^Offline/ })
-      .waitFor({ timeout: 15_000 });
+      .waitFor();
 
     await openTable(benPage, 'customers');
     await benPage.getByRole('button', { name: 'Edit column email' }).click();
@@ -198,7 +198,7 @@ describe('two people in the editor at once (Chromium, whole embedded system)', (
 
     await adaPage.context().setOffline(false);
     const conflict = adaPage.getByRole('alert').filter({ hasText: 'Someone else changed this diagram' });
-    await conflict.waitFor({ timeout: 15_000 });
+    await conflict.waitFor();
     expect(await conflict.textContent()).toMatch(/email/);
     await status(adaPage).filter({ hasText: 'Not saved: conflict' }).waitFor();
     await saveScreenshot(adaPage, 'editor-live-conflict');

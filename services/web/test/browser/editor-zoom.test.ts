@@ -103,7 +103,7 @@ describe('zoom in the editor (Chromium, whole embedded system)', () => {
     await page
       .getByRole('status')
       .filter({ hasText: /^Saved$/ })
-      .waitFor({ timeout: 20_000 });
+      .waitFor();
     for (let attempt = 0; attempt < 50; attempt++) {
       if ((await savedFrame('orders'))[0] !== before[0]) break;
       await page.waitForTimeout(100);

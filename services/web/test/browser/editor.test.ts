@@ -112,7 +112,7 @@ describe('the editor (Chromium, whole embedded system)', () => {
       await page
         .getByRole('status')
         .filter({ hasText: /^Saved$/ })
-        .waitFor({ timeout: 40_000 });
+        .waitFor();
     } catch (error) {
       const said = await page.getByRole('status').allTextContents();
       throw new Error(`the editor did not say "Saved" within 40 s; its status said ${JSON.stringify(said)}`, {
@@ -435,7 +435,7 @@ describe('the editor (Chromium, whole embedded system)', () => {
     await second.context().setOffline(false);
 
     const conflict = second.getByRole('alert').filter({ hasText: 'Someone else changed this diagram' });
-    await conflict.waitFor({ timeout: 15_000 });
+    await conflict.waitFor();
     // The engine names the entity both changed.
     expect(await conflict.textContent()).toContain('customers');
     expect(await second.getByRole('status').textContent()).toMatch(/conflict/i);
@@ -488,7 +488,7 @@ describe('the editor (Chromium, whole embedded system)', () => {
       page.waitForURL(/\/edit$/),
       page.getByRole('button', { name: 'Create diagram' }).click(),
     ]);
-    await page.getByRole('button', { name: 'Open table shops' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Open table shops' }).waitFor();
     expect(await page.getByText(/The SQL import skipped or changed/).count()).toBe(1);
   });
 
@@ -500,7 +500,7 @@ describe('the editor (Chromium, whole embedded system)', () => {
     await page
       .getByRole('status')
       .filter({ hasText: /^Offline/ })
-      .waitFor({ timeout: 15_000 });
+      .waitFor();
     expect(
       await page.evaluate(() => Object.keys(localStorage).some((key) => key.startsWith('dss-editor:'))),
     ).toBe(true);
@@ -518,7 +518,7 @@ describe('the editor (Chromium, whole embedded system)', () => {
     await page
       .getByRole('status')
       .filter({ hasText: /^Offline/ })
-      .waitFor({ timeout: 15_000 });
+      .waitFor();
     // The tab closes while still offline, so its edit never left; the same browser profile opens it again.
     const context = page.context();
     await page.close();
@@ -680,7 +680,7 @@ describe('the editor (Chromium, whole embedded system)', () => {
     await page
       .getByRole('status')
       .filter({ hasText: /plan allows at most 10 tables/ })
-      .waitFor({ timeout: 15_000 });
+      .waitFor();
     const uuid = page.url().split('/').at(-2)!;
     const stored = await fetch(`${web.webUrl}/diagrams/${uuid}/document.json`, {
       headers: { cookie: (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ') },

@@ -51,20 +51,20 @@ describe('a restart of the services during editing (Chromium, embedded system on
     });
 
     await pasteSave(web, tab, system.diagramUuid, addTable('before_restart'));
-    await page.waitForSelector('g.dss-table[data-table="before_restart"]', { timeout: 10_000 });
+    await page.waitForSelector('g.dss-table[data-table="before_restart"]');
 
     await system.stop();
-    await page.waitForSelector('#live[data-state="offline"]', { timeout: 10_000 });
+    await page.waitForSelector('#live[data-state="offline"]');
     await saveScreenshot(page, 'live-offline');
     await system.start();
     // The page comes back by itself (backoff of at most 15 s) — no reload.
-    await page.waitForSelector('#live[data-state="open"]', { timeout: 30_000 });
+    await page.waitForSelector('#live[data-state="open"]');
     const states = await page.evaluate(() => (window as unknown as { states: string[] }).states);
     expect(states[0]).toBe('offline');
     expect(states.at(-1)).toBe('open');
 
     await pasteSave(web, tab, system.diagramUuid, addTable('after_restart'));
-    await page.waitForSelector('g.dss-table[data-table="after_restart"]', { timeout: 10_000 });
+    await page.waitForSelector('g.dss-table[data-table="after_restart"]');
     expect(await page.evaluate(() => (window as unknown as { loadedOnce?: boolean }).loadedOnce)).toBe(true);
     const stored = await page.evaluate(async (uuid) => {
       const answer = await (await fetch(`/diagrams/${uuid}/document.json`)).json();
