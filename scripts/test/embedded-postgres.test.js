@@ -6,7 +6,6 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFile } = require('node:child_process');
-const { isPortFree } = require('../lib/net');
 
 const session = path.join(__dirname, 'fixtures', 'postgres-session.js');
 
@@ -22,6 +21,26 @@ function runSession(dataDir, sql) {
       else resolve(JSON.parse(stdout.trim().split('\n').pop() ?? ''));
     });
   });
+}
+
+/**
+ * Pids of the processes whose command line names `pgdata` (a postmaster runs with `-D <pgdata>`).
+ * @param {string} pgdata
+ * @returns {number[]}
+ */
+function serversOn(pgdata) {
+  /** @type {number[]} */
+  const pids = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const args = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (args.some((arg) => arg.includes(pgdata))) pids.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return pids;
 }
 
 describe('startEmbeddedPostgres', () => {
@@ -65,6 +84,20 @@ describe('startEmbeddedPostgres', () => {
     expect(third.log.some((line) => line.includes('stale postmaster.pid'))).toBe(true);
 
     expect(fs.existsSync(pidFile)).toBe(false);
-    expect(await isPortFree(first.port)).toBe(true);
+    // Nothing of this cluster keeps running. (Not "its port is free": other tests' servers prefer the same
+    // port and may take it the moment this one lets go.)
+    expect(serversOn(first.pgdata)).toEqual([]);
+  }, 120_000);
+
+  test('starts two new clusters at once that both prefer the same port: the one that loses the bind takes another', async () => {
+    // Both find the preferred port free, both initialise (seconds), then both bind: one loses and must try the
+    // next port, not fail. Each holds its server up for 3 s, so the two are up at the same time.
+    const sql = 'SELECT 1 AS ok FROM pg_sleep(3)';
+    const [a, b] = await Promise.all([
+      runSession(path.join(tmp, 'twin-a'), sql),
+      runSession(path.join(tmp, 'twin-b'), sql),
+    ]);
+    expect([a.rows, b.rows]).toEqual([[{ ok: 1 }], [{ ok: 1 }]]);
+    expect(a.port).not.toBe(b.port);
   }, 120_000);
 });
