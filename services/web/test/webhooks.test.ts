@@ -51,10 +51,10 @@ describe('web app: webhooks settings', () => {
     const csrf = await client.csrfToken('/settings/webhooks');
     return client.request(path, { form: { _csrf: csrf, ...fields } });
   };
-  const until = async (check: () => boolean) => {
-    for (let tries = 0; !check() && tries < 200; tries++)
+  const until = async (check: () => boolean | Promise<boolean>) => {
+    for (let tries = 0; !(await check()) && tries < 200; tries++)
       await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(check()).toBe(true);
+    expect(await check()).toBe(true);
   };
 
   beforeAll(async () => {
@@ -97,13 +97,11 @@ describe('web app: webhooks settings', () => {
 
     // The sender logs the attempt (with the receiver's answer) after the answer came, a moment after the
     // request: the page is read until it shows it.
-    const deliveries = async () =>
-      (await (await as(owner)).request(`/settings/webhooks/${id}/deliveries?team=wh`)).text;
-    let log = await deliveries();
-    for (let tries = 0; !log.includes('thanks &lt;b&gt;') && tries < 100; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      log = await deliveries();
-    }
+    let log = '';
+    await until(async () => {
+      log = (await (await as(owner)).request(`/settings/webhooks/${id}/deliveries?team=wh`)).text;
+      return log.includes('thanks &lt;b&gt;');
+    });
     const delivery = received[0].headers['webhook-id'];
     expect(log).toContain(`data-delivery="${delivery}"`);
     // The receiver's answer is shown as text, never as markup.

@@ -7,7 +7,7 @@
 import type { TestMember } from '@dss/system';
 import type { Page } from 'playwright-core';
 import { seriousViolations } from '../support/axe';
-import { PAGE_TIMEOUT_MS, SCREENSHOT_DIR } from '../support/browser';
+import { SCREENSHOT_DIR } from '../support/browser';
 import { useBrowserSuite } from '../support/browser-suite';
 import { drawingTextColours, luminance, measured, parseRgb, screenshotContrasts } from '../support/contrast';
 import { createDiagram, createPerson, PASSWORD, propose, type WebTestSystem } from '../support/web-system';
@@ -210,13 +210,7 @@ describe('dark mode (Chromium, whole embedded system)', () => {
   ] as [string, () => string][])(
     'should show at least 4.5:1 in the pixels of a dark screenshot of the %s page (table names, column names, types)',
     async (name, path) => {
-      const context = await suite.browser.browser.newContext({
-        viewport: { width: 1400, height: 1000 },
-        deviceScaleFactor: 2,
-        colorScheme: 'dark',
-      });
-      context.setDefaultTimeout(PAGE_TIMEOUT_MS);
-      const page = await context.newPage();
+      const { context, page } = await suite.browser.newPage({ deviceScaleFactor: 2, colorScheme: 'dark' });
       await signIn(page, path());
       await page.locator('svg.dss-diagram g.dss-table').first().waitFor();
       await page.locator('svg.dss-diagram').scrollIntoViewIfNeeded();

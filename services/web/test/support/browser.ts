@@ -4,7 +4,13 @@
 // own isolated context (own cookies).
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.DSS_TEST_CHROMIUM || '/usr/bin/chromium';
 export const SCREENSHOT_DIR = path.resolve(__dirname, '../../../../artifacts/screenshots');
@@ -32,8 +38,8 @@ export interface TestBrowser {
   browser: Browser;
   /** Console reports of Content Security Policy violations on any page opened so far. */
   cspViolations: string[];
-  /** A new isolated context (its own cookies) with one page. */
-  newPage(): Promise<{ context: BrowserContext; page: Page }>;
+  /** A new isolated context (its own cookies) with one page; `options` add to or replace the defaults. */
+  newPage(options?: BrowserContextOptions): Promise<{ context: BrowserContext; page: Page }>;
   close(): Promise<void>;
 }
 
@@ -51,8 +57,8 @@ export async function launchBrowser(): Promise<TestBrowser> {
   return {
     browser,
     cspViolations,
-    async newPage() {
-      const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    async newPage(options = {}) {
+      const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, ...options });
       context.setDefaultTimeout(PAGE_TIMEOUT_MS);
       const page = await context.newPage();
       page.on('console', (message) => {
