@@ -22,6 +22,10 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 const SEARCH_FROM_TABLES = 20;
 /** Free space, in CSS pixels, between the controls and the nearest table of a fitted view. */
 const CONTROLS_CLEARANCE = 8;
+/** Space kept between a diagram sized to end inside the window and the window's bottom edge, in CSS pixels. */
+const WINDOW_MARGIN = 16;
+/** A diagram is not made shorter than this to end inside the window (the stylesheet's min-height). */
+const MIN_VIEW_HEIGHT = 320;
 /** How far in a person can zoom, relative to 100% (text 12 px → 48 px). */
 const MAX_ZOOM_OVER_ACTUAL = 4;
 
@@ -54,6 +58,15 @@ export function enableViewports(root: ParentNode = document): void {
     const svg = figure.querySelector<SVGSVGElement>('svg.dss-diagram');
     if (svg === null || figure.dataset['viewport'] === 'ready') continue;
     figure.dataset['viewport'] = 'ready';
+    endInsideWindow(figure);
+    // A live update replaces the figure (and sets the new one up): the old one's listener goes with it.
+    let sizing = 0;
+    const resized = () => {
+      cancelAnimationFrame(sizing);
+      if (figure.isConnected) sizing = requestAnimationFrame(() => endInsideWindow(figure));
+      else window.removeEventListener('resize', resized);
+    };
+    window.addEventListener('resize', resized);
     const viewport = attach(figure, svg);
     if (viewport === null) continue;
     addControls(figure, svg, viewport);
@@ -62,6 +75,20 @@ export function enableViewports(root: ParentNode = document): void {
     viewport.fit();
     if (figure.dataset['focus'] === 'changes') viewport.focusOnChanges();
   }
+}
+
+/**
+ * The first view shows the whole diagram without scrolling the page: a figure whose stylesheet height (75% of
+ * the window) would end below the window, the page scrolled to its top, ends WINDOW_MARGIN above the
+ * window's bottom instead, unless that leaves it shorter than MIN_VIEW_HEIGHT (the page then scrolls, as
+ * before). A figure that ends inside the window (the embed view's full window) keeps its height.
+ */
+function endInsideWindow(figure: HTMLElement): void {
+  figure.style.removeProperty('height');
+  const box = figure.getBoundingClientRect();
+  const top = box.top + window.scrollY;
+  const room = Math.floor(window.innerHeight - top - WINDOW_MARGIN);
+  if (top + box.height > window.innerHeight && room >= MIN_VIEW_HEIGHT) figure.style.height = `${room}px`;
 }
 
 function attach(figure: HTMLElement, svg: SVGSVGElement): Viewport | null {

@@ -88,12 +88,13 @@ describe('corpus diagrams in the browser: routing, first view, zoom and pan', ()
   const suite = useBrowserSuite();
   let web: WebTestSystem;
   let viewer: TestMember;
+  let editor: TestMember;
   const uuids = new Map<string, string>();
 
   beforeAll(async () => {
     web = suite.web;
     await web.people.team('corpus');
-    const editor = await createPerson(web, 'corpus', 'editor', 'Corpus Editor');
+    editor = await createPerson(web, 'corpus', 'editor', 'Corpus Editor');
     viewer = await createPerson(web, 'corpus', 'viewer', 'Corpus Viewer');
     for (const diagram of DIAGRAMS) {
       const ddl = fs.readFileSync(path.join(CORPUS, diagram.file), 'utf8');
@@ -157,6 +158,31 @@ describe('corpus diagrams in the browser: routing, first view, zoom and pan', ()
     const panned = await firstTable(page);
     expect(panned.left - zoomed.left).toBeCloseTo(150, -1);
     expect(panned.top - zoomed.top).toBeCloseTo(80, -1);
+  });
+
+  it("an editor's page at 1440×900 shows the whole fitted diagram without scrolling, and keeps it so when the window changes height", async () => {
+    const page = await suite.signedInPage(editor, `/diagrams/${uuids.get('danbooru')}`);
+    const inWindow = async (height: number) => {
+      await page.waitForSelector('figure.diagram[data-viewport=ready]');
+      const { view, screenBoxes } = await measure(page);
+      // The page is not scrolled, so screen coordinates are the window's.
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
+      expect(view.bottom).toBeLessThanOrEqual(height);
+      expect(screenBoxes.filter((box) => box.bottom > height + 1)).toEqual([]);
+      return view;
+    };
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.reload();
+    const first = await inWindow(900);
+    // Above the drawing sit the title, the meta line, Export and the rename row: the stylesheet's 75% of
+    // the window alone would end below it.
+    expect(first.top + 0.75 * 900).toBeGreaterThan(900);
+    expect(first.bottom - first.top).toBeGreaterThanOrEqual(320);
+    await page.setViewportSize({ width: 1440, height: 1200 });
+    await page.click('button[data-zoom-action=fit]');
+    const taller = await inWindow(1200);
+    expect(taller.bottom - taller.top).toBeGreaterThan(first.bottom - first.top + 200);
+    await saveScreenshot(page, 'corpus-danbooru-editor-1440x1200');
   });
 
   it('fits with 0, shows 100% with 1, zooms with + and −, and at 100% and beyond column text is at least 12 px', async () => {
