@@ -59,6 +59,8 @@ body.editing main.editor-page { max-width: none; margin: 0; padding: 0.5rem 1rem
 .editor-panel .row { display: flex; gap: 0.4rem; flex-wrap: wrap; }
 .editor-panel ul.items { list-style: none; padding: 0; margin: 0; display: grid; gap: 0.2rem; }
 .editor-panel ul.items li { display: flex; gap: 0.3rem; align-items: center; justify-content: space-between; }
+/* A long name (a schema-qualified table of 40 characters) wraps inside the panel instead of running past it. */
+.editor-panel ul.items li > button { min-width: 0; overflow-wrap: anywhere; text-align: start; }
 .editor-panel ul.items .reorder { display: inline-flex; gap: 0.15rem; }
 .editor-panel ul.items .reorder button { min-width: 1.9rem; padding-inline: 0.3rem; }
 .editor-problem { border: 1px solid var(--editor-problem-line); background: var(--editor-problem-paper);

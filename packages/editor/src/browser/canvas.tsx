@@ -3,6 +3,7 @@
 // Ctrl/⌘ with the wheel or a pinch, around the pointer); after an edit only the changed tables and lines
 // are drawn again (CanvasDrawing). A press on a table selects it (Shift adds to the selection); dragging
 // moves every selected table, written as one edit when released.
+import type { DiagramDocument } from '@dss/schema';
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import { clampScale, type EditorController, type ViewAnchor, type ViewRequest } from './controller';
 import { CanvasDrawing, type ServedDrawing } from './drawing';
@@ -25,6 +26,8 @@ export function Canvas({
   /** The dashed line of a relationship being drawn; kept across redraws (a save may land mid-drag). */
   const draft = useRef<SVGLineElement | null>(null);
   const drawing = useRef<CanvasDrawing | null>(null);
+  /** Whether the first view has been chosen (openingView, once, after the first drawing). */
+  const opened = useRef(false);
   const document = editor.document.value;
   const selection = editor.selection.value;
 
@@ -51,6 +54,11 @@ export function Canvas({
         height: element.clientHeight / scale,
       };
     };
+    if (!opened.current) {
+      opened.current = true;
+      const start = openingView(document, editor.measureView(), element.clientWidth);
+      if (start) editor.viewRequest.value = start;
+    }
   }, [document]);
 
   // After the drawing (declared after its effect), so a Fit asked for with an edit fits the new drawing.
@@ -286,6 +294,40 @@ function resolveView(
   const shown = view();
   const middle = { x: shown.left + shown.width / 2, y: shown.top + shown.height / 2 };
   return { scale: request.scale, at: { ...middle, left: width / 2, top: height / 2 } };
+}
+
+/** Space above the header of the table the first view opens on, in CSS pixels. */
+const OPENING_MARGIN = 24;
+
+/**
+ * The first view: at 100% from the drawing's top-left corner, unless no table is there (a large schema laid
+ * out around its hubs leaves that corner empty). Then it opens at 100% on the table with the most
+ * relationships (ties: the first), centred across with its header at the top of the canvas: the table
+ * the schema hangs on, among its neighbours, rather than an empty canvas.
+ */
+export function openingView(
+  document: Pick<DiagramDocument, 'tables' | 'relationships'>,
+  view: Rect,
+  canvasWidth: number,
+): ViewRequest | null {
+  const seen = (table: Rect) =>
+    table.left < view.left + view.width &&
+    table.left + table.width > view.left &&
+    table.top < view.top + view.height &&
+    table.top + table.height > view.top;
+  if (document.tables.length === 0 || document.tables.some(seen)) return null;
+  const links = new Map<string, number>();
+  for (const link of document.relationships)
+    for (const name of new Set([link.source_table, link.target_table]))
+      links.set(name, (links.get(name) ?? 0) + 1);
+  let hub = document.tables[0]!;
+  for (const table of document.tables)
+    if ((links.get(table.name) ?? 0) > (links.get(hub.name) ?? 0)) hub = table;
+  return {
+    kind: 'scale',
+    scale: 1,
+    at: { x: hub.left + hub.width / 2, y: hub.top, left: canvasWidth / 2, top: OPENING_MARGIN },
+  };
 }
 
 function mark(element: HTMLElement, selection: string[]): void {

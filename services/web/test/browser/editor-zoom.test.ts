@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { saveScreenshot } from '../support/browser';
 import {
   type Box,
+  placeTables,
   SHOP_TABLES,
   shopOfTables,
   standInARow as standTablesInARow,
@@ -161,6 +162,51 @@ describe('zoom in the editor (Chromium, whole embedded system)', () => {
     await waitForZoom(page, '100%');
     await page.keyboard.press('-');
     await waitForZoom(page, '80%');
+  });
+
+  it('When the drawing leaves its top-left corner empty, then the editor opens at 100% on the table with the most relationships, its header in view, and a long table name stays inside the panel', async () => {
+    const LONG = 'partman_template_public_enriched_events_archive';
+    const shop = shopOfTables();
+    const uuid = await createDiagram(
+      web,
+      owner,
+      { ...shop, tables: [...shop.tables, { name: LONG, columns: [{ name: 'id', type: 'bigint' }] }] },
+      'Empty corner',
+    );
+    const page = await suite.signedInPage(owner, `/diagrams/${uuid}/edit`);
+    await page.getByRole('button', { name: 'Open table users' }).waitFor();
+    // The other tables on the diagonal from (3000, 0) to (0, 3000), `users` (6 relationships) beyond it:
+    // at 100% the canvas's first view of the drawing's top-left corner holds no table.
+    const others = [...NAMES.filter((name) => name !== 'users'), LONG];
+    const frames = [
+      ...others.map((name, at) => ({
+        name,
+        left: Math.round(3000 - (at * 3000) / (others.length - 1)),
+        top: Math.round((at * 3000) / (others.length - 1)),
+      })),
+      { name: 'users', left: 2200, top: 2200 },
+    ];
+    await placeTables(page, frames);
+    await page.getByRole('button', { name: 'Open table users' }).waitFor();
+    await waitForZoom(page, '100%');
+    const canvas = await canvasBox(page);
+    let users: Box | undefined;
+    for (let attempt = 0; attempt < 50; attempt++) {
+      users = (await screenBoxes(page)).users;
+      if (users && users.top >= canvas.top && users.top < canvas.top + canvas.height) break;
+      await page.waitForTimeout(100);
+    }
+    // Its header just below the canvas's top edge, the table centred across.
+    expect(users!.top).toBeGreaterThanOrEqual(canvas.top);
+    expect(users!.top).toBeLessThanOrEqual(canvas.top + 48);
+    expect(Math.abs(users!.left + users!.width / 2 - (canvas.left + canvas.width / 2))).toBeLessThanOrEqual(
+      2,
+    );
+    expect(await zoomShown(page)).toBe('100%');
+    const panel = await page.getByRole('region', { name: 'Help' }).boundingBox();
+    const button = await page.getByRole('button', { name: `Open table ${LONG}` }).boundingBox();
+    expect(button!.x + button!.width).toBeLessThanOrEqual(panel!.x + panel!.width);
+    await saveScreenshot(page, 'editor-opens-on-the-hub');
   });
 
   it('When an owner clicks Auto-layout, then the whole new drawing is in view', async () => {

@@ -51,35 +51,35 @@ export function shopOfTables() {
  * `zigzag`), saved through the editor's own route, and reopens the editor.
  */
 export async function standInARow(page: Page, names: readonly string[], zigzag: boolean): Promise<void> {
-  const status = await page.evaluate(
-    async ({ names, zigzag }) => {
-      const root = document.getElementById('editor')!;
-      const response = await fetch(`/diagrams/${location.pathname.split('/')[2]}/edits`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': root.dataset.csrf ?? '' },
-        body: JSON.stringify({
-          base_version_uuid: root.dataset.version,
-          patch: {
-            strategy: 'merge',
-            tables: names.map((name, at) => ({
-              name,
-              left: 60 + at * 900,
-              top: 60 + (zigzag ? (at % 2) * 700 : 0),
-              columns: [],
-            })),
-          },
-        }),
-      });
-      return response.status;
-    },
-    { names, zigzag },
+  await placeTables(
+    page,
+    names.map((name, at) => ({ name, left: 60 + at * 900, top: 60 + (zigzag ? (at % 2) * 700 : 0) })),
   );
-  if (status >= 300) throw new Error(`the row was not saved: ${status}`);
+}
+
+/** Moves the editor's tables to the given places, saved through the editor's own route, and reopens the editor. */
+export async function placeTables(
+  page: Page,
+  frames: readonly { name: string; left: number; top: number }[],
+): Promise<void> {
+  const status = await page.evaluate(async (frames) => {
+    const root = document.getElementById('editor')!;
+    const response = await fetch(`/diagrams/${location.pathname.split('/')[2]}/edits`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': root.dataset.csrf ?? '' },
+      body: JSON.stringify({
+        base_version_uuid: root.dataset.version,
+        patch: { strategy: 'merge', tables: frames.map((frame) => ({ ...frame, columns: [] })) },
+      }),
+    });
+    return response.status;
+  }, frames);
+  if (status >= 300) throw new Error(`the tables' places were not saved: ${status}`);
   // A long row is the router's slowest case (every line runs along the row): the Auto-layout test's 120-table
   // case takes 20–27 s alone on a 2-core machine, and this reload passed the 30 s default when two browser
   // test workers ran beside it.
   await page.reload({ timeout: 75_000 });
-  await page.getByRole('button', { name: `Open table ${names[0]}` }).waitFor();
+  await page.getByRole('button', { name: `Open table ${frames[0]!.name}` }).waitFor();
 }
 
 /** Every table's box: in drawing units (its rect's attributes), or on screen (CSS pixels of the page). */
