@@ -22,6 +22,15 @@ import { handlerFailureLog } from './handler-failures';
 import type { BusLogger, BusMessage } from './types';
 
 const FETCH_EXPIRES_MS = 5_000;
+/**
+ * A fetch still open this long after its expiry is closed and the loop fetches again. The client (nats.js)
+ * stops watching a fetch's heartbeats while disconnected and watches again only if its check after the
+ * reconnect succeeds; if that check fails (JetStream still starting after a server restart, say), nothing
+ * ends a fetch whose pull request the restart lost, and the queue receives nothing more. That is the likely
+ * cause of a CI failure: after a NATS restart the queue had no job 15 s after the subscriber had its event.
+ * Messages a closed fetch held unacknowledged are redelivered after ack_wait.
+ */
+const FETCH_GRACE_MS = 3_000;
 const MAX_RETRY_PAUSE_MS = 5_000;
 
 export interface WorkQueueTarget {
@@ -107,9 +116,14 @@ export class NatsWorkQueueConsumer {
       expires: FETCH_EXPIRES_MS,
     });
     this.currentFetch = batch;
+    const overdue = setTimeout(
+      () => void batch.close().catch(() => undefined),
+      FETCH_EXPIRES_MS + FETCH_GRACE_MS,
+    );
     try {
       for await (const msg of batch) this.handle(msg);
     } finally {
+      clearTimeout(overdue);
       this.currentFetch = null;
     }
   }
