@@ -179,7 +179,7 @@ describe('corpus diagrams in the browser: routing, first view, zoom and pan', ()
     expect(first.top + 0.75 * 900).toBeGreaterThan(900);
     expect(first.bottom - first.top).toBeGreaterThanOrEqual(320);
     await page.setViewportSize({ width: 1440, height: 1200 });
-    await page.click('button[data-zoom-action=fit]');
+    await page.getByRole('button', { name: 'Fit the whole diagram (0)' }).click();
     const taller = await inWindow(1200);
     expect(taller.bottom - taller.top).toBeGreaterThan(first.bottom - first.top + 200);
     await saveScreenshot(page, 'corpus-danbooru-editor-1440x1200');

@@ -187,7 +187,6 @@ describe('zoom in the editor (Chromium, whole embedded system)', () => {
       { name: 'users', left: 2200, top: 2200 },
     ];
     await placeTables(page, frames);
-    await page.getByRole('button', { name: 'Open table users' }).waitFor();
     await waitForZoom(page, '100%');
     const canvas = await canvasBox(page);
     let users: Box | undefined;
