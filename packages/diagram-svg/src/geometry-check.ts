@@ -13,6 +13,8 @@ export interface MeasuredBox {
 export interface MeasuredTable {
   name: string;
   box: MeasuredBox;
+  /** A copy of a busy table (hub-copies.ts), named `<table>#copy<n>`: an obstacle, not counted as a table. */
+  copy?: true;
 }
 
 export interface MeasuredRelationship {
@@ -160,18 +162,32 @@ export function measureSvg(svg: string): Drawing {
       },
     });
   }
+  const copyPattern =
+    /<g class="dss-table dss-table-copy[^"]*" data-table-copy="([^"]*)" data-copy="(\d+)"[^>]*>.*?<rect class="dss-box" x="([-\d.e]+)" y="([-\d.e]+)" width="([-\d.e]+)" height="([-\d.e]+)"/gs;
+  for (const match of svg.matchAll(copyPattern)) {
+    tables.push({
+      name: copyName(match[1] as string, match[2] as string),
+      box: { left: Number(match[3]), top: Number(match[4]), width: Number(match[5]), height: Number(match[6]) },
+      copy: true,
+    });
+  }
   const relationships: MeasuredRelationship[] = [];
   const relationshipPattern =
-    /<g class="dss-relationship[^"]*" data-relationship="([^"]*)" data-source-table="([^"]*)" data-target-table="([^"]*)"[^>]*>(?:<title>.*?<\/title>)?(?:<path class="dss-halo"[^>]*\/>)?<path class="dss-line" d="([^"]*)"/gs;
+    /<g class="dss-relationship[^"]*" data-relationship="([^"]*)" data-source-table="([^"]*)" data-target-table="([^"]*)"(?: data-target-copy="(\d+)")?[^>]*>(?:<title>.*?<\/title>)?(?:<path class="dss-halo"[^>]*\/>)?<path class="dss-line" d="([^"]*)"/gs;
   for (const match of svg.matchAll(relationshipPattern)) {
     relationships.push({
       id: match[1] as string,
       source: match[2] as string,
-      target: match[3] as string,
-      points: pointsOfPath(match[4] as string),
+      target: match[4] === undefined ? (match[3] as string) : copyName(match[3] as string, match[4]),
+      points: pointsOfPath(match[5] as string),
     });
   }
   return { tables, relationships };
+}
+
+/** How a measured drawing names a copy of a busy table: the line ending on it ends on this "table". */
+export function copyName(table: string, index: string | number): string {
+  return `${table}#copy${index}`;
 }
 
 /** The points of an `M x y L x y …` path (what the renderer writes for lines). */

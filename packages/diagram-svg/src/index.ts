@@ -17,8 +17,10 @@ export {
   TABLE_LAYER_ATTRIBUTES,
 } from './render';
 export { type ReviewDrawing, reviewDiagram } from './review';
+export { busyTables, type HubCopy } from './hub-copies';
 export { escapeXml } from './xml';
 export {
+  copyName,
   type Crossing,
   crossings,
   type Drawing,

@@ -162,7 +162,8 @@ export function medianLengthInTableWidths(drawing: Drawing): number {
     }
     return length;
   });
-  const widths = drawing.tables.map((table) => table.box.width);
+  // A table width is a table's: copies of busy tables (narrow, a row or two) are not counted.
+  const widths = drawing.tables.filter((table) => table.copy !== true).map((table) => table.box.width);
   const middle = (values: number[]) => {
     const sorted = [...values].sort((a, b) => a - b);
     return sorted.length === 0 ? 0 : (sorted[Math.floor(sorted.length / 2)] as number);

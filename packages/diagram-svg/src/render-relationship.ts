@@ -4,6 +4,7 @@
 import type { Relationship } from '@dss/schema';
 import type { Bounds } from './bounds';
 import type { ChangeMark } from './highlight';
+import type { HubCopy } from './hub-copies';
 import { markClass } from './highlight';
 import { MARK_COLORS, RELATIONSHIP_LINE, REMOVED_DASH, WHITE } from './palette';
 
@@ -49,7 +50,13 @@ export function relationshipShapes(route: Route, type: unknown, sourceNullable: 
   };
 }
 
-export function renderRelationship(resolved: ResolvedRelationship, route: Route, bounds: Bounds): string {
+/** `copy`: the line ends on a copy of its target table (hub-copies.ts), not on the table itself. */
+export function renderRelationship(
+  resolved: ResolvedRelationship,
+  route: Route,
+  bounds: Bounds,
+  copy?: HubCopy,
+): string {
   const { relationship, mark } = resolved;
   for (const [x, y] of route.points) bounds.include(x - 8, y - 8, x + 8, y + 8);
   const stroke = mark === undefined ? RELATIONSHIP_LINE : MARK_COLORS[mark].strong;
@@ -92,6 +99,7 @@ export function renderRelationship(resolved: ResolvedRelationship, route: Route,
       'data-relationship': textOf(relationship.uuid),
       'data-source-table': textOf(relationship.source_table),
       'data-target-table': textOf(relationship.target_table),
+      'data-target-copy': copy?.index,
       // Additions to the markup contract: what the page needs to redraw and describe a line by itself.
       'data-source-column': textOf(relationship.source_column),
       'data-target-column': textOf(relationship.target_column),

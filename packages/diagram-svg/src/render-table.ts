@@ -3,6 +3,7 @@
 import type { Column, DocumentTable } from '@dss/schema';
 import type { Bounds } from './bounds';
 import { type ChangeMark, type DiagramHighlight, markClass } from './highlight';
+import type { HubCopy } from './hub-copies';
 import {
   BADGE_COLORS,
   FONT_MONO,
@@ -44,7 +45,16 @@ export interface TableContext {
   foreignKeyColumns: ReadonlySet<string>;
   /** The name of the table's group, drawn as `data-group-member` (collapsing a group hides its tables). */
   group?: string | null;
+  /** The table is a copy of a busy table (hub-copies.ts), drawn beside the tables that reference it. */
+  copy?: HubCopy;
 }
+
+/** The word in a copy's header, after the table's name. */
+export const COPY_LABEL = 'copy';
+/** A copy's dashed outline. */
+const COPY_DASH = '5 3';
+/** Room the label takes in the header, with the gap before it. */
+export const COPY_LABEL_WIDTH = 40;
 
 interface IndexMark {
   name: string;
@@ -55,8 +65,12 @@ export function renderTable(table: DocumentTable, context: TableContext, bounds:
   const box = tableBox(table);
   bounds.include(box.left, box.top, box.left + box.width, box.top + box.height);
   const mark = context.highlight.tables.get(table.uuid);
-  const name = textOf(table.name);
-  const comment = textOf(table.comment);
+  const copy = context.copy;
+  const name = copy === undefined ? textOf(table.name) : copy.of;
+  const comment =
+    copy === undefined
+      ? textOf(table.comment)
+      : `A copy: drawn again beside the ${copy.serves} tables here that reference it. The table itself is drawn once, in full.`;
   const headerFill = safeColor(table.color, TABLE_HEADER_DEFAULT);
   const columns = Array.isArray(table.columns) ? table.columns : [];
   const indexMarks = indexMarksByColumn(table, context.highlight);
@@ -75,12 +89,29 @@ export function renderTable(table: DocumentTable, context: TableContext, bounds:
       fill: TABLE_BODY,
       stroke: mark === undefined ? TABLE_BORDER : MARK_COLORS[mark].strong,
       'stroke-width': mark === undefined ? 1 : 2,
-      'stroke-dasharray': mark === 'removed' ? REMOVED_DASH : undefined,
+      'stroke-dasharray': mark === 'removed' ? REMOVED_DASH : copy === undefined ? undefined : COPY_DASH,
     }),
   );
   body.push(element('path', { class: 'dss-header', d: headerPath(box), fill: headerFill }));
+  if (copy !== undefined)
+    body.push(
+      element(
+        'text',
+        {
+          class: 'dss-copy-label',
+          x: box.left + box.width - SIDE_PADDING,
+          y: box.top + 23,
+          'text-anchor': 'end',
+          'font-size': 11,
+          'font-style': 'italic',
+          fill: inkOn(headerFill),
+        },
+        COPY_LABEL,
+      ),
+    );
   const nameY = box.top + 23;
-  const shownName = fitText(name, box.width - 2 * SIDE_PADDING, CHARACTER_WIDTH.tableName);
+  const nameRoom = box.width - 2 * SIDE_PADDING - (copy === undefined ? 0 : COPY_LABEL_WIDTH);
+  const shownName = fitText(name, nameRoom, CHARACTER_WIDTH.tableName);
   body.push(
     element(
       'text',
@@ -102,8 +133,10 @@ export function renderTable(table: DocumentTable, context: TableContext, bounds:
   return element(
     'g',
     {
-      class: `dss-table${markClass(mark)}`,
-      'data-table': name,
+      class: `dss-table${copy === undefined ? '' : ' dss-table-copy'}${markClass(mark)}`,
+      'data-table': copy === undefined ? name : undefined,
+      'data-table-copy': copy === undefined ? undefined : name,
+      'data-copy': copy?.index,
       'data-group-member': context.group ?? undefined,
       opacity: mark === 'removed' ? 0.75 : undefined,
     },

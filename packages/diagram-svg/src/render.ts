@@ -16,6 +16,7 @@ import type { DiagramDocument, Group, Relationship } from '@dss/schema';
 import { Bounds } from './bounds';
 import { type DiagramHighlight, emptyHighlight, isEmptyHighlight } from './highlight';
 import { FONT_SANS, INK, INK_MUTED } from './palette';
+import { type HubCopy, withHubCopies } from './hub-copies';
 import { groupLabelBox, renderGroup } from './render-group';
 import { renderNote } from './render-note';
 import { renderRelationship } from './render-relationship';
@@ -46,6 +47,11 @@ export interface RenderOptions {
    * documents never changed in place.
    */
   markupCache?: MarkupCache;
+  /**
+   * Draw busy tables again beside far groups of the tables that reference them (hub-copies.ts): for the
+   * read-only views. Ignored with a highlight, groups or sticky notes.
+   */
+  hubCopies?: boolean;
 }
 
 /** One keyed part of a layer: a table (by name) or a relationship (by uuid) and its markup. */
@@ -87,6 +93,12 @@ export function renderDiagramParts(document: DiagramDocument, options: RenderOpt
   const bounds = new Bounds();
   const markupCache = options.markupCache;
   fitTableBoxes(tables, markupCache);
+  const copied =
+    options.hubCopies === true && isEmptyHighlight(highlight)
+      ? withHubCopies({ ...document, tables, relationships, groups, sticky_notes: notes })
+      : null;
+  const copies = copied?.copies ?? new Map<string, HubCopy>();
+  const drawnTables = copied?.tables ?? tables;
 
   // Each layer's parts are joined once (see renderTable for why).
   const groupLayer: string[] = [];
@@ -94,7 +106,7 @@ export function renderDiagramParts(document: DiagramDocument, options: RenderOpt
     groupLayer.push(renderGroup(group, highlight.groups.get(group.uuid), bounds));
 
   const { resolved, routes } = routeDrawing(
-    { ...document, tables, relationships },
+    { ...document, tables: drawnTables, relationships: copied?.relationships ?? relationships },
     {
       highlight,
       others: [...notes.map((note) => sizedBox(note, 80, 40)), ...groups.map(groupLabelBox)],
@@ -102,10 +114,14 @@ export function renderDiagramParts(document: DiagramDocument, options: RenderOpt
     },
   );
   // A highlight marks records by uuid: kept markup is only for drawings without one.
-  const keep = markupCache !== undefined && isEmptyHighlight(highlight) ? markupCache : null;
+  const keep = markupCache !== undefined && isEmptyHighlight(highlight) && copied === null ? markupCache : null;
   const relationshipLayer = resolved.map((link, at) => {
     const route = routes[at]!;
-    const draw = () => renderRelationship(link, route, bounds);
+    const copy = copies.get(textOf(link.relationship.target_table));
+    const draw = () =>
+      copy === undefined
+        ? renderRelationship(link, route, bounds)
+        : renderRelationship({ ...link, relationship: { ...link.relationship, target_table: copy.of } }, route, bounds, copy);
     if (keep === null) return { key: textOf(link.relationship.uuid), markup: draw() };
     let key = `${route.sourceSide},${route.targetSide},${link.sourceNullable}`;
     for (const [x, y] of route.points) {
@@ -119,11 +135,13 @@ export function renderDiagramParts(document: DiagramDocument, options: RenderOpt
   const noForeignKeys = new Set<string>();
   const groupNames = new Map(groups.map((group) => [group.uuid, textOf(group.name)]));
   const tableLayer: DrawnPart[] = [];
-  for (const table of tables) {
+  for (const table of drawnTables) {
+    const copy = copies.get(textOf(table.name));
     const context = {
       highlight,
       foreignKeyColumns: foreignKeys.get(textOf(table.name)) ?? noForeignKeys,
       group: table.parent_uuid === null ? null : (groupNames.get(table.parent_uuid) ?? null),
+      ...(copy === undefined ? {} : { copy }),
     };
     let markup: string;
     if (keep === null) markup = renderTable(table, context, bounds);
@@ -133,7 +151,7 @@ export function renderDiagramParts(document: DiagramDocument, options: RenderOpt
       const key = `${box.left},${box.top},${box.width},${box.height}\u0000${context.group ?? ''}\u0000${[...context.foreignKeyColumns].join('\u0000')}`;
       markup = keep.table(table, key, () => renderTable(table, context, bounds));
     }
-    tableLayer.push({ key: textOf(table.name), markup });
+    tableLayer.push({ key: copy === undefined ? textOf(table.name) : `${copy.of}\u0000${copy.index}`, markup });
   }
 
   const noteLayer: string[] = [];

@@ -13,4 +13,5 @@ const warmUp = (workerData as DrawingThreadData | null)?.warmUp;
 for (let seed = 1; warmUp && seed <= warmUp.drawings; seed++)
   drawUntitled(generateDiagram({ tables: warmUp.tables, columnsPerTable: 12, seed }));
 
-serveRequests((body: string): UntitledDrawing => drawUntitled(documentOfBody(body)));
+// What the read-only views show first (with copies of busy tables): the new-version drawer's key is pageKey's.
+serveRequests((body: string): UntitledDrawing => drawUntitled(documentOfBody(body), undefined, true));

@@ -12,6 +12,7 @@
 // in a worker thread) is the one the first view finds.
 import { createHash } from 'node:crypto';
 import {
+  busyTables,
   type DiagramHighlight,
   escapeXml,
   RouteMemory,
@@ -27,6 +28,11 @@ export const DRAWING_CACHE_BYTES = 64 * 1024 * 1024;
 interface Drawable {
   highlight?: DiagramHighlight;
   title?: string;
+  /**
+   * The read-only views' drawing: busy tables drawn again beside far groups of the tables that reference
+   * them (packages/diagram-svg, hub-copies.ts). Not with a highlight; the editor draws every table once.
+   */
+  copies?: boolean;
 }
 
 /** A drawing without its title: the SVG is `head + escaped title + tail`. */
@@ -48,10 +54,19 @@ const EMPTY_TITLE = '<title></title>';
  * The drawing of `document` with `highlight`, in pieces around its title. The SVG's root element writes
  * its <title> first (render.ts), before any other element, so the first empty title element is the root's.
  */
-export function drawUntitled(document: DiagramDocument, highlight?: DiagramHighlight): UntitledDrawing {
-  // A routing with a fresh memory is the routing without one; the memory only keeps it as data.
-  const memory = highlight ? undefined : new RouteMemory();
-  const parts = renderDiagramParts(document, highlight ? { highlight } : { routeMemory: memory });
+export function drawUntitled(
+  document: DiagramDocument,
+  highlight?: DiagramHighlight,
+  copies = false,
+): UntitledDrawing {
+  const copying = drawsCopies(document, highlight, copies);
+  // A routing with a fresh memory is the routing without one; the memory only keeps it as data. A drawing
+  // with copies has lines the editor does not draw (to the copies): no routing for it.
+  const memory = highlight || copying ? undefined : new RouteMemory();
+  const parts = renderDiagramParts(
+    document,
+    highlight ? { highlight } : copying ? { hubCopies: true } : { routeMemory: memory },
+  );
   const svg = svgOfParts({ ...parts, title: '' });
   const at = svg.indexOf(EMPTY_TITLE) + '<title>'.length;
   return {
@@ -60,6 +75,20 @@ export function drawUntitled(document: DiagramDocument, highlight?: DiagramHighl
     defaultTitle: parts.title,
     ...(memory ? { routes: memory.export() } : {}),
   };
+}
+
+/** Whether a drawing asked for with `copies` has any: a document with a busy table, and no highlight. */
+export function drawsCopies(document: DiagramDocument, highlight: DiagramHighlight | undefined, copies: boolean) {
+  return copies && highlight === undefined && busyTables(document).length > 0;
+}
+
+/**
+ * The name of the drawing the read-only views show (diagram page, embed view, and the new-version drawer
+ * that draws it before their first view): the content's, and another for a document with busy tables, whose
+ * read-only drawing (with copies) differs from the editor's.
+ */
+export function pageKey(content: string, document: DiagramDocument): string {
+  return drawsCopies(document, undefined, true) ? `${content}~copies` : content;
 }
 
 /** The whole SVG of a kept drawing under `title`: byte-equal to renderDiagramSvg's. */
@@ -108,14 +137,19 @@ export class DrawingCache {
     private readonly draw: (
       document: DiagramDocument,
       highlight?: DiagramHighlight,
+      copies?: boolean,
     ) => UntitledDrawing = drawUntitled,
   ) {}
 
   /** The drawing of `document` with `options`, byte-equal to renderDiagramSvg's. */
   svg(document: DiagramDocument, options: Drawable = {}): string {
     // renderDiagramSvg sizes the tables of the document it is given: the key is taken before.
-    const key = contentKey(document, options.highlight);
-    return titled(this.found(key) ?? this.drawForPage(key, document, options.highlight), options.title);
+    const content = contentKey(document, options.highlight);
+    const key = options.copies === true && !options.highlight ? pageKey(content, document) : content;
+    return titled(
+      this.found(key) ?? this.drawForPage(key, document, options.highlight, options.copies === true),
+      options.title,
+    );
   }
 
   /**
@@ -132,10 +166,14 @@ export class DrawingCache {
   /** The untitled drawing `svgSoon` puts its title in (the editor page reads its routing). */
   async drawingSoon(
     document: DiagramDocument,
-    options: Pick<Drawable, 'highlight'> & { diagramUuid?: string; key?: string } = {},
+    options: Pick<Drawable, 'highlight' | 'copies'> & { diagramUuid?: string; key?: string } = {},
   ): Promise<UntitledDrawing> {
-    // `key`: contentKey(document, highlight), when the caller has it already.
-    const key = options.key ?? contentKey(document, options.highlight);
+    // `key`: contentKey(document, highlight) (pageKey's with `copies`), when the caller has it already.
+    const content = options.key ?? contentKey(document, options.highlight);
+    const key =
+      options.key === undefined && options.copies === true && !options.highlight
+        ? pageKey(content, document)
+        : content;
     let drawing = this.found(key);
     const reading = options.diagramUuid === undefined ? undefined : this.reading.get(options.diagramUuid);
     if (!drawing && reading) {
@@ -151,7 +189,7 @@ export class DrawingCache {
         drawing = (await pending) ?? this.found(key);
       }
     }
-    return drawing ?? this.drawForPage(key, document, options.highlight);
+    return drawing ?? this.drawForPage(key, document, options.highlight, options.copies === true);
   }
 
   /** Whether the drawing named `key` is kept or being made. */
@@ -208,9 +246,14 @@ export class DrawingCache {
     return found;
   }
 
-  private drawForPage(key: string, document: DiagramDocument, highlight?: DiagramHighlight): UntitledDrawing {
+  private drawForPage(
+    key: string,
+    document: DiagramDocument,
+    highlight?: DiagramHighlight,
+    copies = false,
+  ): UntitledDrawing {
     this.counts.drawn += 1;
-    const drawn = this.draw(document, highlight);
+    const drawn = copies ? this.draw(document, highlight, true) : this.draw(document, highlight);
     this.keep(key, drawn);
     return drawn;
   }

@@ -18,7 +18,7 @@
 import { type BusSubscription, type EventBus, isServiceError, type Logger } from '@dss/platform';
 import type { WebClients } from './clients';
 import type { DrawingCache, UntitledDrawing } from './drawings';
-import { contentKey, documentOfBody } from './drawings';
+import { contentKey, documentOfBody, pageKey } from './drawings';
 
 /**
  * Diagrams with fewer tables are not drawn ahead. Drawing the generated diagrams (12 columns a table) took,
@@ -220,7 +220,8 @@ export class NewVersionDrawer {
       throw error;
     }
     // The page's document and key: the same body, parsed the same way.
-    const key = contentKey(documentOfBody(body));
+    const document = documentOfBody(body);
+    const key = pageKey(contentKey(document), document);
     if (this.options.cache.has(key)) {
       this.counts.kept += 1;
       return null;

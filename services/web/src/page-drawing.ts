@@ -12,6 +12,7 @@ import {
   documentOfBody,
   type DrawingCache,
   drawings,
+  pageKey,
   titled,
   type UntitledDrawing,
 } from './drawings';
@@ -28,7 +29,8 @@ export interface PageDrawing {
 const REMEMBERED_VERSIONS = 1000;
 
 export class PageDrawings {
-  private readonly drawn = new Map<string, { etag: string; key: string; driver: string }>();
+  /** Per diagram: the ETag last read, its content key, the read-only views' key (pageKey) and the driver. */
+  private readonly drawn = new Map<string, { etag: string; key: string; page: string; driver: string }>();
   /** Views answered from the remembered ETag without the document's body. */
   unchangedViews = 0;
   /** Documents read whose content key came from the remembered ETag (withDocument). */
@@ -37,7 +39,12 @@ export class PageDrawings {
   constructor(private readonly cache: DrawingCache = drawings) {}
 
   /** The current version's drawing, or null while the diagram has none (importing, failed). */
-  async of(clients: WebClients, principal: WebPrincipal, diagram: Diagram): Promise<PageDrawing | null> {
+  async of(
+    clients: WebClients,
+    principal: WebPrincipal,
+    diagram: Diagram,
+    copies = true,
+  ): Promise<PageDrawing | null> {
     if (diagram.status !== 'ready') return null;
     const name = `${principal.team_id}/${diagram.uuid}`;
     const known = this.drawn.get(name);
@@ -47,7 +54,7 @@ export class PageDrawings {
       known_etag: known?.etag ?? '',
     });
     if (full.unchanged && known) {
-      const kept = this.cache.keptDrawing(known.key);
+      const kept = this.cache.keptDrawing(copies ? known.page : known.key);
       if (kept) {
         this.unchangedViews += 1;
         return { driver: known.driver, svg: async (title) => titled(kept, title) };
@@ -56,10 +63,13 @@ export class PageDrawings {
       full = await clients.diagrams.GetFullDocument({ principal, uuid: diagram.uuid, known_etag: '' });
     }
     const document = documentOfBody(full.body);
-    const key = this.remember(name, full.etag, document);
+    const { key, page } = this.remember(name, full.etag, document);
+    // The read-only views: busy tables drawn again beside the tables that reference them (drawings.ts),
+    // unless the person asked for every table once.
     return {
       driver: document.driver,
-      svg: (title) => this.cache.svgSoon(document, { title, diagramUuid: diagram.uuid, key }),
+      svg: (title) =>
+        this.cache.svgSoon(document, { title, diagramUuid: diagram.uuid, key: copies ? page : key, copies }),
     };
   }
 
@@ -76,23 +86,24 @@ export class PageDrawings {
     if (diagram.status !== 'ready') return null;
     const full = await clients.diagrams.GetFullDocument({ principal, uuid: diagram.uuid, known_etag: '' });
     const document = documentOfBody(full.body);
-    const key = this.remember(`${principal.team_id}/${diagram.uuid}`, full.etag, document);
+    const { key } = this.remember(`${principal.team_id}/${diagram.uuid}`, full.etag, document);
     return { document, drawing: () => this.cache.drawingSoon(document, { diagramUuid: diagram.uuid, key }) };
   }
 
-  /** Remembers the ETag and content key of the document last read for `name`; answers the key. */
-  private remember(name: string, etag: string, document: DiagramDocument): string {
+  /** Remembers the ETag and keys of the document last read for `name`; answers the keys. */
+  private remember(name: string, etag: string, document: DiagramDocument): { key: string; page: string } {
     const known = this.drawn.get(name);
     const remembered = known !== undefined && known.etag === etag;
     if (remembered) this.keysRemembered += 1;
     const key = remembered ? known.key : contentKey(document);
+    const page = remembered ? known.page : pageKey(key, document);
     this.drawn.delete(name);
-    this.drawn.set(name, { etag, key, driver: document.driver });
+    this.drawn.set(name, { etag, key, page, driver: document.driver });
     for (const [oldest] of this.drawn) {
       if (this.drawn.size <= REMEMBERED_VERSIONS) break;
       this.drawn.delete(oldest);
     }
-    return key;
+    return { key, page };
   }
 }
 

@@ -17,6 +17,10 @@ interface Link {
   targetColumn: string;
 }
 
+/** A table, or a copy of a busy table (hub-copies.ts): a copy stands for its table. */
+const TABLE = 'g.dss-table[data-table], g.dss-table[data-table-copy]';
+const nameOf = (g: SVGGElement) => g.dataset['table'] ?? g.dataset['tableCopy'] ?? '';
+
 const FOCUS_CLASSES = [
   'dss-focus',
   'dss-neighbour',
@@ -40,8 +44,8 @@ export class Emphasis {
     private readonly svg: SVGSVGElement,
     private readonly info: HTMLElement,
   ) {
-    for (const g of Array.from(svg.querySelectorAll<SVGGElement>('g.dss-table[data-table]'))) {
-      const name = g.dataset['table'] ?? '';
+    for (const g of Array.from(svg.querySelectorAll<SVGGElement>(TABLE))) {
+      const name = nameOf(g);
       this.tables.set(name, [...(this.tables.get(name) ?? []), g]);
     }
     for (const g of Array.from(svg.querySelectorAll<SVGGElement>('g.dss-relationship[data-relationship]'))) {
@@ -70,21 +74,21 @@ export class Emphasis {
     }
     svg.addEventListener('pointerover', (event) => {
       if ((event as PointerEvent).buttons !== 0) return;
-      const table = (event.target as Element).closest<SVGGElement>('g.dss-table[data-table]');
-      if (table !== null) this.show(new Set([table.dataset['table'] ?? '']), null);
+      const table = (event.target as Element).closest<SVGGElement>(TABLE);
+      if (table !== null) this.show(new Set([nameOf(table)]), null);
     });
     svg.addEventListener('pointerout', (event) => {
-      const from = (event.target as Element).closest('g.dss-table[data-table]');
-      const to = (event.relatedTarget as Element | null)?.closest('g.dss-table[data-table]') ?? null;
+      const from = (event.target as Element).closest(TABLE);
+      const to = (event.relatedTarget as Element | null)?.closest(TABLE) ?? null;
       if (from !== null && from !== to) this.showResting();
     });
     // A click (d3-zoom swallows the one that ends a pan) selects a table or a relationship; one on the
     // background clears the selection.
     svg.addEventListener('click', (event) => {
       const target = event.target as Element;
-      const table = target.closest<SVGGElement>('g.dss-table[data-table]');
+      const table = target.closest<SVGGElement>(TABLE);
       const line = target.closest<SVGGElement>('g.dss-relationship[data-relationship]');
-      if (table !== null) this.select(new Set([table.dataset['table'] ?? '']), null);
+      if (table !== null) this.select(new Set([nameOf(table)]), null);
       else if (line !== null) {
         const link = this.links.find((candidate) => candidate.g === line) ?? null;
         if (link !== null) this.select(new Set([link.source, link.target]), link);

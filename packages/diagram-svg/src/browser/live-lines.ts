@@ -23,6 +23,9 @@ interface Line {
   nullable: boolean;
 }
 
+/** A copy's key among the drawn boxes: no table's name holds a NUL. */
+const copyKey = (table: string, index: string) => `${table}\u0000${index}`;
+
 export class LiveLines {
   private readonly stored = new Map<string, Box>();
   private readonly lines: Line[] = [];
@@ -30,9 +33,12 @@ export class LiveLines {
   private latest: { moved: ReadonlyMap<string, Offset>; dragged: ReadonlySet<string> } | null = null;
 
   constructor(svg: SVGSVGElement) {
-    for (const g of Array.from(svg.querySelectorAll<SVGGElement>('g.dss-table[data-table]'))) {
+    // Copies of busy tables (hub-copies.ts) stay where they are; lines that end on one keep ending there.
+    for (const g of Array.from(
+      svg.querySelectorAll<SVGGElement>('g.dss-table[data-table], g.dss-table[data-table-copy]'),
+    )) {
       const rect = g.querySelector<SVGRectElement>('rect.dss-box');
-      const name = g.dataset['table'] ?? '';
+      const name = g.dataset['table'] ?? copyKey(g.dataset['tableCopy'] ?? '', g.dataset['copy'] ?? '');
       // A review drawing can hold a removed table of the same name: the current one is the one moved.
       if (rect === null || (this.stored.has(name) && g.classList.contains('dss-removed'))) continue;
       this.stored.set(name, {
@@ -44,14 +50,17 @@ export class LiveLines {
     }
     for (const g of Array.from(svg.querySelectorAll<SVGGElement>('g.dss-relationship[data-relationship]'))) {
       const path = g.querySelector<SVGPathElement>('path.dss-line');
+      const copy = g.dataset['targetCopy'];
+      const targetKey =
+        copy === undefined ? (g.dataset['targetTable'] ?? '') : copyKey(g.dataset['targetTable'] ?? '', copy);
       const source = this.stored.get(g.dataset['sourceTable'] ?? '');
-      const target = this.stored.get(g.dataset['targetTable'] ?? '');
+      const target = this.stored.get(targetKey);
       const points = pointsOfPath(path?.getAttribute('d') ?? '');
       if (source === undefined || target === undefined || points.length < 2) continue;
       this.lines.push({
         g,
         source: g.dataset['sourceTable'] ?? '',
-        target: g.dataset['targetTable'] ?? '',
+        target: targetKey,
         sourceRowY: points[0]![1] - source.top,
         targetRowY: points.at(-1)![1] - target.top,
         type: g.dataset['cardinality'] ?? 'many-to-one',

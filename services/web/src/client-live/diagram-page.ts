@@ -144,13 +144,16 @@ function redraw(documentData: DiagramDocument, title: string): boolean {
   const save = old.querySelector<HTMLButtonElement>('[data-zoom-action="save-layout"]');
   if (svgElement?.classList.contains('dss-arranging') || (save && !save.disabled)) return false;
   const selected = selectedTable();
+  // As the server drew it: with copies of busy tables unless the person asked for every table once.
+  const copies = old.dataset['copies'] !== 'off';
   const parsed = new DOMParser().parseFromString(
-    renderDiagramSvg(documentData, { title }),
+    renderDiagramSvg(documentData, { title, hubCopies: copies }),
     'image/svg+xml',
   ).documentElement;
   const figure = document.createElement('figure');
   figure.className = 'diagram';
   figure.id = 'diagram';
+  if (!copies) figure.dataset['copies'] = 'off';
   figure.appendChild(document.importNode(parsed, true));
   old.replaceWith(figure);
   enableViewports(figure.parentElement ?? document);
