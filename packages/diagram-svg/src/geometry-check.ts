@@ -167,7 +167,12 @@ export function measureSvg(svg: string): Drawing {
   for (const match of svg.matchAll(copyPattern)) {
     tables.push({
       name: copyName(match[1] as string, match[2] as string),
-      box: { left: Number(match[3]), top: Number(match[4]), width: Number(match[5]), height: Number(match[6]) },
+      box: {
+        left: Number(match[3]),
+        top: Number(match[4]),
+        width: Number(match[5]),
+        height: Number(match[6]),
+      },
       copy: true,
     });
   }

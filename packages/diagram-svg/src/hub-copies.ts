@@ -186,12 +186,22 @@ function copyOf(hub: DocumentTable, keyColumns: ReadonlySet<string>, name: strin
   fitTableBoxes([probe]);
   const box = tableBox(probe);
   // The header holds the name and the word "copy" after it.
-  const header = 2 * SIDE_PADDING + estimatedWidth(textOf(hub.name), CHARACTER_WIDTH.tableName) + COPY_LABEL_WIDTH;
-  return { ...sized, width: Math.min(MAX_FIT_WIDTH, Math.max(box.width, Math.ceil(header))), height: box.height };
+  const header =
+    2 * SIDE_PADDING + estimatedWidth(textOf(hub.name), CHARACTER_WIDTH.tableName) + COPY_LABEL_WIDTH;
+  return {
+    ...sized,
+    width: Math.min(MAX_FIT_WIDTH, Math.max(box.width, Math.ceil(header))),
+    height: box.height,
+  };
 }
 
 /** The free place for a box of `size` nearest (x, y) that keeps GAP from every occupied box, or null. */
-function freePlace(x: number, y: number, size: Box, occupied: readonly Box[]): { left: number; top: number } | null {
+function freePlace(
+  x: number,
+  y: number,
+  size: Box,
+  occupied: readonly Box[],
+): { left: number; top: number } | null {
   const fits = (left: number, top: number) =>
     occupied.every(
       (box) =>

@@ -114,14 +114,20 @@ export function renderDiagramParts(document: DiagramDocument, options: RenderOpt
     },
   );
   // A highlight marks records by uuid: kept markup is only for drawings without one.
-  const keep = markupCache !== undefined && isEmptyHighlight(highlight) && copied === null ? markupCache : null;
+  const keep =
+    markupCache !== undefined && isEmptyHighlight(highlight) && copied === null ? markupCache : null;
   const relationshipLayer = resolved.map((link, at) => {
     const route = routes[at]!;
     const copy = copies.get(textOf(link.relationship.target_table));
     const draw = () =>
       copy === undefined
         ? renderRelationship(link, route, bounds)
-        : renderRelationship({ ...link, relationship: { ...link.relationship, target_table: copy.of } }, route, bounds, copy);
+        : renderRelationship(
+            { ...link, relationship: { ...link.relationship, target_table: copy.of } },
+            route,
+            bounds,
+            copy,
+          );
     if (keep === null) return { key: textOf(link.relationship.uuid), markup: draw() };
     let key = `${route.sourceSide},${route.targetSide},${link.sourceNullable}`;
     for (const [x, y] of route.points) {
@@ -151,7 +157,10 @@ export function renderDiagramParts(document: DiagramDocument, options: RenderOpt
       const key = `${box.left},${box.top},${box.width},${box.height}\u0000${context.group ?? ''}\u0000${[...context.foreignKeyColumns].join('\u0000')}`;
       markup = keep.table(table, key, () => renderTable(table, context, bounds));
     }
-    tableLayer.push({ key: copy === undefined ? textOf(table.name) : `${copy.of}\u0000${copy.index}`, markup });
+    tableLayer.push({
+      key: copy === undefined ? textOf(table.name) : `${copy.of}\u0000${copy.index}`,
+      markup,
+    });
   }
 
   const noteLayer: string[] = [];

@@ -78,7 +78,11 @@ export function drawUntitled(
 }
 
 /** Whether a drawing asked for with `copies` has any: a document with a busy table, and no highlight. */
-export function drawsCopies(document: DiagramDocument, highlight: DiagramHighlight | undefined, copies: boolean) {
+export function drawsCopies(
+  document: DiagramDocument,
+  highlight: DiagramHighlight | undefined,
+  copies: boolean,
+) {
   return copies && highlight === undefined && busyTables(document).length > 0;
 }
 

@@ -212,6 +212,53 @@ describe('web app over HTTP (whole embedded system)', () => {
     });
   });
 
+  describe('busy tables drawn again', () => {
+    it('draws a table most tables reference again beside far ones on the diagram page and embed view, says so, and draws every table once on request and in the editor', async () => {
+      // 30 tables in a chain, each also referencing accounts: accounts is busy (30 of 31 tables).
+      let ddl = 'CREATE TABLE accounts (id bigint PRIMARY KEY, name text);\n';
+      for (let n = 1; n <= 30; n++)
+        ddl += `CREATE TABLE t${n} (id bigint PRIMARY KEY, account_id bigint NOT NULL REFERENCES accounts (id)${n > 1 ? `, t${n - 1}_id bigint REFERENCES t${n - 1} (id)` : ''});\n`;
+      const created = await api(web, editor.token, 'POST', '/diagrams', {
+        name: 'Busy',
+        driver: 'pgsql',
+        ddl,
+      });
+      const uuid = created.body.data!.uuid as string;
+      await waitUntil(
+        async () => (await api(web, editor.token, 'GET', `/diagrams/${uuid}`)).body.data?.status === 'ready',
+      );
+      const client = new WebClient(web.webUrl);
+      await client.signIn(editor.email);
+      const copiesIn = (text: string) =>
+        [...text.matchAll(/<g class="dss-table dss-table-copy" data-table-copy="accounts"/g)].length;
+
+      const page = await client.request(`/diagrams/${uuid}`);
+      expect(page.response.status).toBe(200);
+      const drawn = copiesIn(page.text);
+      expect(drawn).toBeGreaterThan(0);
+      // Still one data-table per table.
+      expect([...page.text.matchAll(/ data-table="/g)]).toHaveLength(31);
+      const note = /<p class="copies-note[^>]*>([\s\S]*?)<\/p>/.exec(page.text)?.[1] ?? '';
+      expect(note).toContain(`accounts (${drawn} ${drawn === 1 ? 'copy' : 'copies'})`);
+      expect(note).toContain(`href="/diagrams/${uuid}?copies=off"`);
+
+      const once = await client.request(`/diagrams/${uuid}?copies=off`);
+      expect(copiesIn(once.text)).toBe(0);
+      expect(once.text).toContain('data-copies="off"');
+      expect(once.text).toContain('Every table is drawn once.');
+
+      const embed = await client.request(`/embed/${uuid}`);
+      expect(copiesIn(embed.text)).toBe(drawn);
+      // The editor changes tables where they are: it draws each one once, and its seeded routing is for that.
+      const editorPage = await client.request(`/diagrams/${uuid}/edit`);
+      expect(editorPage.response.status).toBe(200);
+      expect(editorPage.text).toContain(' data-table="accounts"');
+      expect(copiesIn(editorPage.text)).toBe(0);
+      // A diagram without a busy table says nothing about copies.
+      expect((await client.request(`/diagrams/${diagramUuid}`)).text).not.toContain('copies-note');
+    });
+  });
+
   describe('Export menu', () => {
     it('offers SQL for PostgreSQL (the diagram’s own driver, first), MySQL and SQL Server', async () => {
       const client = new WebClient(web.webUrl);

@@ -83,6 +83,78 @@ describe('a large schema on the diagram page (Chromium)', () => {
   });
 });
 
+describe('busy tables drawn again on the diagram page (Chromium)', () => {
+  jest.setTimeout(300_000);
+  let browser: TestBrowser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("the hub's far lines end on copies beside their tables: issue 26's line targets on the page, and pointing at a copy emphasises its table everywhere", async () => {
+    const document = makeRoomForLines(generatedDiagram({ tables: 140, relationships: 340 }));
+    const page = await openDiagramPage(browser, diagramPage('large-copies', document, { copies: true }));
+    const svg = await page.evaluate(() => {
+      const root = window.document.querySelector('g.dss-table[data-table]')!.closest('svg')!;
+      return new XMLSerializer().serializeToString(root);
+    });
+    const drawing = measureSvg(svg);
+    const copies = drawing.tables.filter((table) => table.copy === true);
+    expect(drawing.tables.filter((table) => table.copy !== true)).toHaveLength(140);
+    expect(copies.length).toBeGreaterThan(0);
+    expect(drawing.relationships).toHaveLength(document.relationships.length);
+    // Measured in drawing units from the page's markup: the copies are obstacles like any table.
+    expect(crossings(drawing)).toEqual([]);
+    const metrics = readabilityMetrics(drawing);
+    process.stdout.write(`large schema with copies on the page: ${JSON.stringify(metrics)}\n`);
+    expect(metrics.medianLengthInTableWidths).toBeLessThanOrEqual(4);
+    expect(metrics.crossingsPerRelationship).toBeLessThanOrEqual(8);
+    expect(metrics.nearParallelPairs).toBeLessThanOrEqual(80);
+    expect(metrics.borderRuns).toBe(0);
+    await saveScreenshot(page, 'large-copies-fitted');
+
+    // Pointing at a copy is pointing at its table: the table and all of its copies are in focus, its lines
+    // (to the table and to every copy) are emphasised, and a table it has no line to fades.
+    const hub = copies[0]!.name.replace(/#copy\d+$/, '');
+    const copy = page.locator('g.dss-table-copy').first();
+    const box = (await copy.locator('rect.dss-box').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const state = await page.evaluate((name) => {
+      const all = Array.from(window.document.querySelectorAll<SVGGElement>('g.dss-table'));
+      const hubParts = all.filter((g) => (g.dataset.table ?? g.dataset.tableCopy) === name);
+      const lines = Array.from(window.document.querySelectorAll<SVGGElement>('g.dss-relationship'));
+      const ends = new Set(
+        lines.filter((g) => g.dataset.targetTable === name).map((g) => g.dataset.sourceTable ?? ''),
+      );
+      const stranger = all.find(
+        (g) =>
+          g.dataset.table !== undefined &&
+          g.dataset.table !== name &&
+          !ends.has(g.dataset.table) &&
+          !lines.some(
+            (line) => line.dataset.sourceTable === name && line.dataset.targetTable === g.dataset.table,
+          ),
+      );
+      return {
+        parts: hubParts.length,
+        focused: hubParts.filter((g) => g.classList.contains('dss-focus')).length,
+        related: lines.filter((g) => g.dataset.targetTable === name && g.classList.contains('dss-related'))
+          .length,
+        toHub: lines.filter((g) => g.dataset.targetTable === name).length,
+        strangerOpacity: stranger === undefined ? null : getComputedStyle(stranger).opacity,
+      };
+    }, hub);
+    expect(state.parts).toBeGreaterThan(1);
+    expect(state.focused).toBe(state.parts);
+    expect(state.related).toBe(state.toHub);
+    expect(state.strangerOpacity).toBe('0.25');
+    await saveScreenshot(page, 'large-copies-hub-focused');
+    await page.context().close();
+  });
+});
+
 describe('collapsible groups on the diagram page (Chromium)', () => {
   jest.setTimeout(300_000);
   let browser: TestBrowser;

@@ -36,6 +36,8 @@ export interface DiagramPageOptions {
   embed?: boolean;
   /** The arrange-by-hand form owners and editors get. */
   arrange?: boolean;
+  /** Busy tables drawn again beside far tables that reference them, as the diagram page draws them. */
+  copies?: boolean;
 }
 
 /** The diagram page's frame around a drawing (as routes/diagram.ts and the embed route write it). */
@@ -47,6 +49,7 @@ export function diagramPage(
   const svg = renderDiagramSvg(document, {
     title: name,
     ...(options.highlight ? { highlight: options.highlight } : {}),
+    ...(options.copies ? { hubCopies: true } : {}),
   });
   const focus = options.highlight ? ' data-focus="changes"' : '';
   const figure = html`<figure class="diagram" id="diagram"${trustedHtml(focus)}>${trustedHtml(svg)}</figure>`;
