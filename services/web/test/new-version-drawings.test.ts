@@ -14,10 +14,11 @@ import type { DiagramDocument } from '@dss/schema';
 import { twoTableShopPatch, type TestMember } from '@dss/system';
 import { createGenerated } from '../bench/bench-system';
 import { drawingThread } from '../src/drawing-thread';
-import { contentKey, DrawingCache, drawings } from '../src/drawings';
+import { contentKey, DrawingCache, drawings, pageKey, titled } from '../src/drawings';
 import { NewVersionDrawer } from '../src/new-version-drawings';
 import { pageDrawings } from '../src/page-drawing';
 import {
+  api,
   createDiagram,
   createPerson,
   onContainerStack,
@@ -165,6 +166,43 @@ describeInProcess('NewVersionDrawer (whole embedded system)', () => {
     await bus.publish('diagrams.changed', { diagram_uuid: uuid, team_id: annTeamId, source: 'create' });
     await drawer.idle();
     expect(drawer.counts).toMatchObject({ drawn: 1, kept: 1 });
+    await drawer.close();
+  });
+
+  it('draws a busy diagram ahead as its read-only views show it (with copies), and leaves the editor its own drawing', async () => {
+    const { bus, cache, drawer } = await startDrawer();
+    // 110 tables in a chain, each also referencing accounts: accounts is busy (110 of 111 tables).
+    let ddl = 'CREATE TABLE accounts (id bigint PRIMARY KEY, name text);\n';
+    for (let n = 1; n <= 110; n++)
+      ddl += `CREATE TABLE t${n} (id bigint PRIMARY KEY, account_id bigint NOT NULL REFERENCES accounts (id)${n > 1 ? `, t${n - 1}_id bigint REFERENCES t${n - 1} (id)` : ''});\n`;
+    const created = await api(web, ann.token, 'POST', '/diagrams', {
+      name: 'Busy ahead',
+      driver: 'pgsql',
+      ddl,
+    });
+    const uuid = created.body.data!.uuid as string;
+    let ready = created.body.data?.status === 'ready';
+    for (let tries = 0; !ready && tries < 600; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      ready = (await api(web, ann.token, 'GET', `/diagrams/${uuid}`)).body.data?.status === 'ready';
+    }
+    expect(ready).toBe(true);
+
+    await bus.publish('diagrams.changed', { diagram_uuid: uuid, team_id: annTeamId, source: 'create' });
+    await drawer.idle();
+    expect(drawer.counts).toMatchObject({ drawn: 1 });
+    const document = await pageDocument(uuid, annTeamId, ann);
+    expect(cache.has(pageKey(contentKey(document), document))).toBe(true);
+    const svg = cache.svg(document, { title: 'Busy ahead', copies: true });
+    expect(cache.counts).toMatchObject({ hits: 1, drawn: 0 });
+    expect(svg).toBe(renderDiagramSvg(document, { title: 'Busy ahead', hubCopies: true }));
+    expect(svg).toContain('data-table-copy="accounts"');
+
+    // The editor's drawing of the same version draws every table once, with the routing it seeds from.
+    const editorDrawing = await cache.drawingSoon(document);
+    expect(cache.counts).toMatchObject({ drawn: 1 });
+    expect(editorDrawing.routes).toBeDefined();
+    expect(titled(editorDrawing, 'Busy ahead')).toBe(renderDiagramSvg(document, { title: 'Busy ahead' }));
     await drawer.close();
   });
 

@@ -5,7 +5,7 @@
 // the geometry measured from the page's own markup (data-table, data-relationship) has no line through a
 // table, and fewer crossings and shorter lines now. Screenshots of both, fitted and at 100% with a table
 // under the pointer, go to artifacts/screenshots/.
-import { crossings, makeRoomForLines, measureSvg, readabilityMetrics } from '@dss/diagram-svg';
+import { crossings, makeRoomForLines, measureSvg, pointsOfPath, readabilityMetrics } from '@dss/diagram-svg';
 import { generatedDiagram } from '@dss/diagram-svg/src/bench/schema-generator';
 import { type DiagramDocument, layOutNewRecords } from '@dss/schema';
 import type { Page } from 'playwright-core';
@@ -93,8 +93,9 @@ describe('busy tables drawn again on the diagram page (Chromium)', () => {
     await browser?.close();
   });
 
+  const document = makeRoomForLines(generatedDiagram({ tables: 140, relationships: 340 }));
+
   it("the hub's far lines end on copies beside their tables: issue 26's line targets on the page, and pointing at a copy emphasises its table everywhere", async () => {
-    const document = makeRoomForLines(generatedDiagram({ tables: 140, relationships: 340 }));
     const page = await openDiagramPage(browser, diagramPage('large-copies', document, { copies: true }));
     const svg = await page.evaluate(() => {
       const root = window.document.querySelector('g.dss-table[data-table]')!.closest('svg')!;
@@ -151,6 +152,62 @@ describe('busy tables drawn again on the diagram page (Chromium)', () => {
     expect(state.related).toBe(state.toHub);
     expect(state.strangerOpacity).toBe('0.25');
     await saveScreenshot(page, 'large-copies-hub-focused');
+    await page.context().close();
+  });
+
+  it('while tables are arranged by hand, a line to a copy follows its dragged table and still ends on the copy', async () => {
+    const page = await openDiagramPage(
+      browser,
+      diagramPage('large-copies-arrange', document, { copies: true, arrange: true }),
+    );
+    await page.click('button[data-zoom-action=arrange]');
+    const read = () =>
+      page.evaluate(() => {
+        const line = window.document.querySelector<SVGGElement>('g.dss-relationship[data-target-copy]')!;
+        const copy = window.document.querySelector<SVGRectElement>(
+          `g.dss-table-copy[data-table-copy="${line.dataset.targetTable}"][data-copy="${line.dataset.targetCopy}"] rect.dss-box`,
+        )!;
+        const source = window.document.querySelector<SVGRectElement>(
+          `g.dss-table[data-table="${line.dataset.sourceTable}"] rect.dss-box`,
+        )!;
+        const screen = source.getBoundingClientRect();
+        return {
+          d: line.querySelector('path.dss-line')!.getAttribute('d')!,
+          copy: {
+            left: copy.x.baseVal.value,
+            top: copy.y.baseVal.value,
+            width: copy.width.baseVal.value,
+            height: copy.height.baseVal.value,
+          },
+          grip: {
+            x: screen.left + Math.min(20, screen.width / 2),
+            y: screen.top + Math.min(6, screen.height / 2),
+          },
+        };
+      });
+    const before = await read();
+    await page.mouse.move(before.grip.x, before.grip.y);
+    await page.mouse.down();
+    await page.mouse.move(before.grip.x + 40, before.grip.y + 30, { steps: 6 });
+    await page.mouse.up();
+    await page.waitForFunction(
+      (d) =>
+        window.document
+          .querySelector('g.dss-relationship[data-target-copy] path.dss-line')!
+          .getAttribute('d') !== d,
+      before.d,
+    );
+    const after = await read();
+    const points = pointsOfPath(after.d);
+    expect(points[0]).not.toEqual(pointsOfPath(before.d)[0]);
+    // The copy did not move, and the line still ends on its left or right side, on its key row's height.
+    expect(after.copy).toEqual(before.copy);
+    const [x, y] = points.at(-1)!;
+    expect(
+      Math.min(Math.abs(x - after.copy.left), Math.abs(x - after.copy.left - after.copy.width)),
+    ).toBeLessThan(2);
+    expect(y).toBeGreaterThan(after.copy.top);
+    expect(y).toBeLessThan(after.copy.top + after.copy.height);
     await page.context().close();
   });
 });
