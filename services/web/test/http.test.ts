@@ -247,6 +247,12 @@ describe('web app over HTTP (whole embedded system)', () => {
       expect(once.text).toContain('data-copies="off"');
       expect(once.text).toContain('Every table is drawn once.');
 
+      // A version's page is read-only too.
+      const version = await client.request(`/diagrams/${uuid}/versions/1`);
+      expect(copiesIn(version.text)).toBe(drawn);
+      expect(version.text).toContain(`href="/diagrams/${uuid}/versions/1?copies=off"`);
+      expect(copiesIn((await client.request(`/diagrams/${uuid}/versions/1?copies=off`)).text)).toBe(0);
+
       const embed = await client.request(`/embed/${uuid}`);
       expect(copiesIn(embed.text)).toBe(drawn);
       // The editor changes tables where they are: it draws each one once, and its seeded routing is for that.

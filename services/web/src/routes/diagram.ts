@@ -17,6 +17,7 @@ import { type Diagram, findVisibleDiagram, fullDocument, userNames } from '../lo
 import { EMBED_CONTENT_SECURITY_POLICY } from '../security-headers';
 import { requireViewer, viewerOf } from '../session';
 import { canEdit, principalFor } from '../viewer';
+import { drawingFigure, wantsCopies } from '../views/copies-note';
 import { exportMenu } from '../views/export-menu';
 import { historyPane } from '../views/history';
 import { csrfField, page } from '../views/layout';
@@ -28,7 +29,7 @@ export function diagramRoutes(router: Router, context: WebAppContext): void {
     const viewer = viewerOf(res)!;
     const { diagram, membership } = await findVisibleDiagram(clients, viewer, String(req.params.uuid));
     const principal = principalFor(viewer, membership);
-    const copies = req.query.copies !== 'off';
+    const copies = wantsCopies(req.query);
     const [document, versions, proposals] = await Promise.all([
       pageDrawings.of(clients, principal, diagram, copies),
       clients.diagrams.ListVersions({ principal, uuid: diagram.uuid }),
@@ -214,7 +215,7 @@ ${pasteBox(diagram.uuid, csrfToken, pasted)}
   router.get('/embed/:uuid', requireViewer, async (req, res) => {
     const viewer = viewerOf(res)!;
     const { diagram, membership } = await findVisibleDiagram(clients, viewer, String(req.params.uuid));
-    const copies = req.query.copies !== 'off';
+    const copies = wantsCopies(req.query);
     const document = await pageDrawings.of(clients, principalFor(viewer, membership), diagram, copies);
     const drawn = await drawing(diagram, document, { copies });
     res.setHeader('Content-Security-Policy', EMBED_CONTENT_SECURITY_POLICY);
@@ -388,31 +389,5 @@ ${diagram.error ? html`<p><code>${diagram.error.code}</code>: ${diagram.error.me
 <p>Fix the SQL and create the diagram again.</p></div>`;
   // The renderer escapes every text it draws (names, comments, notes) and emits no script.
   // A new version of a large diagram is drawn ahead (new-version-drawings.ts): svg waits for that drawing.
-  const svg = await document.svg(diagram.name);
-  const figure = html`<figure class="diagram" id="diagram"${trustedHtml(view.copies ? '' : ' data-copies="off"')}>${trustedHtml(svg)}</figure>`;
-  return view.toggle === undefined ? figure : html`${copiesNote(svg, view.copies, view.toggle)}${figure}`;
-}
-
-/**
- * What the page says when busy tables are drawn again (packages/diagram-svg, hub-copies.ts), with the way
- * to draw every table once, and back. Nothing for a drawing without copies that has none to turn off.
- */
-function copiesNote(svg: string, copies: boolean, href: string): Html | string {
-  if (!copies)
-    return html`<p class="copies-note muted" id="copies-note">Every table is drawn once. <a href="${href}">Draw busy tables again beside the tables that reference them</a></p>`;
-  const drawn = new Map<string, number>();
-  for (const match of svg.matchAll(/ data-table-copy="([^"]*)"/g)) {
-    const name = unescapeAttribute(match[1] as string);
-    drawn.set(name, (drawn.get(name) ?? 0) + 1);
-  }
-  if (drawn.size === 0) return '';
-  const listed = [...drawn].map(([name, count]) => `${name} (${count} ${count === 1 ? 'copy' : 'copies'})`);
-  return html`<p class="copies-note muted" id="copies-note">Busy tables are drawn again, dashed and marked “copy”, beside the far tables that reference them: ${listed.join(', ')}. <a href="${href}?copies=off">Draw every table once</a></p>`;
-}
-
-/** The text of an attribute value escapeXml wrote. */
-function unescapeAttribute(value: string): string {
-  return value.replace(/&(lt|gt|quot|#39|apos|amp);/g, (_entity, name: string) =>
-    name === 'lt' ? '<' : name === 'gt' ? '>' : name === 'quot' ? '"' : name === 'amp' ? '&' : "'",
-  );
+  return drawingFigure(await document.svg(diagram.name), view);
 }

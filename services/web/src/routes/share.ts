@@ -12,13 +12,14 @@ import type { DiagramDocument } from '@dss/schema';
 import type { Request, Response, Router } from 'express';
 import type { WebAppContext } from '../app-context';
 import { csrfTokenFor } from '../csrf';
-import { type Html, html, trustedHtml } from '../html';
+import { type Html, html } from '../html';
 import { findVisibleDiagram, userNames } from '../lookups';
 import { PageError } from '../page-errors';
 import { EMBED_CONTENT_SECURITY_POLICY } from '../security-headers';
 import { requireViewer, viewerOf } from '../session';
 import { canEdit, principalFor } from '../viewer';
 import { VisitLimiter } from '../visit-limiter';
+import { drawingFigure, wantsCopies } from '../views/copies-note';
 import { csrfField, messagePage, page, timestamp } from '../views/layout';
 import { versionNumberOf } from './versions';
 
@@ -180,7 +181,7 @@ ${links.map((link) => {
         html`<main class="wide shared">
 <h1>${name}</h1>
 <p class="meta" id="shared-note"><span class="badge">${shared.diagram!.driver}</span> Read-only view of ${what}, shared by a link.</p>
-${sharedDrawing(shared.document, name)}
+${sharedDrawing(shared.document, name, { copies: wantsCopies(req.query), toggle: req.path })}
 </main>`,
       ).text,
     );
@@ -206,14 +207,19 @@ ${sharedDrawing(shared.document, name)}
           bodyClass: 'embed',
           noindex: true,
         },
-        html`<main class="embed">${sharedDrawing(shared.document, shared.diagram!.name)}</main>`,
+        html`<main class="embed">${sharedDrawing(shared.document, shared.diagram!.name, { copies: wantsCopies(req.query) })}</main>`,
       ).text,
     );
   });
 }
 
-function sharedDrawing(document: DiagramDocument, title: string): Html {
-  return html`<figure class="diagram" id="diagram">${trustedHtml(drawDiagram(document, { title }))}</figure>`;
+/** A shared diagram's drawing, read-only: busy tables drawn again unless asked otherwise (views/copies-note.ts). */
+function sharedDrawing(
+  document: DiagramDocument,
+  title: string,
+  view: { copies: boolean; toggle?: string },
+): Html {
+  return drawingFigure(drawDiagram(document, { title, copies: view.copies }), view);
 }
 
 function createForm(uuid: string, versions: { number: number; label: string }[], csrfToken: string): Html {

@@ -9,11 +9,12 @@ import type { Router } from 'express';
 import type { WebAppContext } from '../app-context';
 import type { WebClients } from '../clients';
 import { csrfTokenFor } from '../csrf';
-import { type Html, html, trustedHtml } from '../html';
+import { type Html, html } from '../html';
 import { type Diagram, findVisibleDiagram, userNames } from '../lookups';
 import { notFound, PageError } from '../page-errors';
 import { requireViewer, viewerOf } from '../session';
 import { canEdit, type Membership, principalFor, type Viewer } from '../viewer';
+import { drawingFigure, wantsCopies } from '../views/copies-note';
 import { exportMenu } from '../views/export-menu';
 import { csrfField, page, timestamp } from '../views/layout';
 
@@ -60,6 +61,7 @@ export function versionRoutes(router: Router, context: WebAppContext): void {
   router.get('/diagrams/:uuid/versions/:number', requireViewer, async (req, res) => {
     const viewer = viewerOf(res)!;
     const number = versionNumberOf(req.params.number);
+    const copies = wantsCopies(req.query);
     if (number === null) throw notFound();
     const { diagram, membership } = await findVisibleDiagram(clients, viewer, String(req.params.uuid));
     const { versions } = await clients.diagrams.ListVersions({
@@ -97,7 +99,7 @@ ${exportMenu(diagram, document.driver, number)}
 ${editor ? labelForm(diagram.uuid, version, csrfToken) : ''}
 ${editor && number !== latest ? restoreForm(diagram.uuid, number, csrfToken) : ''}
 </div>
-<figure class="diagram" id="diagram">${trustedHtml(drawDiagram(document, { title: `${diagram.name}, ${versionName(version)}` }))}</figure>
+${drawingFigure(drawDiagram(document, { title: `${diagram.name}, ${versionName(version)}`, copies }), { copies, toggle: `/diagrams/${diagram.uuid}/versions/${String(number)}` })}
 </main>`,
       ).text,
     );
