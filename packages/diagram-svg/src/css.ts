@@ -40,7 +40,8 @@ svg.dss-diagram {
 }
 :where(.dss-diagram) .dss-box { fill: var(--dss-table-body); stroke: var(--dss-table-border); }
 :where(.dss-diagram) .dss-header[fill="${TABLE_HEADER_DEFAULT}"] { fill: var(--dss-header); }
-:where(.dss-diagram) .dss-header[fill="${TABLE_HEADER_DEFAULT}"] + .dss-table-name { fill: var(--dss-header-ink); }
+:where(.dss-diagram) .dss-header[fill="${TABLE_HEADER_DEFAULT}"] + .dss-table-name,
+:where(.dss-diagram) .dss-header[fill="${TABLE_HEADER_DEFAULT}"] ~ .dss-copy-label { fill: var(--dss-header-ink); }
 :where(.dss-diagram) .dss-column-name[fill], :where(.dss-diagram) .dss-column-type,
 :where(.dss-diagram) .dss-group-name, :where(.dss-diagram) .dss-empty { fill: var(--dss-ink-muted); }
 :where(.dss-diagram) .dss-nullable { fill: var(--dss-ink-faint); }

@@ -70,7 +70,7 @@ export function renderTable(table: DocumentTable, context: TableContext, bounds:
   const comment =
     copy === undefined
       ? textOf(table.comment)
-      : `A copy: drawn again beside the ${copy.serves} tables here that reference it. The table itself is drawn once, in full.`;
+      : `A copy: drawn again beside the ${copy.serves} tables here that reference it. The table itself is drawn once, in full; double-click to go to it.`;
   const headerFill = safeColor(table.color, TABLE_HEADER_DEFAULT);
   const columns = Array.isArray(table.columns) ? table.columns : [];
   const indexMarks = indexMarksByColumn(table, context.highlight);
@@ -93,22 +93,6 @@ export function renderTable(table: DocumentTable, context: TableContext, bounds:
     }),
   );
   body.push(element('path', { class: 'dss-header', d: headerPath(box), fill: headerFill }));
-  if (copy !== undefined)
-    body.push(
-      element(
-        'text',
-        {
-          class: 'dss-copy-label',
-          x: box.left + box.width - SIDE_PADDING,
-          y: box.top + 23,
-          'text-anchor': 'end',
-          'font-size': 11,
-          'font-style': 'italic',
-          fill: inkOn(headerFill),
-        },
-        COPY_LABEL,
-      ),
-    );
   const nameY = box.top + 23;
   const nameRoom = box.width - 2 * SIDE_PADDING - (copy === undefined ? 0 : COPY_LABEL_WIDTH);
   const shownName = fitText(name, nameRoom, CHARACTER_WIDTH.tableName);
@@ -126,6 +110,23 @@ export function renderTable(table: DocumentTable, context: TableContext, bounds:
       escapeText(shownName),
     ),
   );
+  // After the name, so the header's name stays the text right after it (diagramCss styles it so).
+  if (copy !== undefined)
+    body.push(
+      element(
+        'text',
+        {
+          class: 'dss-copy-label',
+          x: box.left + box.width - SIDE_PADDING,
+          y: box.top + 23,
+          'text-anchor': 'end',
+          'font-size': 11,
+          'font-style': 'italic',
+          fill: inkOn(headerFill),
+        },
+        COPY_LABEL,
+      ),
+    );
   if (mark === 'removed') body.push(strike(box.left + SIDE_PADDING, box, shownName, nameY));
   columns.forEach((column, row) => {
     body.push(renderColumn(column, row, box, context, indexMarks.get(textOf(column.name)) ?? []));

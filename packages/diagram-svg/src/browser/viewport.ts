@@ -343,6 +343,22 @@ function addControls(figure: HTMLElement, svg: SVGSVGElement, viewport: Viewport
   }
   addFocus(figure, svg, viewport, bar);
   addGroups(figure, svg, bar);
+  // A copy of a busy table (hub-copies.ts): a double click goes to the table itself, instead of zooming in.
+  figure.addEventListener(
+    'dblclick',
+    (event) => {
+      const copy = (event.target as Element).closest<SVGGElement>('g.dss-table-copy[data-table-copy]');
+      if (copy === null) return;
+      const table = Array.from(svg.querySelectorAll<SVGGElement>('g.dss-table[data-table]')).find(
+        (each) => each.dataset['table'] === copy.dataset['tableCopy'],
+      );
+      if (table === undefined) return;
+      event.stopPropagation();
+      event.preventDefault();
+      viewport.centreOn(table);
+    },
+    { capture: true },
+  );
   const layoutForm = document.getElementById('layout-form') as HTMLFormElement | null;
   if (layoutForm !== null) addArranging(bar, svg, viewport, layoutForm);
   figure.prepend(bar);

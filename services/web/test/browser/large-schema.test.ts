@@ -152,6 +152,23 @@ describe('busy tables drawn again on the diagram page (Chromium)', () => {
     expect(state.related).toBe(state.toHub);
     expect(state.strangerOpacity).toBe('0.25');
     await saveScreenshot(page, 'large-copies-hub-focused');
+
+    // A double click on a copy goes to the table itself: its header comes into view, at 100%.
+    await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForFunction((name) => {
+      const figure = window.document.querySelector('figure.diagram')!.getBoundingClientRect();
+      const header = window.document
+        .querySelector(`g.dss-table[data-table="${name}"] rect.dss-box`)!
+        .getBoundingClientRect();
+      return (
+        header.width > 100 &&
+        header.left >= figure.left &&
+        header.right <= figure.right &&
+        header.top >= figure.top &&
+        header.top + 36 <= figure.bottom
+      );
+    }, hub);
+    await saveScreenshot(page, 'large-copies-went-to-hub');
     await page.context().close();
   });
 
