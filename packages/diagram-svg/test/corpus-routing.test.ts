@@ -4,6 +4,7 @@
 // outside 30 px of their own tables. A routing regression fails here, fast, without a browser.
 import { layOutNewRecords } from '@dss/schema';
 import {
+  borderRuns,
   crossings,
   drawingMetrics,
   makeRoomForLines,
@@ -40,6 +41,32 @@ describe('server-side drawings of the public corpus', () => {
       process.stdout.write(
         `${file}: ${JSON.stringify({ ...drawingMetrics(drawing), ...readabilityMetrics(drawing) })}\n`,
       );
+    },
+    120_000,
+  );
+});
+
+// The read-only views' drawing (busy tables drawn again beside far tables that reference them,
+// hub-copies.ts): the copies are obstacles like any table, and the lines moved onto them keep every rule.
+describe('server-side drawings of the public corpus with copies of busy tables', () => {
+  it.each(entries)(
+    '$file: no line through a table or a copy, no shared runs, no two line ends on one point, no line along a table',
+    async ({ file, driver }) => {
+      const document = await importCorpus({ file, driver });
+      const drawing = measureSvg(renderDiagramSvg(document, { hubCopies: true }));
+      const copies = drawing.tables.filter((table) => table.copy === true).length;
+      expect(drawing.tables).toHaveLength(document.tables.length + copies);
+      expect(drawing.relationships).toHaveLength(document.relationships.length);
+      expect(crossings(drawing)).toEqual([]);
+      expect(sharedRuns(drawing)).toEqual([]);
+      expect(borderRuns(drawing)).toEqual([]);
+      const ends = new Set<string>();
+      for (const line of drawing.relationships)
+        for (const point of [line.points[0]!, line.points.at(-1)!]) {
+          expect(ends.has(point.join(','))).toBe(false);
+          ends.add(point.join(','));
+        }
+      process.stdout.write(`${file} with ${copies} copies: ${JSON.stringify(readabilityMetrics(drawing))}\n`);
     },
     120_000,
   );
