@@ -12,7 +12,7 @@
 // Not warm: the thread starts on the first drawing and ends after DRAWING_THREAD_IDLE_MS without one (a
 // process that never sees a large diagram never holds a second copy of the renderer); the test system's.
 import { compiledEntry, WorkerThread } from '@dss/platform';
-import type { UntitledDrawing } from './drawings';
+import type { VersionDrawings } from './drawings';
 
 /** How long a thread that is not warm lives without work. */
 export const DRAWING_THREAD_IDLE_MS = 60_000;
@@ -22,8 +22,8 @@ export const DRAWING_TIMEOUT_MS = 30_000;
 export const WARM_UP_DRAWINGS = 3;
 export const WARM_UP_TABLES = 150;
 
-/** Asked with a GetFullDocument body; answers its document's drawing. */
-export type DrawingThread = WorkerThread<string, UntitledDrawing>;
+/** Asked with a GetFullDocument body; answers its document's drawings (drawings.ts, drawVersion). */
+export type DrawingThread = WorkerThread<string, VersionDrawings>;
 
 /** What drawing-worker.ts is given as workerData. */
 export interface DrawingThreadData {

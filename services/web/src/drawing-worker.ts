@@ -7,11 +7,12 @@ import { workerData } from 'node:worker_threads';
 import { serveRequests } from '@dss/platform/worker-thread';
 import { generateDiagram } from '@dss/schema/dist/generated/generate-diagram';
 import type { DrawingThreadData } from './drawing-thread';
-import { documentOfBody, drawUntitled, type UntitledDrawing } from './drawings';
+import { documentOfBody, drawUntitled, drawVersion, type VersionDrawings } from './drawings';
 
 const warmUp = (workerData as DrawingThreadData | null)?.warmUp;
 for (let seed = 1; warmUp && seed <= warmUp.drawings; seed++)
   drawUntitled(generateDiagram({ tables: warmUp.tables, columnsPerTable: 12, seed }));
 
-// What the read-only views show first (with copies of busy tables): the new-version drawer's key is pageKey's.
-serveRequests((body: string): UntitledDrawing => drawUntitled(documentOfBody(body), undefined, true));
+// What the read-only views show first (with copies of busy tables, kept under pageKey's key), and for a
+// document with busy tables also the editor's drawing (every table once, under the content's key).
+serveRequests((body: string): VersionDrawings => drawVersion(documentOfBody(body)));

@@ -95,6 +95,18 @@ export function pageKey(content: string, document: DiagramDocument): string {
   return drawsCopies(document, undefined, true) ? `${content}~copies` : content;
 }
 
+/**
+ * A new version drawn ahead (drawing-worker.ts): the read-only views' drawing, and for a document with busy
+ * tables (whose views draw copies of them) also `once`, the editor's drawing of every table once.
+ */
+export type VersionDrawings = UntitledDrawing & { once?: UntitledDrawing };
+
+/** Both drawings a new version's pages need, as VersionDrawings. */
+export function drawVersion(document: DiagramDocument): VersionDrawings {
+  const page = drawUntitled(document, undefined, true);
+  return drawsCopies(document, undefined, true) ? { ...page, once: drawUntitled(document) } : page;
+}
+
 /** The whole SVG of a kept drawing under `title`: byte-equal to renderDiagramSvg's. */
 export function titled(drawing: UntitledDrawing, title: string | undefined): string {
   return drawing.head + escapeXml(title ?? drawing.defaultTitle) + drawing.tail;

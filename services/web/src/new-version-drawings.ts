@@ -17,7 +17,7 @@
 // ever read under its own team, and what is drawn is kept under a hash of the document itself.
 import { type BusSubscription, type EventBus, isServiceError, type Logger } from '@dss/platform';
 import type { WebClients } from './clients';
-import type { DrawingCache, UntitledDrawing } from './drawings';
+import type { DrawingCache, UntitledDrawing, VersionDrawings } from './drawings';
 import { contentKey, documentOfBody, pageKey } from './drawings';
 
 /**
@@ -41,7 +41,7 @@ export interface NewVersionDrawerOptions {
   clients: Pick<WebClients, 'diagrams'>;
   cache: DrawingCache;
   /** Draws GetFullDocument's body off the event loop (the drawing thread's). */
-  draw: (body: string) => Promise<UntitledDrawing>;
+  draw: (body: string) => Promise<VersionDrawings>;
   logger: Logger;
   minTables?: number;
   queueLimit?: number;
@@ -170,11 +170,19 @@ export class NewVersionDrawer {
 
   private async run(job: Job): Promise<void> {
     // A view of this diagram coming while its document is fetched waits for the fetch, then for the drawing.
-    let drawing: Promise<UntitledDrawing> | null = null;
+    let drawing: Promise<VersionDrawings> | null = null;
     const reading = this.read(job).then((read) => {
       if (!read) return;
-      drawing = this.options.draw(read.body);
-      void this.options.cache.keepWhenDrawn(read.key, drawing);
+      const drawn = this.options.draw(read.body);
+      drawing = drawn;
+      // The read-only views' drawing under its key; the editor's, when it differs, under the content's.
+      const page = drawn.then(({ once: _editor, ...views }): UntitledDrawing => views);
+      void this.options.cache.keepWhenDrawn(read.key, page);
+      if (read.content !== read.key)
+        void this.options.cache.keepWhenDrawn(
+          read.content,
+          drawn.then((both) => both.once ?? null),
+        );
     });
     void this.options.cache.whileReading(job.diagramUuid, reading);
     await reading;
@@ -184,7 +192,7 @@ export class NewVersionDrawer {
   }
 
   /** The version's full document and its drawing's key, or null when it is not to be drawn here. */
-  private async read(job: Job): Promise<{ body: string; key: string } | null> {
+  private async read(job: Job): Promise<{ body: string; key: string; content: string } | null> {
     const { diagrams } = this.options.clients;
     const principal = {
       token_id: '',
@@ -221,12 +229,13 @@ export class NewVersionDrawer {
     }
     // The page's document and key: the same body, parsed the same way.
     const document = documentOfBody(body);
-    const key = pageKey(contentKey(document), document);
+    const content = contentKey(document);
+    const key = pageKey(content, document);
     if (this.options.cache.has(key)) {
       this.counts.kept += 1;
       return null;
     }
-    return { body, key };
+    return { body, key, content };
   }
 
   private settleIdle(): void {
