@@ -10,11 +10,11 @@
 // on the document, so a drawing stays byte-equal for equal input). A copy shows the busy table's name and the
 // referenced key columns only; its relationships keep `data-target-table` (the busy table's name) and add
 // `data-target-copy`. Copies carry `data-table-copy`, never `data-table`: one `data-table` per table, as the
-// markup contract says. Only the read-only views ask for copies (the diagram page, its embed view, live
-// updates there); the editor, the review page and exports draw every table once.
+// markup contract says. Only the read-only views ask for copies (the diagram page and its live updates, the
+// embed view, a version's page, share links); the editor, the review page and exports draw every table once.
 //
-// Measured on Lago (package README, "Busy tables drawn again"): median line 6.5 → 3.3 table widths,
-// crossings 7.9 → 4.6 per relationship, near-parallel pairs 59 → 30.
+// Measured on Lago (package README, "Busy tables drawn again"): median line 6.5 → 3.1 table widths,
+// crossings 7.9 → 4.5 per relationship, near-parallel pairs 59 → 26.
 import type { DiagramDocument, DocumentTable, Relationship } from '@dss/schema';
 import { COPY_LABEL_WIDTH } from './render-table';
 import { type Box, fitTableBoxes, MAX_FIT_WIDTH, SIDE_PADDING, tableBox } from './table-geometry';
