@@ -118,7 +118,7 @@ export function renderTable(table: DocumentTable, context: TableContext, bounds:
         {
           class: 'dss-copy-label',
           x: box.left + box.width - SIDE_PADDING,
-          y: box.top + 23,
+          y: nameY,
           'text-anchor': 'end',
           'font-size': 11,
           'font-style': 'italic',

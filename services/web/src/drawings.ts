@@ -96,6 +96,15 @@ export function pageKey(content: string, document: DiagramDocument): string {
 }
 
 /**
+ * The name a drawing of `document` is kept under: the content's, or pageKey's for a read-only view's drawing
+ * (`copies`, no highlight).
+ */
+function drawingKey(document: DiagramDocument, options: Pick<Drawable, 'highlight' | 'copies'>): string {
+  const content = contentKey(document, options.highlight);
+  return options.copies === true && !options.highlight ? pageKey(content, document) : content;
+}
+
+/**
  * A new version drawn ahead (drawing-worker.ts): the read-only views' drawing, and for a document with busy
  * tables (whose views draw copies of them) also `once`, the editor's drawing of every table once.
  */
@@ -160,8 +169,7 @@ export class DrawingCache {
   /** The drawing of `document` with `options`, byte-equal to renderDiagramSvg's. */
   svg(document: DiagramDocument, options: Drawable = {}): string {
     // renderDiagramSvg sizes the tables of the document it is given: the key is taken before.
-    const content = contentKey(document, options.highlight);
-    const key = options.copies === true && !options.highlight ? pageKey(content, document) : content;
+    const key = drawingKey(document, options);
     return titled(
       this.found(key) ?? this.drawForPage(key, document, options.highlight, options.copies === true),
       options.title,
@@ -184,12 +192,8 @@ export class DrawingCache {
     document: DiagramDocument,
     options: Pick<Drawable, 'highlight' | 'copies'> & { diagramUuid?: string; key?: string } = {},
   ): Promise<UntitledDrawing> {
-    // `key`: contentKey(document, highlight) (pageKey's with `copies`), when the caller has it already.
-    const content = options.key ?? contentKey(document, options.highlight);
-    const key =
-      options.key === undefined && options.copies === true && !options.highlight
-        ? pageKey(content, document)
-        : content;
+    // `key`: drawingKey's, when the caller has it already.
+    const key = options.key ?? drawingKey(document, options);
     let drawing = this.found(key);
     const reading = options.diagramUuid === undefined ? undefined : this.reading.get(options.diagramUuid);
     if (!drawing && reading) {
@@ -269,7 +273,7 @@ export class DrawingCache {
     copies = false,
   ): UntitledDrawing {
     this.counts.drawn += 1;
-    const drawn = copies ? this.draw(document, highlight, true) : this.draw(document, highlight);
+    const drawn = this.draw(document, highlight, copies);
     this.keep(key, drawn);
     return drawn;
   }
