@@ -9,8 +9,10 @@ import { MAX_FAILURES } from '../src/sign-in-throttle';
 import { scratchMariadb } from '../../../packages/sql/test/real-db';
 import {
   api,
+  busyChainDdl,
   createDiagram,
   createPerson,
+  importDdl,
   propose,
   startWebTestSystem,
   WebClient,
@@ -174,15 +176,7 @@ describe('web app over HTTP (whole embedded system)', () => {
       const ddl =
         'CREATE TABLE t (id int PRIMARY KEY, "<img src=x onerror=alert(1)>" text NOPE);\n' +
         "CREATE TABLE (broken '<script>alert(2)</script>';";
-      const created = await api(web, editor.token, 'POST', '/diagrams', {
-        name: 'Warned',
-        driver: 'pgsql',
-        ddl,
-      });
-      const uuid = created.body.data!.uuid as string;
-      await waitUntil(
-        async () => (await api(web, editor.token, 'GET', `/diagrams/${uuid}`)).body.data?.status === 'ready',
-      );
+      const uuid = await importDdl(web, editor, 'Warned', ddl);
       const client = new WebClient(web.webUrl);
       await client.signIn(editor.email);
       const { response, text } = await client.request(`/diagrams/${uuid}`);
@@ -214,19 +208,8 @@ describe('web app over HTTP (whole embedded system)', () => {
 
   describe('busy tables drawn again', () => {
     it('draws a table most tables reference again beside far ones on the diagram page and embed view, says so, and draws every table once on request and in the editor', async () => {
-      // 30 tables in a chain, each also referencing accounts: accounts is busy (30 of 31 tables).
-      let ddl = 'CREATE TABLE accounts (id bigint PRIMARY KEY, name text);\n';
-      for (let n = 1; n <= 30; n++)
-        ddl += `CREATE TABLE t${n} (id bigint PRIMARY KEY, account_id bigint NOT NULL REFERENCES accounts (id)${n > 1 ? `, t${n - 1}_id bigint REFERENCES t${n - 1} (id)` : ''});\n`;
-      const created = await api(web, editor.token, 'POST', '/diagrams', {
-        name: 'Busy',
-        driver: 'pgsql',
-        ddl,
-      });
-      const uuid = created.body.data!.uuid as string;
-      await waitUntil(
-        async () => (await api(web, editor.token, 'GET', `/diagrams/${uuid}`)).body.data?.status === 'ready',
-      );
+      // accounts is busy: referenced by 30 of 31 tables.
+      const uuid = await importDdl(web, editor, 'Busy', busyChainDdl(30));
       const client = new WebClient(web.webUrl);
       await client.signIn(editor.email);
       const copiesIn = (text: string) =>

@@ -18,9 +18,10 @@ import { contentKey, DrawingCache, drawings, pageKey, titled } from '../src/draw
 import { NewVersionDrawer } from '../src/new-version-drawings';
 import { pageDrawings } from '../src/page-drawing';
 import {
-  api,
+  busyChainDdl,
   createDiagram,
   createPerson,
+  importDdl,
   onContainerStack,
   startWebTestSystem,
   WebClient,
@@ -171,22 +172,8 @@ describeInProcess('NewVersionDrawer (whole embedded system)', () => {
 
   it('draws a busy diagram ahead as its read-only views show it (with copies) and as its editor does (every table once)', async () => {
     const { bus, cache, drawer } = await startDrawer();
-    // 110 tables in a chain, each also referencing accounts: accounts is busy (110 of 111 tables).
-    let ddl = 'CREATE TABLE accounts (id bigint PRIMARY KEY, name text);\n';
-    for (let n = 1; n <= 110; n++)
-      ddl += `CREATE TABLE t${n} (id bigint PRIMARY KEY, account_id bigint NOT NULL REFERENCES accounts (id)${n > 1 ? `, t${n - 1}_id bigint REFERENCES t${n - 1} (id)` : ''});\n`;
-    const created = await api(web, ann.token, 'POST', '/diagrams', {
-      name: 'Busy ahead',
-      driver: 'pgsql',
-      ddl,
-    });
-    const uuid = created.body.data!.uuid as string;
-    let ready = created.body.data?.status === 'ready';
-    for (let tries = 0; !ready && tries < 600; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      ready = (await api(web, ann.token, 'GET', `/diagrams/${uuid}`)).body.data?.status === 'ready';
-    }
-    expect(ready).toBe(true);
+    // accounts is busy: referenced by 110 of 111 tables.
+    const uuid = await importDdl(web, ann, 'Busy ahead', busyChainDdl(110));
 
     await bus.publish('diagrams.changed', { diagram_uuid: uuid, team_id: annTeamId, source: 'create' });
     await drawer.idle();

@@ -10,7 +10,7 @@ import type { TestMember } from '@dss/system';
 import type { Page } from 'playwright-core';
 import { saveScreenshot } from '../support/browser';
 import { useBrowserSuite } from '../support/browser-suite';
-import { api, createPerson, type WebTestSystem } from '../support/web-system';
+import { createPerson, importDdl, type WebTestSystem } from '../support/web-system';
 
 const CORPUS = path.resolve(__dirname, '../../../../../shared/corpus');
 if (!fs.existsSync(path.join(CORPUS, 'manifest.json')))
@@ -98,20 +98,7 @@ describe('corpus diagrams in the browser: routing, first view, zoom and pan', ()
     viewer = await createPerson(web, 'corpus', 'viewer', 'Corpus Viewer');
     for (const diagram of DIAGRAMS) {
       const ddl = fs.readFileSync(path.join(CORPUS, diagram.file), 'utf8');
-      const created = await api(web, editor.token, 'POST', '/diagrams', {
-        name: diagram.name,
-        driver: diagram.driver,
-        ddl,
-      });
-      const uuid = created.body.data!.uuid as string;
-      for (let attempt = 0; attempt < 120; attempt++) {
-        const read = await api(web, editor.token, 'GET', `/diagrams/${uuid}`);
-        if (read.body.data!.status === 'ready') break;
-        if (read.body.data!.status === 'failed')
-          throw new Error(`${diagram.name} failed to import: ${JSON.stringify(read.body.data!.error)}`);
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-      uuids.set(diagram.name, uuid);
+      uuids.set(diagram.name, await importDdl(web, editor, diagram.name, ddl, diagram.driver));
     }
   }, 300_000);
 

@@ -100,6 +100,41 @@ export async function createDiagram(web: WebTestSystem, person: TestMember, sche
   return created.body.data!.uuid as string;
 }
 
+/**
+ * Creates a diagram from DDL through the API and waits (polling, up to 60 s) until its import is ready; a
+ * failed import or one still importing then fails the test with the diagram's state.
+ */
+export async function importDdl(
+  web: WebTestSystem,
+  person: TestMember,
+  name: string,
+  ddl: string,
+  driver = 'pgsql',
+): Promise<string> {
+  const created = await api(web, person.token, 'POST', '/diagrams', { name, driver, ddl });
+  if (created.status !== 201 && created.status !== 202)
+    throw new Error(`create failed: ${JSON.stringify(created.body)}`);
+  const uuid = created.body.data!.uuid as string;
+  let data = created.body.data!;
+  for (let attempt = 0; data.status === 'importing' && attempt < 600; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    data = (await api(web, person.token, 'GET', `/diagrams/${uuid}`)).body.data!;
+  }
+  if (data.status !== 'ready') throw new Error(`${name} did not import: ${JSON.stringify(data)}`);
+  return uuid;
+}
+
+/**
+ * DDL of `tables` tables in a chain, each also referencing `accounts`: a schema with one busy table
+ * (packages/diagram-svg, hub-copies.ts), referenced by all the others.
+ */
+export function busyChainDdl(tables: number): string {
+  let ddl = 'CREATE TABLE accounts (id bigint PRIMARY KEY, name text);\n';
+  for (let n = 1; n <= tables; n++)
+    ddl += `CREATE TABLE t${n} (id bigint PRIMARY KEY, account_id bigint NOT NULL REFERENCES accounts (id)${n > 1 ? `, t${n - 1}_id bigint REFERENCES t${n - 1} (id)` : ''});\n`;
+  return ddl;
+}
+
 export async function propose(web: WebTestSystem, person: TestMember, diagramUuid: string, proposal: object) {
   const created = await api(web, person.token, 'POST', `/diagrams/${diagramUuid}/proposals`, proposal);
   if (created.status !== 201) throw new Error(`propose failed: ${JSON.stringify(created.body)}`);
