@@ -96,9 +96,11 @@ describe('WorkerThread', () => {
     });
     try {
       thread.open();
-      // The entry ran (it wrote its mark) with nothing asked of it.
+      // The entry ran (it wrote its mark) with nothing asked of it. writeFileSync creates the file before it
+      // writes to it: wait for the content, not only for the file.
+      const written = () => fs.existsSync(mark) && fs.readFileSync(mark, 'utf8') !== '';
       const deadline = Date.now() + 20_000;
-      while (!fs.existsSync(mark) && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
+      while (!written() && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
       expect(fs.readFileSync(mark, 'utf8')).toBe('10');
       expect(await thread.ask(1)).toBe(11);
       // No idle limit: the same thread answers later (a fresh one would write its mark again).
